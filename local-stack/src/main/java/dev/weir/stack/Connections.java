@@ -1,0 +1,37 @@
+package dev.weir.stack;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** How clients reach the local stack; also written to {@code .weir/stack.env}. */
+public record Connections(
+    String kafkaBootstrapServers,
+    String elasticsearchUrl,
+    String postgresHost,
+    int postgresPort,
+    String postgresUser,
+    String postgresPassword,
+    String postgresDatabase) {
+
+  public String postgresJdbcUrl() {
+    return postgresJdbcUrl(postgresDatabase);
+  }
+
+  public String postgresJdbcUrl(String database) {
+    return "jdbc:postgresql://" + postgresHost + ":" + postgresPort + "/" + database;
+  }
+
+  /** The variables of {@code stack.env}, in order; the names jobs and libpq tools read. */
+  public Map<String, String> environment() {
+    Map<String, String> env = new LinkedHashMap<>();
+    env.put("KAFKA_BOOTSTRAP_SERVERS", kafkaBootstrapServers);
+    env.put("ELASTICSEARCH_URL", elasticsearchUrl);
+    env.put("POSTGRES_JDBC_URL", postgresJdbcUrl());
+    env.put("PGHOST", postgresHost);
+    env.put("PGPORT", Integer.toString(postgresPort));
+    env.put("PGUSER", postgresUser);
+    env.put("PGPASSWORD", postgresPassword);
+    env.put("PGDATABASE", postgresDatabase);
+    return env;
+  }
+}

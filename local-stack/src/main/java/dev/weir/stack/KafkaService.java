@@ -1,0 +1,193 @@
+package dev.weir.stack;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+/** A single-node Kafka broker in KRaft mode (broker and controller in one JVM). */
+final class KafkaService implements LocalService {
+
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+
+  private final StackSettings settings;
+  private final Artifacts artifacts;
+  private final Path dir;
+
+  KafkaService(StackSettings settings, Artifacts artifacts) {
+    this.settings = settings;
+    this.artifacts = artifacts;
+    this.dir = settings.home().resolve("kafka");
+  }
+
+  @Override
+  public String name() {
+    return "Kafka";
+  }
+
+  @Override
+  public String address() {
+    return StackSettings.HOST + ":" + settings.kafkaPort();
+  }
+
+  @Override
+  public Path log() {
+    return dir.resolve("kafka.log");
+  }
+
+  @Override
+  public boolean isUp() {
+    return OsProcesses.portOpen(settings.kafkaPort());
+  }
+
+  @Override
+  public boolean start() {
+    if (isUp()) {
+      return false;
+    }
+    String v = settings.versions().kafka();
+    List<Path> classPath =
+        artifacts.classPath(
+            List.of(
+                "org.apache.kafka:kafka_2.13:" + v,
+                "org.apache.kafka:kafka-tools:" + v,
+                "org.slf4j:slf4j-reload4j:" + settings.versions().slf4j()));
+    try {
+      Files.createDirectories(dir);
+      Path properties = dir.resolve("server.properties");
+      Files.writeString(properties, serverProperties());
+      Path log4j = dir.resolve("log4j.properties");
+      Files.writeString(
+          log4j,
+          String.join(
+              "\n",
+              "log4j.rootLogger=INFO, stdout",
+              "log4j.appender.stdout=org.apache.log4j.ConsoleAppender",
+              "log4j.appender.stdout.layout=org.apache.log4j.PatternLayout",
+              "log4j.appender.stdout.layout.ConversionPattern=[%d] %p %m (%c)%n",
+              "log4j.logger.kafka.log.LogCleaner=WARN",
+              "log4j.logger.org.apache.kafka.storage=WARN",
+              ""));
+      String cp = classPath.stream().map(Path::toString).collect(Collectors.joining(":"));
+      String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+      if (!Files.exists(dir.resolve("data").resolve("meta.properties"))) {
+        // Format the storage once; with static controller voters, without --standalone.
+        OsProcesses.run(
+            name(),
+            List.of(
+                java,
+                "-cp",
+                cp,
+                "kafka.tools.StorageTool",
+                "format",
+                "-t",
+                clusterId(),
+                "-c",
+                properties.toString(),
+                "--ignore-formatted"),
+            dir,
+            Map.of(),
+            log(),
+            Duration.ofSeconds(60));
+      }
+      long logStart = Files.exists(log()) ? Files.size(log()) : 0;
+      List<String> command = new ArrayList<>(List.of(java, "-Xms256m", "-Xmx512m", "-XX:+UseG1GC"));
+      command.add("-Dlog4j.configuration=file:" + log4j);
+      command.addAll(List.of("-cp", cp, "kafka.Kafka", properties.toString()));
+      Process process = OsProcesses.startDetached(command, dir, Map.of(), log());
+      Files.writeString(pidFile(), Long.toString(process.pid()));
+      OsProcesses.awaitReady(
+          name(),
+          START_TIMEOUT,
+          log(),
+          Optional.of(process.toHandle()),
+          () -> isUp() && logSince(logStart).contains("Kafka Server started"));
+      return true;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
+  public void stop() {
+    OsProcesses.readPid(pidFile()).ifPresent(pid -> OsProcesses.stop(pid, Duration.ofSeconds(30)));
+    try {
+      Files.deleteIfExists(pidFile());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private Path pidFile() {
+    return dir.resolve("kafka.pid");
+  }
+
+  private String clusterId() throws IOException {
+    Path file = dir.resolve("cluster.id");
+    if (!Files.exists(file)) {
+      // Kafka wants 16 random bytes, URL-safe base64 without padding.
+      UUID u = UUID.randomUUID();
+      java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(16);
+      b.putLong(u.getMostSignificantBits()).putLong(u.getLeastSignificantBits());
+      Files.writeString(
+          file, java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(b.array()));
+    }
+    return Files.readString(file).trim();
+  }
+
+  private String serverProperties() {
+    String host = StackSettings.HOST;
+    int port = settings.kafkaPort();
+    int controller = settings.kafkaControllerPort();
+    return String.join(
+        "\n",
+        "process.roles=broker,controller",
+        "node.id=1",
+        "controller.quorum.voters=1@" + host + ":" + controller,
+        "listeners=PLAINTEXT://" + host + ":" + port + ",CONTROLLER://" + host + ":" + controller,
+        "advertised.listeners=PLAINTEXT://"
+            + host
+            + ":"
+            + port
+            + ",CONTROLLER://"
+            + host
+            + ":"
+            + controller,
+        "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+        "controller.listener.names=CONTROLLER",
+        "inter.broker.listener.name=PLAINTEXT",
+        "log.dirs=" + dir.resolve("data"),
+        "num.partitions=2",
+        "auto.create.topics.enable=true",
+        "offsets.topic.replication.factor=1",
+        "transaction.state.log.replication.factor=1",
+        "transaction.state.log.min.isr=1",
+        "min.insync.replicas=1",
+        "default.replication.factor=1",
+        "group.initial.rebalance.delay.ms=0",
+        // Flink's exactly-once sink keeps transactions open across checkpoints.
+        "transaction.max.timeout.ms=3600000",
+        "log.retention.hours=168",
+        "");
+  }
+
+  private String logSince(long offset) {
+    try {
+      byte[] all = Files.readAllBytes(log());
+      return new String(
+          all,
+          (int) Math.min(offset, all.length),
+          (int) Math.max(0, all.length - offset),
+          java.nio.charset.StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return "";
+    }
+  }
+}

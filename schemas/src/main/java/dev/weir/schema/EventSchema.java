@@ -1,0 +1,30 @@
+package dev.weir.schema;
+
+/** Every topic weir reads or writes, the JSON Schema family that governs it, and its Java type. */
+public enum EventSchema {
+  ACTIVITY_EVENTS("activity.events", ActivityEvent.class),
+  TRACKING_EVENTS("tracking.events", TrackingEvent.class),
+  IDENTITY_EVENTS("identity.events", IdentityEvent.class),
+  TRACKING_ENRICHED("tracking.enriched", EnrichedTrackingEvent.class),
+  PRICING_EVENTS("pricing.events", PricingEvent.class),
+  /** {@code cdc.catalog.product}, {@code cdc.catalog.brand}, {@code cdc.catalog.category}. */
+  CDC_CATALOG("cdc.catalog", ChangeEvent.class),
+  DLQ("weir.dlq", DeadLetter.class);
+
+  private final String family;
+  private final Class<?> javaType;
+
+  EventSchema(String family, Class<?> javaType) {
+    this.family = family;
+    this.javaType = javaType;
+  }
+
+  /** The schema family: the topic name, or the topic prefix for {@code cdc.catalog.*}. */
+  public String family() {
+    return family;
+  }
+
+  public Class<?> javaType() {
+    return javaType;
+  }
+}
