@@ -1,0 +1,64 @@
+package dev.weir.cli;
+
+import dev.weir.common.config.WeirConfig;
+import dev.weir.common.job.JobRunner;
+import dev.weir.common.job.WeirJob;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(
+    name = "run",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Run a job on a local Flink MiniCluster against the stack (see `weir stack up`).",
+      "Job options follow the job name, e.g.: weir run activity-feed --checkpoint.interval 5s"
+    })
+final class RunCommand implements java.util.concurrent.Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "JOB", description = "The job to run.")
+  String job;
+
+  @Parameters(index = "1..*", paramLabel = "OPTION", description = "Job options (--key value).")
+  List<String> jobArgs = new ArrayList<>();
+
+  @Option(
+      names = "--web-port",
+      defaultValue = "8081",
+      description = "Port of the Flink web UI (default: ${DEFAULT-VALUE}).")
+  int webPort;
+
+  @Override
+  public Integer call() throws Exception {
+    WeirJob weirJob = JobRunner.job(job);
+    WeirConfig config = WeirConfig.fromArgs(jobArgs.toArray(String[]::new));
+    JobClient client = JobRunner.start(weirJob, localEnvironment(webPort), config);
+    spec.commandLine()
+        .getOut()
+        .printf(
+            "running %s (job id %s); Flink web UI: http://127.0.0.1:%d ; Ctrl-C stops it%n",
+            weirJob.name(), client.getJobID(), webPort);
+    spec.commandLine().getOut().flush();
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> client.cancel().join()));
+    client.getJobExecutionResult().get();
+    return 0;
+  }
+
+  static StreamExecutionEnvironment localEnvironment(int webPort) {
+    Configuration conf = new Configuration();
+    conf.set(RestOptions.BIND_ADDRESS, "127.0.0.1");
+    conf.set(RestOptions.ADDRESS, "127.0.0.1");
+    conf.set(RestOptions.PORT, webPort);
+    return StreamExecutionEnvironment.createLocalEnvironmentWithWebUI(conf);
+  }
+}

@@ -1,0 +1,47 @@
+package dev.weir.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code weir}: the local stack, the jobs, loaders and the demo. */
+@Command(
+    name = "weir",
+    mixinStandardHelpOptions = true,
+    version = "weir 0.1.0",
+    description =
+        "Stream-processing jobs on Apache Flink: activity feed, identity, search index, backfill.",
+    subcommands = {
+      StackCommand.class,
+      DbCommand.class,
+      RunCommand.class,
+      LoadCommand.class,
+      DemoCommand.class,
+      CommandLine.HelpCommand.class
+    })
+public final class WeirCli implements Runnable {
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  public static void main(String[] args) {
+    System.exit(commandLine().execute(args));
+  }
+
+  public static CommandLine commandLine() {
+    CommandLine cli = new CommandLine(new WeirCli());
+    // A failure prints one clear line, not a stack trace; --verbose is for the trace.
+    cli.setExecutionExceptionHandler(
+        (e, commandLine, parseResult) -> {
+          commandLine.getErr().println("weir: " + e.getMessage());
+          if (Boolean.getBoolean("weir.verbose")) {
+            e.printStackTrace(commandLine.getErr());
+          }
+          return 1;
+        });
+    return cli;
+  }
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+}

@@ -1,0 +1,136 @@
+package dev.weir.common;
+
+import dev.weir.common.config.WeirConfig;
+import dev.weir.common.config.WeirOptions;
+import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.metrics.WeirMetrics;
+import dev.weir.schema.DeadLetter;
+import dev.weir.schema.EventCodec;
+import dev.weir.schema.EventSchema;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.types.Either;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+/**
+ * The dead-letter path of one job: every record the job cannot process, from any of its inputs or
+ * steps, is collected here, counted, and written to {@code weir.dlq} exactly once, with where it
+ * came from, its raw bytes and the reason.
+ */
+public final class DeadLetters {
+
+  public static final OutputTag<DeadLetter> TAG =
+      new OutputTag<>("dead-letters", TypeInformation.of(DeadLetter.class));
+
+  private final String job;
+  private final List<DataStream<DeadLetter>> streams = new ArrayList<>();
+
+  public DeadLetters(String job) {
+    this.job = job;
+  }
+
+  public String job() {
+    return job;
+  }
+
+  /** A dead letter for a Kafka record. */
+  public static DeadLetter of(String job, ConsumerRecord<byte[], byte[]> record, String reason) {
+    return new DeadLetter(
+        job,
+        record.topic(),
+        record.partition(),
+        record.offset(),
+        record.timestamp() >= 0 ? record.timestamp() : null,
+        reason,
+        record.key(),
+        record.value(),
+        Instant.now());
+  }
+
+  /** A dead letter for an event that was valid on the wire but rejected by the job's rules. */
+  public static DeadLetter rejected(String job, String topic, byte[] value, String reason) {
+    return new DeadLetter(job, topic, 0, 0, null, reason, null, value, Instant.now());
+  }
+
+  /** Splits decoded records: valid ones continue, dead letters are collected and counted. */
+  public <T> SingleOutputStreamOperator<T> split(
+      DataStream<Either<DeadLetter, T>> decoded, TypeInformation<T> type, String uid) {
+    SingleOutputStreamOperator<T> valid =
+        decoded.process(new Splitter<T>()).returns(type).uid(uid).name("decode / dead letters");
+    add(valid.getSideOutput(TAG));
+    return valid;
+  }
+
+  /** Adds a stream of dead letters produced by a later step of the job. */
+  public void add(DataStream<DeadLetter> deadLetters) {
+    streams.add(deadLetters);
+  }
+
+  /** Writes every collected dead letter to the DLQ topic, exactly once. Call once, last. */
+  public void sinkTo(WeirConfig config) {
+    String topic = config.get(WeirOptions.DLQ_TOPIC);
+    sinkTo(
+        KafkaIo.exactlyOnceSink(
+            config,
+            KafkaRecordSerializationSchema.<DeadLetter>builder()
+                .setTopic(topic)
+                .setKeySerializationSchema(d -> d.sourceTopic().getBytes(StandardCharsets.UTF_8))
+                .setValueSerializationSchema(new DeadLetterSerializer())
+                .build(),
+            "weir-" + job + "-dlq"));
+  }
+
+  /** Writes every collected dead letter to the given sink (tests use a collecting sink). */
+  public void sinkTo(Sink<DeadLetter> sink) {
+    if (streams.isEmpty()) {
+      return;
+    }
+    DataStream<DeadLetter> all = streams.get(0);
+    for (int i = 1; i < streams.size(); i++) {
+      all = all.union(streams.get(i));
+    }
+    all.sinkTo(sink).uid(job + "-dlq-sink").name("weir.dlq");
+  }
+
+  private static final class DeadLetterSerializer
+      implements org.apache.flink.api.common.serialization.SerializationSchema<DeadLetter> {
+    private static final long serialVersionUID = 1L;
+    private final EventCodec<DeadLetter> codec = EventCodec.of(EventSchema.DLQ, DeadLetter.class);
+
+    @Override
+    public byte[] serialize(DeadLetter element) {
+      return codec.encode(element);
+    }
+  }
+
+  private static final class Splitter<T> extends ProcessFunction<Either<DeadLetter, T>, T> {
+    private static final long serialVersionUID = 1L;
+    private transient Counter deadLetters;
+
+    @Override
+    public void open(org.apache.flink.api.common.functions.OpenContext openContext) {
+      deadLetters = getRuntimeContext().getMetricGroup().counter(WeirMetrics.DEAD_LETTERS);
+    }
+
+    @Override
+    public void processElement(Either<DeadLetter, T> value, Context ctx, Collector<T> out) {
+      if (value.isRight()) {
+        out.collect(value.right());
+      } else {
+        deadLetters.inc();
+        ctx.output(TAG, value.left());
+      }
+    }
+  }
+}

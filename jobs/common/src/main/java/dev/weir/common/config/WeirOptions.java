@@ -1,0 +1,94 @@
+package dev.weir.common.config;
+
+import java.time.Duration;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+
+/**
+ * Every setting shared by weir's jobs, in one place. Set them as job arguments ({@code
+ * --kafka.bootstrap-servers host:9092}) or in the Flink configuration; where an environment
+ * variable is named, it is used when the option is not set (the names {@code .weir/stack.env}
+ * exports). Secrets are never options: they come from the environment or from files.
+ */
+public final class WeirOptions {
+
+  public static final ConfigOption<String> KAFKA_BOOTSTRAP_SERVERS =
+      ConfigOptions.key("kafka.bootstrap-servers")
+          .stringType()
+          .defaultValue("127.0.0.1:19092")
+          .withDescription("Kafka bootstrap servers. Env: KAFKA_BOOTSTRAP_SERVERS.");
+
+  public static final ConfigOption<String> DLQ_TOPIC =
+      ConfigOptions.key("dlq.topic")
+          .stringType()
+          .defaultValue("weir.dlq")
+          .withDescription("Where records that cannot be processed go, with the reason.");
+
+  public static final ConfigOption<Integer> RECORD_MAX_BYTES =
+      ConfigOptions.key("record.max-bytes")
+          .intType()
+          .defaultValue(1 << 20)
+          .withDescription("Input records larger than this go to the DLQ unread.");
+
+  public static final ConfigOption<String> POSTGRES_URL =
+      ConfigOptions.key("postgres.url")
+          .stringType()
+          .defaultValue("jdbc:postgresql://127.0.0.1:15432/weir")
+          .withDescription("JDBC URL of weir's database. Env: POSTGRES_JDBC_URL.");
+
+  public static final ConfigOption<String> POSTGRES_USER =
+      ConfigOptions.key("postgres.user")
+          .stringType()
+          .defaultValue("weir")
+          .withDescription("Database user. Env: PGUSER.");
+
+  public static final ConfigOption<String> POSTGRES_PASSWORD_FILE =
+      ConfigOptions.key("postgres.password-file")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "File holding the database password (e.g. a mounted Secret). Otherwise env"
+                  + " PGPASSWORD, otherwise .weir/postgres/password of the local stack.");
+
+  public static final ConfigOption<String> ARCHIVE_POSTGRES_URL =
+      ConfigOptions.key("archive.postgres.url")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "JDBC URL of the activity feed's cold store (feed_archive); the same user and"
+                  + " password. Defaults to postgres.url: a second database is a configuration change.");
+
+  public static final ConfigOption<String> ELASTICSEARCH_URL =
+      ConfigOptions.key("elasticsearch.url")
+          .stringType()
+          .defaultValue("http://127.0.0.1:19200")
+          .withDescription("Elasticsearch URL. Env: ELASTICSEARCH_URL.");
+
+  public static final ConfigOption<String> ELASTICSEARCH_USERNAME =
+      ConfigOptions.key("elasticsearch.username")
+          .stringType()
+          .noDefaultValue()
+          .withDescription("Elasticsearch user for basic auth. Env: ELASTICSEARCH_USERNAME.");
+
+  public static final ConfigOption<String> ELASTICSEARCH_PASSWORD_FILE =
+      ConfigOptions.key("elasticsearch.password-file")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "File holding the Elasticsearch password. Otherwise env ELASTICSEARCH_PASSWORD.");
+
+  public static final ConfigOption<Duration> CHECKPOINT_INTERVAL =
+      ConfigOptions.key("checkpoint.interval")
+          .durationType()
+          .defaultValue(Duration.ofSeconds(10))
+          .withDescription(
+              "How often state is checkpointed; exactly-once Kafka output commits then.");
+
+  public static final ConfigOption<Integer> PARALLELISM =
+      ConfigOptions.key("parallelism")
+          .intType()
+          .defaultValue(1)
+          .withDescription("Default operator parallelism.");
+
+  private WeirOptions() {}
+}

@@ -1,0 +1,85 @@
+package dev.weir.common.job;
+
+import dev.weir.common.config.WeirConfig;
+import dev.weir.common.config.WeirOptions;
+import dev.weir.common.kafka.KafkaIo;
+import java.time.Duration;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.core.execution.CheckpointingMode;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/** Configures an environment the same way for every job, wherever it runs. */
+public final class JobRunner {
+
+  private JobRunner() {}
+
+  /** Every job on the class path, by name. */
+  public static Map<String, WeirJob> jobs() {
+    Map<String, WeirJob> jobs = new TreeMap<>();
+    ServiceLoader.load(WeirJob.class).forEach(j -> jobs.put(j.name(), j));
+    return jobs;
+  }
+
+  public static WeirJob job(String name) {
+    WeirJob job = jobs().get(name);
+    if (job == null) {
+      throw new IllegalArgumentException(
+          "no job named '" + name + "'; jobs: " + String.join(", ", jobs().keySet()));
+    }
+    return job;
+  }
+
+  /** Checkpointing (exactly-once), restarts and parallelism from the job's configuration. */
+  public static void configure(StreamExecutionEnvironment env, WeirConfig config) {
+    env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
+    env.setParallelism(config.get(WeirOptions.PARALLELISM));
+    env.enableCheckpointing(
+        config.get(WeirOptions.CHECKPOINT_INTERVAL).toMillis(), CheckpointingMode.EXACTLY_ONCE);
+    env.getCheckpointConfig()
+        .setMinPauseBetweenCheckpoints(config.get(WeirOptions.CHECKPOINT_INTERVAL).toMillis() / 2);
+    Configuration restart = new Configuration();
+    restart.set(RestartStrategyOptions.RESTART_STRATEGY, "exponential-delay");
+    restart.set(
+        RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_INITIAL_BACKOFF,
+        Duration.ofSeconds(1));
+    restart.set(
+        RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_MAX_BACKOFF,
+        Duration.ofSeconds(30));
+    env.configure(restart);
+  }
+
+  /** Prepares, creates missing topics, builds and submits; returns without waiting for the job. */
+  public static JobClient start(WeirJob job, StreamExecutionEnvironment env, WeirConfig config)
+      throws Exception {
+    prepareAndBuild(job, env, config);
+    return env.executeAsync("weir " + job.name());
+  }
+
+  private static void prepareAndBuild(
+      WeirJob job, StreamExecutionEnvironment env, WeirConfig config) {
+    configure(env, config);
+    job.prepare(config);
+    KafkaIo.createTopicsIfMissing(config, job.topics(config), 2);
+    job.build(env, config);
+  }
+
+  /** The entry point of the deployable jar: {@code --job <name>} plus the job's options. */
+  public static void main(String[] args) throws Exception {
+    WeirConfig config = WeirConfig.fromArgs(args);
+    String name = config.asMap().get("job");
+    if (name == null) {
+      throw new IllegalArgumentException(
+          "--job <name> is required; jobs: " + String.join(", ", jobs().keySet()));
+    }
+    WeirJob job = job(name);
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    prepareAndBuild(job, env, config);
+    env.execute("weir " + job.name());
+  }
+}

@@ -1,0 +1,180 @@
+package dev.weir.common.kafka;
+
+import dev.weir.common.DeadLetters;
+import dev.weir.common.config.WeirConfig;
+import dev.weir.common.config.WeirOptions;
+import dev.weir.schema.DeadLetter;
+import dev.weir.schema.EventCodec;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.stream.Collectors;
+import org.apache.flink.api.common.eventtime.SerializableTimestampAssigner;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.types.Either;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+
+/** Kafka sources and sinks of weir's jobs, wired one way: read-committed in, exactly-once out. */
+public final class KafkaIo {
+
+  private KafkaIo() {}
+
+  /**
+   * Reads a topic of JSON events: valid ones continue downstream with event-time timestamps (if an
+   * assigner is given), invalid ones go to {@code dlq}. Watermarks are generated per partition at
+   * the source.
+   *
+   * @param uid the stable operator uid prefix of this input (source and decoder)
+   */
+  public static <T> SingleOutputStreamOperator<T> read(
+      StreamExecutionEnvironment env,
+      WeirConfig config,
+      DeadLetters dlq,
+      String topic,
+      EventCodec<T> codec,
+      TypeInformation<T> type,
+      Watermarks<T> watermarks,
+      String uid) {
+    KafkaSource<Either<DeadLetter, T>> source =
+        KafkaSource.<Either<DeadLetter, T>>builder()
+            .setBootstrapServers(config.get(WeirOptions.KAFKA_BOOTSTRAP_SERVERS))
+            .setTopics(topic)
+            .setGroupId("weir-" + dlq.job())
+            .setStartingOffsets(
+                OffsetsInitializer.committedOffsets(
+                    org.apache.kafka.clients.consumer.OffsetResetStrategy.EARLIEST))
+            .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
+            .setProperty("partition.discovery.interval.ms", "30000")
+            .setDeserializer(
+                new DecodingDeserializer<>(
+                    dlq.job(),
+                    codec.withMaxBytes(config.get(WeirOptions.RECORD_MAX_BYTES)),
+                    type,
+                    codec.schema() == dev.weir.schema.EventSchema.CDC_CATALOG))
+            .build();
+    return dlq.split(
+        env.fromSource(source, watermarks.strategy(), topic).uid(uid + "-source").name(topic),
+        type,
+        uid + "-decode");
+  }
+
+  /** An exactly-once Kafka sink (Kafka transactions committed on checkpoints). */
+  public static <T> KafkaSink<T> exactlyOnceSink(
+      WeirConfig config,
+      KafkaRecordSerializationSchema<T> serializer,
+      String transactionalIdPrefix) {
+    Properties producer = new Properties();
+    // Must outlast the longest checkpoint plus a restart; the broker's maximum is set to 1 h.
+    producer.setProperty(
+        ProducerConfig.TRANSACTION_TIMEOUT_CONFIG,
+        Long.toString(Duration.ofMinutes(15).toMillis()));
+    return KafkaSink.<T>builder()
+        .setBootstrapServers(config.get(WeirOptions.KAFKA_BOOTSTRAP_SERVERS))
+        .setRecordSerializer(serializer)
+        .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+        .setTransactionalIdPrefix(transactionalIdPrefix)
+        .setKafkaProducerConfig(producer)
+        .build();
+  }
+
+  /**
+   * Creates the topics that do not exist yet (so that a fresh deployment or the local stack can
+   * start in any order); existing topics are left as they are.
+   */
+  public static void createTopicsIfMissing(
+      WeirConfig config, Collection<String> topics, int partitions) {
+    Properties props = new Properties();
+    props.setProperty(
+        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+        config.get(WeirOptions.KAFKA_BOOTSTRAP_SERVERS));
+    props.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000");
+    try (Admin admin = Admin.create(props)) {
+      Set<String> existing = admin.listTopics().names().get();
+      List<NewTopic> missing =
+          topics.stream()
+              .filter(t -> !existing.contains(t))
+              .distinct()
+              .map(t -> new NewTopic(t, partitions, (short) 1))
+              .collect(Collectors.toList());
+      if (!missing.isEmpty()) {
+        try {
+          admin.createTopics(missing).all().get();
+        } catch (ExecutionException e) {
+          if (!(e.getCause() instanceof TopicExistsException)) {
+            throw e;
+          }
+        }
+      }
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(
+          "cannot create Kafka topics "
+              + topics
+              + " at "
+              + config.get(WeirOptions.KAFKA_BOOTSTRAP_SERVERS)
+              + ": "
+              + e.getCause(),
+          e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while creating topics", e);
+    }
+  }
+
+  /** How a source assigns event time; {@link #none()} for processing-time inputs. */
+  public static final class Watermarks<T> implements java.io.Serializable {
+    private static final long serialVersionUID = 1L;
+    private final SerializableTimestampAssigner<T> assigner;
+    private final Duration outOfOrderness;
+    private final Duration idleness;
+
+    private Watermarks(
+        SerializableTimestampAssigner<T> assigner, Duration outOfOrderness, Duration idleness) {
+      this.assigner = assigner;
+      this.outOfOrderness = outOfOrderness;
+      this.idleness = idleness;
+    }
+
+    public static <T> Watermarks<T> none() {
+      return new Watermarks<>(null, null, null);
+    }
+
+    /**
+     * Event time from the event; watermarks lag the highest time seen by {@code outOfOrderness}.
+     */
+    public static <T> Watermarks<T> boundedOutOfOrderness(
+        SerializableTimestampAssigner<T> assigner, Duration outOfOrderness, Duration idleness) {
+      return new Watermarks<>(assigner, outOfOrderness, idleness);
+    }
+
+    WatermarkStrategy<Either<DeadLetter, T>> strategy() {
+      if (assigner == null) {
+        return WatermarkStrategy.noWatermarks();
+      }
+      SerializableTimestampAssigner<T> events = assigner;
+      return WatermarkStrategy.<Either<DeadLetter, T>>forBoundedOutOfOrderness(outOfOrderness)
+          .withTimestampAssigner(
+              (record, kafkaTimestamp) ->
+                  // A dead letter has no event time; it must not move the watermark forward.
+                  record.isRight()
+                      ? events.extractTimestamp(record.right(), kafkaTimestamp)
+                      : Long.MIN_VALUE)
+          .withIdleness(idleness);
+    }
+  }
+}

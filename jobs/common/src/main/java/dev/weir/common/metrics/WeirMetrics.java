@@ -1,0 +1,30 @@
+package dev.weir.common.metrics;
+
+/**
+ * Names of weir's metrics, one vocabulary for every job. They are registered on Flink's metric
+ * groups (operator scope), so any Flink reporter (Prometheus on Kubernetes) exports them.
+ */
+public final class WeirMetrics {
+
+  /** Records that went to the DLQ. */
+  public static final String DEAD_LETTERS = "weirDeadLetters";
+
+  /** Events accepted by a job's first step. */
+  public static final String EVENTS_IN = "weirEventsIn";
+
+  /** Rows or documents written to a store. */
+  public static final String ROWS_WRITTEN = "weirRowsWritten";
+
+  /** Writes skipped because nothing changed. */
+  public static final String WRITES_SKIPPED_UNCHANGED = "weirWritesSkippedUnchanged";
+
+  /** Events that arrived later than the allowed out-of-orderness. */
+  public static final String LATE_EVENTS = "weirLateEvents";
+
+  /** Documents sent to Elasticsearch, and those it rejected as older than what it holds. */
+  public static final String DOCUMENTS_SENT = "weirDocumentsSent";
+
+  public static final String DOCUMENTS_STALE = "weirDocumentsStale";
+
+  private WeirMetrics() {}
+}

@@ -1,0 +1,57 @@
+package dev.weir.sink.elasticsearch;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What to do after a bulk response, item by item: done, stale (the index holds a newer version:
+ * fine under external versioning), retry (429, 5xx), or fail (anything else, e.g. a mapping error:
+ * retrying cannot help and dropping would lose data silently).
+ */
+final class BulkOutcome {
+
+  /** One item of a bulk response. */
+  record Item(int status, String errorType, String errorReason) {}
+
+  final List<DocumentOperation> retry = new ArrayList<>();
+  int succeeded;
+  int stale;
+  String failure;
+
+  static BulkOutcome of(List<DocumentOperation> operations, List<Item> items) {
+    if (operations.size() != items.size()) {
+      throw new IllegalStateException(
+          "bulk response has " + items.size() + " items for " + operations.size() + " operations");
+    }
+    BulkOutcome outcome = new BulkOutcome();
+    for (int i = 0; i < items.size(); i++) {
+      Item item = items.get(i);
+      DocumentOperation op = operations.get(i);
+      if (item.status() >= 200 && item.status() < 300) {
+        outcome.succeeded++;
+      } else if (item.status() == 409) {
+        outcome.stale++;
+      } else if (item.status() == 404 && op.isDelete()) {
+        outcome.succeeded++; // already gone
+      } else if (item.status() == 429 || item.status() >= 500) {
+        outcome.retry.add(op);
+      } else if (outcome.failure == null) {
+        outcome.failure =
+            "Elasticsearch rejected "
+                + op
+                + " with status "
+                + item.status()
+                + ": "
+                + item.errorType()
+                + ": "
+                + item.errorReason();
+      }
+    }
+    return outcome;
+  }
+
+  Optional<String> failure() {
+    return Optional.ofNullable(failure);
+  }
+}

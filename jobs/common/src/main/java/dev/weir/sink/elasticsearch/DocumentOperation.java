@@ -1,0 +1,71 @@
+package dev.weir.sink.elasticsearch;
+
+import java.io.Serializable;
+import java.util.Objects;
+
+/**
+ * One bulk operation: index a JSON document, or delete it. With a version, Elasticsearch applies it
+ * only if the version is higher than the one it holds (external versioning), so a replay or an
+ * out-of-order write never regresses a document.
+ */
+public final class DocumentOperation implements Serializable {
+
+  private static final long serialVersionUID = 1L;
+
+  /** No version: last write wins. */
+  public static final long NO_VERSION = -1;
+
+  private final String index;
+  private final String id;
+  private final long version;
+  private final byte[] source;
+
+  private DocumentOperation(String index, String id, long version, byte[] source) {
+    this.index = Objects.requireNonNull(index, "index");
+    this.id = Objects.requireNonNull(id, "id");
+    this.version = version;
+    this.source = source;
+  }
+
+  public static DocumentOperation index(String index, String id, long version, byte[] json) {
+    return new DocumentOperation(index, id, version, Objects.requireNonNull(json, "json"));
+  }
+
+  public static DocumentOperation delete(String index, String id, long version) {
+    return new DocumentOperation(index, id, version, null);
+  }
+
+  public String index() {
+    return index;
+  }
+
+  public String id() {
+    return id;
+  }
+
+  public long version() {
+    return version;
+  }
+
+  public boolean isDelete() {
+    return source == null;
+  }
+
+  /** The JSON document; null for a delete. */
+  public byte[] source() {
+    return source;
+  }
+
+  long sizeInBytes() {
+    return 64 + index.length() + id.length() + (source == null ? 0 : source.length);
+  }
+
+  @Override
+  public String toString() {
+    return (isDelete() ? "delete " : "index ")
+        + index
+        + "/"
+        + id
+        + (version == NO_VERSION ? "" : "@" + version);
+  }
+}

@@ -1,0 +1,48 @@
+package dev.weir.sink.elasticsearch;
+
+import co.elastic.clients.elasticsearch.ElasticsearchAsyncClient;
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.json.jackson.JacksonJsonpMapper;
+import co.elastic.clients.transport.rest_client.RestClientTransport;
+import dev.weir.schema.Json;
+import org.apache.http.HttpHost;
+import org.apache.http.auth.AuthScope;
+import org.apache.http.auth.UsernamePasswordCredentials;
+import org.apache.http.impl.client.BasicCredentialsProvider;
+import org.elasticsearch.client.RestClient;
+import org.elasticsearch.client.RestClientBuilder;
+
+/** The one place Elasticsearch clients (official elasticsearch-java 8) are built. */
+public final class ElasticsearchClients {
+
+  private ElasticsearchClients() {}
+
+  public static RestClientTransport transport(ElasticsearchSettings settings) {
+    RestClientBuilder builder = RestClient.builder(HttpHost.create(settings.url()));
+    if (settings.username() != null) {
+      String password =
+          settings
+              .config()
+              .elasticsearchPassword()
+              .orElseThrow(
+                  () ->
+                      new IllegalStateException(
+                          "elasticsearch.username is set but no password: set ELASTICSEARCH_PASSWORD"
+                              + " or --elasticsearch.password-file"));
+      BasicCredentialsProvider credentials = new BasicCredentialsProvider();
+      credentials.setCredentials(
+          AuthScope.ANY, new UsernamePasswordCredentials(settings.username(), password));
+      builder.setHttpClientConfigCallback(http -> http.setDefaultCredentialsProvider(credentials));
+    }
+    builder.setRequestConfigCallback(r -> r.setConnectTimeout(5_000).setSocketTimeout(60_000));
+    return new RestClientTransport(builder.build(), new JacksonJsonpMapper(Json.mapper()));
+  }
+
+  public static ElasticsearchClient blocking(ElasticsearchSettings settings) {
+    return new ElasticsearchClient(transport(settings));
+  }
+
+  public static ElasticsearchAsyncClient async(ElasticsearchSettings settings) {
+    return new ElasticsearchAsyncClient(transport(settings));
+  }
+}

@@ -1,0 +1,59 @@
+package dev.weir.sink.elasticsearch;
+
+import java.util.Objects;
+import org.apache.flink.connector.base.sink.writer.ElementConverter;
+
+/** Builds an {@link ElasticsearchSink}; defaults suit bulk indexing of small documents. */
+public final class ElasticsearchSinkBuilder<T> {
+
+  private ElementConverter<T, DocumentOperation> converter;
+  private ElasticsearchSettings settings;
+  private int maxBatchSize = 1000;
+  private int maxInFlightRequests = 2;
+  private int maxBufferedRequests = 10_000;
+  private long maxBatchSizeInBytes = 5L << 20;
+  private long maxTimeInBufferMs = 1000;
+  private long maxRecordSizeInBytes = 1L << 20;
+
+  ElasticsearchSinkBuilder() {}
+
+  /** Turns an element into its bulk operation (index or delete, with its external version). */
+  public ElasticsearchSinkBuilder<T> setConverter(
+      ElementConverter<T, DocumentOperation> converter) {
+    this.converter = converter;
+    return this;
+  }
+
+  public ElasticsearchSinkBuilder<T> setSettings(ElasticsearchSettings settings) {
+    this.settings = settings;
+    return this;
+  }
+
+  public ElasticsearchSinkBuilder<T> setMaxBatchSize(int maxBatchSize) {
+    this.maxBatchSize = maxBatchSize;
+    return this;
+  }
+
+  public ElasticsearchSinkBuilder<T> setMaxInFlightRequests(int maxInFlightRequests) {
+    this.maxInFlightRequests = maxInFlightRequests;
+    return this;
+  }
+
+  /** How long a partial batch may wait: the bound on how stale the index can be. */
+  public ElasticsearchSinkBuilder<T> setMaxTimeInBufferMs(long maxTimeInBufferMs) {
+    this.maxTimeInBufferMs = maxTimeInBufferMs;
+    return this;
+  }
+
+  public ElasticsearchSink<T> build() {
+    return new ElasticsearchSink<>(
+        Objects.requireNonNull(converter, "converter"),
+        Objects.requireNonNull(settings, "settings"),
+        maxBatchSize,
+        maxInFlightRequests,
+        maxBufferedRequests,
+        maxBatchSizeInBytes,
+        maxTimeInBufferMs,
+        maxRecordSizeInBytes);
+  }
+}

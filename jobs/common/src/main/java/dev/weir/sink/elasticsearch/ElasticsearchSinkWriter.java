@@ -1,0 +1,150 @@
+package dev.weir.sink.elasticsearch;
+
+import co.elastic.clients.elasticsearch.ElasticsearchAsyncClient;
+import co.elastic.clients.elasticsearch._types.ErrorCause;
+import co.elastic.clients.elasticsearch._types.VersionType;
+import co.elastic.clients.elasticsearch.core.BulkRequest;
+import co.elastic.clients.elasticsearch.core.BulkResponse;
+import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
+import co.elastic.clients.elasticsearch.core.bulk.BulkResponseItem;
+import co.elastic.clients.transport.rest_client.RestClientTransport;
+import co.elastic.clients.util.BinaryData;
+import co.elastic.clients.util.ContentType;
+import dev.weir.common.metrics.WeirMetrics;
+import java.io.IOException;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.connector.base.sink.writer.AsyncSinkWriter;
+import org.apache.flink.connector.base.sink.writer.BufferedRequestState;
+import org.apache.flink.connector.base.sink.writer.ElementConverter;
+import org.apache.flink.connector.base.sink.writer.ResultHandler;
+import org.apache.flink.connector.base.sink.writer.config.AsyncSinkWriterConfiguration;
+import org.apache.flink.metrics.Counter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+final class ElasticsearchSinkWriter<T> extends AsyncSinkWriter<T, DocumentOperation> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ElasticsearchSinkWriter.class);
+  private static final long MAX_BACKOFF_MS = 10_000;
+
+  private final RestClientTransport transport;
+  private final ElasticsearchAsyncClient client;
+  private final Counter sent;
+  private final Counter stale;
+  private long backoffMs;
+
+  ElasticsearchSinkWriter(
+      ElementConverter<T, DocumentOperation> converter,
+      Sink.InitContext context,
+      AsyncSinkWriterConfiguration configuration,
+      ElasticsearchSettings settings,
+      Collection<BufferedRequestState<DocumentOperation>> state) {
+    super(converter, context, configuration, state);
+    this.transport = ElasticsearchClients.transport(settings);
+    this.client = new ElasticsearchAsyncClient(transport);
+    this.sent = context.metricGroup().counter(WeirMetrics.DOCUMENTS_SENT);
+    this.stale = context.metricGroup().counter(WeirMetrics.DOCUMENTS_STALE);
+  }
+
+  @Override
+  protected void submitRequestEntries(
+      List<DocumentOperation> operations, ResultHandler<DocumentOperation> result) {
+    BulkRequest request =
+        new BulkRequest.Builder()
+            .operations(
+                operations.stream()
+                    .map(ElasticsearchSinkWriter::toBulk)
+                    .collect(Collectors.toList()))
+            .build();
+    client
+        .bulk(request)
+        .whenComplete(
+            (response, error) -> {
+              if (error != null) {
+                // Unreachable or overloaded cluster: keep the entries and try again after a pause.
+                retryLater(operations, result, error.toString());
+                return;
+              }
+              BulkOutcome outcome = BulkOutcome.of(operations, items(response));
+              sent.inc(outcome.succeeded);
+              stale.inc(outcome.stale);
+              if (outcome.failure().isPresent()) {
+                result.completeExceptionally(
+                    new ElasticsearchSinkException(outcome.failure().get()));
+              } else if (!outcome.retry.isEmpty()) {
+                retryLater(
+                    outcome.retry, result, outcome.retry.size() + " documents refused (429/5xx)");
+              } else {
+                backoffMs = 0;
+                result.complete();
+              }
+            });
+  }
+
+  private void retryLater(
+      List<DocumentOperation> operations, ResultHandler<DocumentOperation> result, String why) {
+    backoffMs = Math.min(MAX_BACKOFF_MS, Math.max(100, backoffMs * 2));
+    LOG.warn(
+        "Elasticsearch bulk of {} documents will be retried in {} ms: {}",
+        operations.size(),
+        backoffMs,
+        why);
+    CompletableFuture.delayedExecutor(backoffMs, TimeUnit.MILLISECONDS)
+        .execute(() -> result.retryForEntries(operations));
+  }
+
+  private static List<BulkOutcome.Item> items(BulkResponse response) {
+    return response.items().stream()
+        .map(ElasticsearchSinkWriter::item)
+        .collect(Collectors.toList());
+  }
+
+  private static BulkOutcome.Item item(BulkResponseItem item) {
+    ErrorCause error = item.error();
+    return new BulkOutcome.Item(
+        item.status(), error == null ? null : error.type(), error == null ? null : error.reason());
+  }
+
+  private static BulkOperation toBulk(DocumentOperation op) {
+    boolean versioned = op.version() != DocumentOperation.NO_VERSION;
+    if (op.isDelete()) {
+      return BulkOperation.of(
+          b ->
+              b.delete(
+                  d -> {
+                    d.index(op.index()).id(op.id());
+                    return versioned
+                        ? d.version(op.version()).versionType(VersionType.External)
+                        : d;
+                  }));
+    }
+    return BulkOperation.of(
+        b ->
+            b.index(
+                i -> {
+                  i.index(op.index())
+                      .id(op.id())
+                      .document(BinaryData.of(op.source(), ContentType.APPLICATION_JSON));
+                  return versioned ? i.version(op.version()).versionType(VersionType.External) : i;
+                }));
+  }
+
+  @Override
+  protected long getSizeInBytes(DocumentOperation op) {
+    return op.sizeInBytes();
+  }
+
+  @Override
+  public void close() {
+    try {
+      transport.close();
+    } catch (IOException e) {
+      LOG.warn("closing the Elasticsearch client failed", e);
+    }
+  }
+}
