@@ -1,5 +1,6 @@
 package dev.weir.schema;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Map;
@@ -23,11 +24,13 @@ public record ChangeEvent(
 
   public static final String UNAVAILABLE_VALUE = "__debezium_unavailable_value";
 
+  @JsonIgnore
   public boolean isDelete() {
     return "d".equals(op);
   }
 
   /** The source table's name, e.g. {@code product}, or null if the event does not say. */
+  @JsonIgnore
   public String table() {
     return source == null ? null : (String) source.get("table");
   }
