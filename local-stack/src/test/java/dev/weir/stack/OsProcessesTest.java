@@ -17,9 +17,13 @@ class OsProcessesTest {
   @Test
   void aServiceThatNeverComesUpNamesItselfTheWaitAndItsLog() {
     Path log = Path.of("/var/weir/kafka.log");
-    assertThatThrownBy(() -> OsProcesses.awaitReady("Kafka", Duration.ofMillis(600), log, Optional.empty(), () -> false))
+    assertThatThrownBy(
+            () ->
+                OsProcesses.awaitReady(
+                    "Kafka", Duration.ofMillis(600), log, Optional.empty(), () -> false))
         .isInstanceOf(StackException.class)
-        .hasMessageMatching("Kafka was not ready after waiting \\d+\\.\\d s; log: /var/weir/kafka.log");
+        .hasMessageMatching(
+            "Kafka was not ready after waiting \\d+\\.\\d s; log: /var/weir/kafka.log");
   }
 
   @Test
@@ -27,21 +31,40 @@ class OsProcessesTest {
     Process dead = new ProcessBuilder("true").start();
     dead.waitFor();
     long start = System.nanoTime();
-    assertThatThrownBy(() -> OsProcesses.awaitReady("PostgreSQL", Duration.ofSeconds(30), dir.resolve("pg.log"),
-            Optional.of(dead.toHandle()), () -> false))
-        .hasMessageContaining("PostgreSQL exited during start-up").hasMessageContaining("pg.log");
+    assertThatThrownBy(
+            () ->
+                OsProcesses.awaitReady(
+                    "PostgreSQL",
+                    Duration.ofSeconds(30),
+                    dir.resolve("pg.log"),
+                    Optional.of(dead.toHandle()),
+                    () -> false))
+        .hasMessageContaining("PostgreSQL exited during start-up")
+        .hasMessageContaining("pg.log");
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
   }
 
   @Test
   void aFailingCommandReportsItsExitCodeAndLog(@TempDir Path dir) {
-    assertThatThrownBy(() -> OsProcesses.run("Elasticsearch", List.of("false"), dir, Map.of(), dir.resolve("x.log"), Duration.ofSeconds(5)))
-        .hasMessageContaining("Elasticsearch").hasMessageContaining("exit code 1").hasMessageContaining("x.log");
+    assertThatThrownBy(
+            () ->
+                OsProcesses.run(
+                    "Elasticsearch",
+                    List.of("false"),
+                    dir,
+                    Map.of(),
+                    dir.resolve("x.log"),
+                    Duration.ofSeconds(5)))
+        .hasMessageContaining("Elasticsearch")
+        .hasMessageContaining("exit code 1")
+        .hasMessageContaining("x.log");
   }
 
   @Test
   void stopEndsAProcessTree(@TempDir Path dir) throws Exception {
-    Process process = OsProcesses.startDetached(List.of("sh", "-c", "sleep 60 & sleep 60"), dir, Map.of(), dir.resolve("sleep.log"));
+    Process process =
+        OsProcesses.startDetached(
+            List.of("sh", "-c", "sleep 60 & sleep 60"), dir, Map.of(), dir.resolve("sleep.log"));
     Thread.sleep(300);
     List<ProcessHandle> tree = process.toHandle().descendants().toList();
     assertThat(OsProcesses.stop(process.pid(), Duration.ofSeconds(5))).isTrue();
@@ -52,13 +75,15 @@ class OsProcessesTest {
   void portsComeFromConfiguration() {
     Properties p = new Properties();
     p.setProperty("weir.kafka.port", "29092");
-    StackSettings settings = StackSettings.from(p, Map.of("WEIR_POSTGRES_PORT", "25432", "WEIR_HOME", "/tmp/x"));
+    StackSettings settings =
+        StackSettings.from(p, Map.of("WEIR_POSTGRES_PORT", "25432", "WEIR_HOME", "/tmp/x"));
     assertThat(settings.kafkaPort()).isEqualTo(29092);
     assertThat(settings.kafkaControllerPort()).isEqualTo(29093);
     assertThat(settings.postgresPort()).isEqualTo(25432);
     assertThat(settings.elasticsearchPort()).isEqualTo(19200);
     assertThat(settings.home()).isEqualTo(Path.of("/tmp/x"));
-    assertThatThrownBy(() -> StackSettings.from(new Properties(), Map.of("WEIR_KAFKA_PORT", "http")))
+    assertThatThrownBy(
+            () -> StackSettings.from(new Properties(), Map.of("WEIR_KAFKA_PORT", "http")))
         .hasMessageContaining("port must be a number");
   }
 }

@@ -45,16 +45,22 @@ final class Samples {
   }
 
   private static Stream<Sample> all() {
-    return Stream.of(EventSchema.values()).flatMap(schema -> {
-      Path dir = root().resolve(schema.family());
-      try (Stream<Path> files = Files.walk(dir)) {
-        return files.filter(p -> p.toString().endsWith(".json")).sorted()
-            .map(p -> new Sample(schema, dir.relativize(p).getName(0).toString(), p))
-            .collect(Collectors.toList()).stream();
-      } catch (IOException e) {
-        throw new UncheckedIOException("no samples for " + schema.family() + " in " + dir, e);
-      }
-    });
+    return Stream.of(EventSchema.values())
+        .flatMap(
+            schema -> {
+              Path dir = root().resolve(schema.family());
+              try (Stream<Path> files = Files.walk(dir)) {
+                return files
+                    .filter(p -> p.toString().endsWith(".json"))
+                    .sorted()
+                    .map(p -> new Sample(schema, dir.relativize(p).getName(0).toString(), p))
+                    .collect(Collectors.toList())
+                    .stream();
+              } catch (IOException e) {
+                throw new UncheckedIOException(
+                    "no samples for " + schema.family() + " in " + dir, e);
+              }
+            });
   }
 
   private Samples() {}

@@ -22,21 +22,25 @@ class SchemaEvolutionTest {
   @Test
   void makingANewFieldRequiredBreaksOldSamples() {
     var breaking = SchemaCatalog.loadResource("fixtures/evolution/breaking-v2.schema.json");
-    assertThat(SchemaCatalog.violations(breaking, v1Sample)).anyMatch(m -> m.contains("tenant_region"));
+    assertThat(SchemaCatalog.violations(breaking, v1Sample))
+        .anyMatch(m -> m.contains("tenant_region"));
   }
 
   @Test
   void theCurrentVersionIsTheHighestFilePresent() {
     for (EventSchema schema : EventSchema.values()) {
       int current = SchemaCatalog.currentVersion(schema);
-      assertThat(getClass().getClassLoader().getResource(SchemaCatalog.path(schema, current))).isNotNull();
-      assertThat(getClass().getClassLoader().getResource(SchemaCatalog.path(schema, current + 1))).isNull();
+      assertThat(getClass().getClassLoader().getResource(SchemaCatalog.path(schema, current)))
+          .isNotNull();
+      assertThat(getClass().getClassLoader().getResource(SchemaCatalog.path(schema, current + 1)))
+          .isNull();
     }
   }
 
   private static JsonNode read(String resource) {
     try {
-      return Json.mapper().readTree(SchemaEvolutionTest.class.getClassLoader().getResource(resource));
+      return Json.mapper()
+          .readTree(SchemaEvolutionTest.class.getClassLoader().getResource(resource));
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }

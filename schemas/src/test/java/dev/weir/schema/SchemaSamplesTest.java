@@ -12,8 +12,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The JSON Schemas and the Java types agree: every sample of every version is accepted by the
- * current schema (backward compatibility), binds to the Java type, and what the Java type writes
- * is accepted again; every invalid sample is rejected with a reason.
+ * current schema (backward compatibility), binds to the Java type, and what the Java type writes is
+ * accepted again; every invalid sample is rejected with a reason.
  */
 class SchemaSamplesTest {
 
@@ -28,14 +28,19 @@ class SchemaSamplesTest {
   @Test
   void everyTopicHasValidAndInvalidSamples() {
     for (EventSchema schema : EventSchema.values()) {
-      assertThat(Samples.valid()).as("valid samples of " + schema.family()).anyMatch(s -> s.schema() == schema);
-      assertThat(Samples.invalid()).as("invalid samples of " + schema.family()).anyMatch(s -> s.schema() == schema);
+      assertThat(Samples.valid())
+          .as("valid samples of " + schema.family())
+          .anyMatch(s -> s.schema() == schema);
+      assertThat(Samples.invalid())
+          .as("invalid samples of " + schema.family())
+          .anyMatch(s -> s.schema() == schema);
     }
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("validSamples")
-  void everySampleOfEveryVersionIsAcceptedByTheCurrentSchema(Samples.Sample sample) throws Exception {
+  void everySampleOfEveryVersionIsAcceptedByTheCurrentSchema(Samples.Sample sample)
+      throws Exception {
     JsonNode document = Json.mapper().readTree(sample.bytes());
     assertThat(SchemaCatalog.violations(SchemaCatalog.load(sample.schema()), document)).isEmpty();
   }
@@ -66,12 +71,17 @@ class SchemaSamplesTest {
 
   @Test
   void malformedAndOversizedRecordsAreRejectedReadably() {
-    EventCodec<ActivityEvent> codec = EventCodec.of(EventSchema.ACTIVITY_EVENTS, ActivityEvent.class);
+    EventCodec<ActivityEvent> codec =
+        EventCodec.of(EventSchema.ACTIVITY_EVENTS, ActivityEvent.class);
     assertThatThrownBy(() -> codec.decode("{\"event_id\": }".getBytes(StandardCharsets.UTF_8)))
         .isInstanceOf(InvalidEventException.class)
         .hasMessageStartingWith("not valid JSON");
     assertThatThrownBy(() -> codec.decode(new byte[0])).hasMessageStartingWith("empty record");
-    assertThatThrownBy(() -> codec.withMaxBytes(10).decode("{\"event_id\":\"12345678\"}".getBytes(StandardCharsets.UTF_8)))
+    assertThatThrownBy(
+            () ->
+                codec
+                    .withMaxBytes(10)
+                    .decode("{\"event_id\":\"12345678\"}".getBytes(StandardCharsets.UTF_8)))
         .hasMessageContaining("over the limit of 10 bytes");
     String deep = "[".repeat(Json.MAX_NESTING_DEPTH + 10) + "]".repeat(Json.MAX_NESTING_DEPTH + 10);
     assertThatThrownBy(() -> codec.decode(deep.getBytes(StandardCharsets.UTF_8)))
@@ -80,9 +90,13 @@ class SchemaSamplesTest {
 
   @Test
   void offsetTimestampsAreReadAsTheSameInstant() throws Exception {
-    EventCodec<ActivityEvent> codec = EventCodec.of(EventSchema.ACTIVITY_EVENTS, ActivityEvent.class);
-    ActivityEvent event = codec.decode(("{\"event_id\":\"e\",\"workspace_id\":\"w\",\"actor_id\":\"a\",\"element_type\":\"t\","
-        + "\"element_id\":\"i\",\"action\":\"push\",\"occurred_at\":\"2021-07-21T08:00:00.250+02:00\"}").getBytes(StandardCharsets.UTF_8));
+    EventCodec<ActivityEvent> codec =
+        EventCodec.of(EventSchema.ACTIVITY_EVENTS, ActivityEvent.class);
+    ActivityEvent event =
+        codec.decode(
+            ("{\"event_id\":\"e\",\"workspace_id\":\"w\",\"actor_id\":\"a\",\"element_type\":\"t\","
+                    + "\"element_id\":\"i\",\"action\":\"push\",\"occurred_at\":\"2021-07-21T08:00:00.250+02:00\"}")
+                .getBytes(StandardCharsets.UTF_8));
     assertThat(event.occurredAt()).isEqualTo(java.time.Instant.parse("2021-07-21T06:00:00.250Z"));
   }
 

@@ -17,26 +17,44 @@ class GithubEventsTest {
 
   @Test
   void mapsAPullRequestEvent() throws Exception {
-    ActivityEvent event = GithubEvents.toActivityEvent(
-        "{\"id\":\"17\",\"type\":\"PullRequestEvent\",\"actor\":{\"login\":\"ana\"},\"repo\":{\"name\":\"apache/flink\"},"
-            + "\"payload\":{\"action\":\"opened\",\"number\":12,\"pull_request\":{\"title\":\"Fix it\"}},\"created_at\":\"2021-07-21T06:00:01Z\"}");
-    assertThat(event).isEqualTo(new ActivityEvent("17", "apache", "ana", "repository", "apache/flink", "pull_request.opened",
-        Instant.parse("2021-07-21T06:00:01Z"), java.util.Map.of("number", 12L, "title", "Fix it")));
+    ActivityEvent event =
+        GithubEvents.toActivityEvent(
+            "{\"id\":\"17\",\"type\":\"PullRequestEvent\",\"actor\":{\"login\":\"ana\"},\"repo\":{\"name\":\"apache/flink\"},"
+                + "\"payload\":{\"action\":\"opened\",\"number\":12,\"pull_request\":{\"title\":\"Fix it\"}},\"created_at\":\"2021-07-21T06:00:01Z\"}");
+    assertThat(event)
+        .isEqualTo(
+            new ActivityEvent(
+                "17",
+                "apache",
+                "ana",
+                "repository",
+                "apache/flink",
+                "pull_request.opened",
+                Instant.parse("2021-07-21T06:00:01Z"),
+                java.util.Map.of("number", 12L, "title", "Fix it")));
   }
 
   @Test
   void actionIsTheSnakeCaseTypePlusThePayloadAction() {
     assertThat(GithubEvents.action("PushEvent", null)).isEqualTo("push");
-    assertThat(GithubEvents.action("IssueCommentEvent", "created")).isEqualTo("issue_comment.created");
-    assertThat(GithubEvents.action("PullRequestReviewCommentEvent", "created")).isEqualTo("pull_request_review_comment.created");
+    assertThat(GithubEvents.action("IssueCommentEvent", "created"))
+        .isEqualTo("issue_comment.created");
+    assertThat(GithubEvents.action("PullRequestReviewCommentEvent", "created"))
+        .isEqualTo("pull_request_review_comment.created");
   }
 
   @Test
   void everyBundledSampleEventMapsOntoAValidActivityEvent() throws Exception {
-    EventCodec<ActivityEvent> codec = EventCodec.of(EventSchema.ACTIVITY_EVENTS, ActivityEvent.class);
+    EventCodec<ActivityEvent> codec =
+        EventCodec.of(EventSchema.ACTIVITY_EVENTS, ActivityEvent.class);
     List<String> lines;
-    try (var reader = new BufferedReader(new InputStreamReader(
-        getClass().getClassLoader().getResourceAsStream("weir/samples/github-events-2021-07-21.ndjson"), StandardCharsets.UTF_8))) {
+    try (var reader =
+        new BufferedReader(
+            new InputStreamReader(
+                getClass()
+                    .getClassLoader()
+                    .getResourceAsStream("weir/samples/github-events-2021-07-21.ndjson"),
+                StandardCharsets.UTF_8))) {
       lines = reader.lines().filter(l -> !l.isBlank()).collect(Collectors.toList());
     }
     assertThat(lines).hasSize(369);

@@ -16,35 +16,51 @@ class WeirConfigTest {
   void defaultsRunLocally() {
     WeirConfig config = WeirConfig.from(Map.of(), Map.of());
     assertThat(config.get(WeirOptions.KAFKA_BOOTSTRAP_SERVERS)).isEqualTo("127.0.0.1:19092");
-    assertThat(config.get(WeirOptions.POSTGRES_URL)).isEqualTo("jdbc:postgresql://127.0.0.1:15432/weir");
+    assertThat(config.get(WeirOptions.POSTGRES_URL))
+        .isEqualTo("jdbc:postgresql://127.0.0.1:15432/weir");
     assertThat(config.get(WeirOptions.ELASTICSEARCH_URL)).isEqualTo("http://127.0.0.1:19200");
     assertThat(config.get(WeirOptions.CHECKPOINT_INTERVAL)).isEqualTo(Duration.ofSeconds(10));
   }
 
   @Test
   void argumentsWinOverEnvironmentWhichWinsOverDefaults() {
-    Map<String, String> env = Map.of("KAFKA_BOOTSTRAP_SERVERS", "env:9092", "POSTGRES_JDBC_URL", "jdbc:postgresql://env/db");
-    WeirConfig config = WeirConfig.from(Map.of("kafka.bootstrap-servers", "arg:9092", "checkpoint.interval", "5 s"), env);
+    Map<String, String> env =
+        Map.of(
+            "KAFKA_BOOTSTRAP_SERVERS", "env:9092", "POSTGRES_JDBC_URL", "jdbc:postgresql://env/db");
+    WeirConfig config =
+        WeirConfig.from(
+            Map.of("kafka.bootstrap-servers", "arg:9092", "checkpoint.interval", "5 s"), env);
     assertThat(config.get(WeirOptions.KAFKA_BOOTSTRAP_SERVERS)).isEqualTo("arg:9092");
     assertThat(config.get(WeirOptions.POSTGRES_URL)).isEqualTo("jdbc:postgresql://env/db");
     assertThat(config.get(WeirOptions.CHECKPOINT_INTERVAL)).isEqualTo(Duration.ofSeconds(5));
-    assertThat(WeirConfig.fromArgs(new String[] {"--parallelism", "3"}).get(WeirOptions.PARALLELISM)).isEqualTo(3);
+    assertThat(
+            WeirConfig.fromArgs(new String[] {"--parallelism", "3"}).get(WeirOptions.PARALLELISM))
+        .isEqualTo(3);
   }
 
   @Test
   void secretsComeFromAFileOrTheEnvironmentAndAreNeverOptions(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("pg-password");
     Files.writeString(file, "from-file\n");
-    assertThat(WeirConfig.from(Map.of("postgres.password-file", file.toString()), Map.of("PGPASSWORD", "from-env")).postgresPassword())
+    assertThat(
+            WeirConfig.from(
+                    Map.of("postgres.password-file", file.toString()),
+                    Map.of("PGPASSWORD", "from-env"))
+                .postgresPassword())
         .isEqualTo("from-file");
-    assertThat(WeirConfig.from(Map.of(), Map.of("PGPASSWORD", "from-env")).postgresPassword()).isEqualTo("from-env");
-    assertThat(WeirConfig.from(Map.of(), Map.of("PGPASSWORD", "from-env")).asMap()).doesNotContainValue("from-env");
+    assertThat(WeirConfig.from(Map.of(), Map.of("PGPASSWORD", "from-env")).postgresPassword())
+        .isEqualTo("from-env");
+    assertThat(WeirConfig.from(Map.of(), Map.of("PGPASSWORD", "from-env")).asMap())
+        .doesNotContainValue("from-env");
   }
 
   @Test
   void aMissingSecretFileIsAClearError(@TempDir Path dir) {
-    WeirConfig config = WeirConfig.from(Map.of("postgres.password-file", dir.resolve("nope").toString()), Map.of());
-    assertThatThrownBy(config::postgresPassword).hasMessageContaining("nope").hasMessageContaining("secret file");
+    WeirConfig config =
+        WeirConfig.from(Map.of("postgres.password-file", dir.resolve("nope").toString()), Map.of());
+    assertThatThrownBy(config::postgresPassword)
+        .hasMessageContaining("nope")
+        .hasMessageContaining("secret file");
   }
 
   @Test

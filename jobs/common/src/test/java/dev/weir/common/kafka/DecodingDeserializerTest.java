@@ -22,9 +22,12 @@ class DecodingDeserializerTest {
       "{\"event_id\":\"e1\",\"workspace_id\":\"w\",\"actor_id\":\"a\",\"element_type\":\"repository\","
           + "\"element_id\":\"w/r\",\"action\":\"push\",\"occurred_at\":\"2021-07-21T06:00:00Z\"}";
 
-  private final DecodingDeserializer<ActivityEvent> activity = new DecodingDeserializer<>(
-      "activity-feed", EventCodec.of(EventSchema.ACTIVITY_EVENTS, ActivityEvent.class),
-      TypeInformation.of(ActivityEvent.class), false);
+  private final DecodingDeserializer<ActivityEvent> activity =
+      new DecodingDeserializer<>(
+          "activity-feed",
+          EventCodec.of(EventSchema.ACTIVITY_EVENTS, ActivityEvent.class),
+          TypeInformation.of(ActivityEvent.class),
+          false);
 
   @Test
   void validRecordsBecomeEvents() throws Exception {
@@ -46,16 +49,22 @@ class DecodingDeserializerTest {
 
   @Test
   void schemaViolationsNameTheField() throws Exception {
-    DeadLetter letter = deserialize(activity, record(1, VALID.replace("\"action\":\"push\",", ""))).get(0).left();
+    DeadLetter letter =
+        deserialize(activity, record(1, VALID.replace("\"action\":\"push\",", ""))).get(0).left();
     assertThat(letter.reason()).contains("activity.events").contains("action");
   }
 
   @Test
   void tombstonesAreSkippedOnlyWhereTheyAreExpected() throws Exception {
-    DecodingDeserializer<ChangeEvent> cdc = new DecodingDeserializer<>(
-        "search-index", EventCodec.of(EventSchema.CDC_CATALOG, ChangeEvent.class), TypeInformation.of(ChangeEvent.class), true);
+    DecodingDeserializer<ChangeEvent> cdc =
+        new DecodingDeserializer<>(
+            "search-index",
+            EventCodec.of(EventSchema.CDC_CATALOG, ChangeEvent.class),
+            TypeInformation.of(ChangeEvent.class),
+            true);
     assertThat(deserialize(cdc, record(1, (byte[]) null))).isEmpty();
-    assertThat(deserialize(activity, record(1, (byte[]) null))).singleElement()
+    assertThat(deserialize(activity, record(1, (byte[]) null)))
+        .singleElement()
         .satisfies(e -> assertThat(e.left().reason()).startsWith("empty record"));
   }
 
@@ -67,17 +76,20 @@ class DecodingDeserializerTest {
     return new ConsumerRecord<>("activity.events", 1, offset, null, value);
   }
 
-  private static <T> List<Either<DeadLetter, T>> deserialize(DecodingDeserializer<T> d, ConsumerRecord<byte[], byte[]> r) throws Exception {
+  private static <T> List<Either<DeadLetter, T>> deserialize(
+      DecodingDeserializer<T> d, ConsumerRecord<byte[], byte[]> r) throws Exception {
     List<Either<DeadLetter, T>> out = new ArrayList<>();
-    d.deserialize(r, new Collector<>() {
-      @Override
-      public void collect(Either<DeadLetter, T> record) {
-        out.add(record);
-      }
+    d.deserialize(
+        r,
+        new Collector<>() {
+          @Override
+          public void collect(Either<DeadLetter, T> record) {
+            out.add(record);
+          }
 
-      @Override
-      public void close() {}
-    });
+          @Override
+          public void close() {}
+        });
     return out;
   }
 }

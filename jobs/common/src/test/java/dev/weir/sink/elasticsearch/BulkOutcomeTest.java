@@ -13,7 +13,8 @@ class BulkOutcomeTest {
 
   @Test
   void versionConflictsAreStaleNotErrors() {
-    BulkOutcome outcome = BulkOutcome.of(List.of(a, b, c), List.of(item(201), item(409), item(404)));
+    BulkOutcome outcome =
+        BulkOutcome.of(List.of(a, b, c), List.of(item(201), item(409), item(404)));
     assertThat(outcome.succeeded).isEqualTo(2);
     assertThat(outcome.stale).isEqualTo(1);
     assertThat(outcome.retry).isEmpty();
@@ -22,17 +23,31 @@ class BulkOutcomeTest {
 
   @Test
   void overloadAndServerErrorsAreRetriedItemByItem() {
-    BulkOutcome outcome = BulkOutcome.of(List.of(a, b, c), List.of(item(429), item(200), item(503)));
+    BulkOutcome outcome =
+        BulkOutcome.of(List.of(a, b, c), List.of(item(429), item(200), item(503)));
     assertThat(outcome.retry).containsExactly(a, c);
     assertThat(outcome.failure()).isEmpty();
   }
 
   @Test
   void aMappingErrorFailsClearly() {
-    BulkOutcome outcome = BulkOutcome.of(List.of(a, b), List.of(item(200),
-        new BulkOutcome.Item(400, "document_parsing_exception", "failed to parse field [price] of type [double]")));
-    assertThat(outcome.failure()).hasValueSatisfying(m -> assertThat(m)
-        .contains("index products/2@3").contains("400").contains("document_parsing_exception").contains("price"));
+    BulkOutcome outcome =
+        BulkOutcome.of(
+            List.of(a, b),
+            List.of(
+                item(200),
+                new BulkOutcome.Item(
+                    400,
+                    "document_parsing_exception",
+                    "failed to parse field [price] of type [double]")));
+    assertThat(outcome.failure())
+        .hasValueSatisfying(
+            m ->
+                assertThat(m)
+                    .contains("index products/2@3")
+                    .contains("400")
+                    .contains("document_parsing_exception")
+                    .contains("price"));
   }
 
   private static BulkOutcome.Item item(int status) {

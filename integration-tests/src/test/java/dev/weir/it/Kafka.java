@@ -1,0 +1,65 @@
+package dev.weir.it;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.function.Predicate;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/** Producing to and reading back from the test run's real Kafka. */
+public final class Kafka {
+
+  private Kafka() {}
+
+  public static void produce(String topic, List<String> values) {
+    Properties props = new Properties();
+    props.setProperty(
+        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+        LocalStackExtension.connections().kafkaBootstrapServers());
+    props.setProperty(ProducerConfig.ACKS_CONFIG, "all");
+    try (KafkaProducer<byte[], byte[]> producer =
+        new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+      for (String value : values) {
+        producer.send(
+            new ProducerRecord<>(
+                topic, null, value == null ? null : value.getBytes(StandardCharsets.UTF_8)));
+      }
+      producer.flush();
+    }
+  }
+
+  /**
+   * Reads committed records from the start of the topic until {@code done} holds for what was read,
+   * or the timeout passes; returns what was read either way.
+   */
+  public static List<ConsumerRecord<byte[], byte[]>> readCommitted(
+      String topic, Duration timeout, Predicate<List<ConsumerRecord<byte[], byte[]>>> done) {
+    Properties props = new Properties();
+    props.setProperty(
+        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+        LocalStackExtension.connections().kafkaBootstrapServers());
+    props.setProperty(ConsumerConfig.GROUP_ID_CONFIG, "it-" + UUID.randomUUID());
+    props.setProperty(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    props.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+    try (KafkaConsumer<byte[], byte[]> consumer =
+        new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      consumer.subscribe(List.of(topic));
+      long deadline = System.nanoTime() + timeout.toNanos();
+      while (System.nanoTime() < deadline && !done.test(records)) {
+        consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+      }
+    }
+    return records;
+  }
+}
