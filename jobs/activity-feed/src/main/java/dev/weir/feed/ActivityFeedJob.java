@@ -1,0 +1,76 @@
+package dev.weir.feed;
+
+import dev.weir.common.DeadLetters;
+import dev.weir.common.config.WeirConfig;
+import dev.weir.common.config.WeirOptions;
+import dev.weir.common.job.WeirJob;
+import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.postgres.Migrations;
+import dev.weir.schema.ActivityEvent;
+import dev.weir.schema.EventCodec;
+import dev.weir.schema.EventSchema;
+import java.time.Duration;
+import java.util.List;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * activity-feed: {@code activity.events} → collation by (workspace, actor, element type, element
+ * id, action) on event time → {@code feed_entry}, updated in place → {@code feed_archive}.
+ */
+public final class ActivityFeedJob implements WeirJob {
+
+  public static final String NAME = "activity-feed";
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public List<String> topics(WeirConfig config) {
+    return List.of(config.get(FeedOptions.TOPIC), config.get(WeirOptions.DLQ_TOPIC));
+  }
+
+  @Override
+  public void prepare(WeirConfig config) {
+    Migrations.apply(config);
+  }
+
+  @Override
+  public void build(StreamExecutionEnvironment env, WeirConfig config) {
+    FeedSettings settings = FeedSettings.from(config);
+    DeadLetters dlq = new DeadLetters(NAME);
+    DataStream<ActivityEvent> events =
+        KafkaIo.read(
+            env,
+            config,
+            dlq,
+            config.get(FeedOptions.TOPIC),
+            EventCodec.of(EventSchema.ACTIVITY_EVENTS, ActivityEvent.class),
+            TypeInformation.of(ActivityEvent.class),
+            KafkaIo.Watermarks.boundedOutOfOrderness(
+                (e, ts) -> e.occurredAt().toEpochMilli(),
+                Duration.ofMillis(settings.outOfOrdernessMs()),
+                Duration.ofSeconds(10)),
+            NAME + "-events");
+    collate(events, settings, new FeedStoreSink(config, settings));
+    dlq.sinkTo(config);
+  }
+
+  /** The job's logic between its source and its store: tests call it with their own ends. */
+  public static void collate(
+      DataStream<ActivityEvent> events, FeedSettings settings, Sink<FeedWrite> store) {
+    events
+        .keyBy(CollationKey::of)
+        .process(new Collator(settings))
+        .returns(FeedWrite.class)
+        .uid(NAME + "-collate")
+        .name("collate")
+        .sinkTo(store)
+        .uid(NAME + "-store")
+        .name("feed_entry / feed_archive");
+  }
+}

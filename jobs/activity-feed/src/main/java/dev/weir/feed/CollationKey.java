@@ -1,0 +1,13 @@
+package dev.weir.feed;
+
+import dev.weir.schema.ActivityEvent;
+
+/** Events with the same key may collate into one entry. */
+public record CollationKey(
+    String workspaceId, String actorId, String elementType, String elementId, String action) {
+
+  public static CollationKey of(ActivityEvent e) {
+    return new CollationKey(
+        e.workspaceId(), e.actorId(), e.elementType(), e.elementId(), e.action());
+  }
+}

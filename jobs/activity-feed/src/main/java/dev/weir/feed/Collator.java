@@ -1,0 +1,323 @@
+package dev.weir.feed;
+
+import dev.weir.common.metrics.WeirMetrics;
+import dev.weir.schema.ActivityEvent;
+import dev.weir.schema.Json;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.TimeDomain;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * Collates one key's events into feed entries, on event time.
+ *
+ * <ul>
+ *   <li><b>Order.</b> Events wait in state until the watermark passes them (or, if the watermark
+ *       stalls, until they have waited the out-of-orderness bound), then are applied in event-time
+ *       order: input out of order within the bound gives the same entries as sorted input.
+ *   <li><b>Rule.</b> An event joins the open entry if it is at most {@code gap} after the entry's
+ *       last event and at most {@code max-span} after its first; otherwise it opens a new entry,
+ *       whose id derives from the key and that first event.
+ *   <li><b>Late events</b> (older than what this key already applied) are merged into the entry
+ *       whose span they fit under the same rule, or else form an entry of their own; the open entry
+ *       stays open. They are counted.
+ *   <li><b>Duplicates</b> (an event id already seen for an entry still in state) count once.
+ *   <li><b>Writes</b> are coalesced: a changed entry is emitted at most once per half of {@code
+ *       max-staleness}, naming the columns that changed.
+ *   <li><b>Archival</b>: an event-time timer fires when the watermark passes {@code last_at +
+ *       archive-after}; the entry is emitted for the move to the archive and leaves the state, with
+ *       its event ids. State therefore holds only entries younger than archive-after.
+ * </ul>
+ */
+public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, FeedWrite> {
+
+  private static final long serialVersionUID = 1L;
+
+  private final FeedSettings settings;
+
+  /** Events waiting for their turn: arrival time and event. */
+  private transient MapState<String, Pending> pending;
+
+  /** Entries still in the hot store, by entry id. */
+  private transient MapState<String, FeedEntry> entries;
+
+  private transient ValueState<String> openEntryId;
+
+  /** Event ids of entries in state (value: the entry id, or "" while the event waits). */
+  private transient MapState<String, String> seen;
+
+  /** The latest event time applied for this key. */
+  private transient ValueState<Long> frontier;
+
+  /** The processing time at which dirty entries are emitted next, if scheduled. */
+  private transient ValueState<Long> flushAt;
+
+  private transient Counter eventsIn;
+  private transient Counter duplicates;
+  private transient Counter lateEvents;
+  private transient Counter entriesOpened;
+  private transient Counter writesEmitted;
+  private transient Counter archived;
+
+  public Collator(FeedSettings settings) {
+    this.settings = settings;
+  }
+
+  /** An event waiting to be applied. */
+  public static class Pending {
+    public ActivityEvent event;
+    public long arrivedAt;
+
+    public Pending() {}
+
+    Pending(ActivityEvent event, long arrivedAt) {
+      this.event = event;
+      this.arrivedAt = arrivedAt;
+    }
+
+    long at() {
+      return event.occurredAt().toEpochMilli();
+    }
+  }
+
+  @Override
+  public void open(OpenContext openContext) {
+    pending =
+        getRuntimeContext()
+            .getMapState(
+                new MapStateDescriptor<>(
+                    "pending", Types.STRING, TypeInformation.of(Pending.class)));
+    entries =
+        getRuntimeContext()
+            .getMapState(
+                new MapStateDescriptor<>(
+                    "entries", Types.STRING, TypeInformation.of(FeedEntry.class)));
+    openEntryId =
+        getRuntimeContext().getState(new ValueStateDescriptor<>("open-entry", Types.STRING));
+    seen =
+        getRuntimeContext()
+            .getMapState(new MapStateDescriptor<>("seen", Types.STRING, Types.STRING));
+    frontier = getRuntimeContext().getState(new ValueStateDescriptor<>("frontier", Types.LONG));
+    flushAt = getRuntimeContext().getState(new ValueStateDescriptor<>("flush-at", Types.LONG));
+    var metrics = getRuntimeContext().getMetricGroup();
+    eventsIn = metrics.counter(WeirMetrics.EVENTS_IN);
+    duplicates = metrics.counter("weirDuplicateEvents");
+    lateEvents = metrics.counter(WeirMetrics.LATE_EVENTS);
+    entriesOpened = metrics.counter("weirEntriesOpened");
+    writesEmitted = metrics.counter("weirEntryWritesEmitted");
+    archived = metrics.counter("weirEntriesArchived");
+  }
+
+  @Override
+  public void processElement(ActivityEvent event, Context ctx, Collector<FeedWrite> out)
+      throws Exception {
+    eventsIn.inc();
+    if (seen.contains(event.eventId())) {
+      duplicates.inc();
+      return;
+    }
+    long at = event.occurredAt().toEpochMilli();
+    Long applied = frontier.value();
+    if (applied != null && at < applied) {
+      lateEvents.inc();
+      applyLate(event, ctx);
+      return;
+    }
+    seen.put(event.eventId(), "");
+    long now = ctx.timerService().currentProcessingTime();
+    pending.put(event.eventId(), new Pending(event, now));
+    ctx.timerService().registerEventTimeTimer(at);
+    ctx.timerService().registerProcessingTimeTimer(roundUp(now + settings.outOfOrdernessMs()));
+  }
+
+  @Override
+  public void onTimer(long timestamp, OnTimerContext ctx, Collector<FeedWrite> out)
+      throws Exception {
+    if (ctx.timeDomain() == TimeDomain.EVENT_TIME) {
+      release(ctx, p -> p.at() <= ctx.timerService().currentWatermark());
+      archiveDue(ctx, out);
+    } else {
+      long now = ctx.timerService().currentProcessingTime();
+      // The watermark stalled (e.g. the input paused): apply what has waited the bound, and
+      // everything older than it, so the order among them is still kept.
+      long patientUpTo = Long.MIN_VALUE;
+      for (Pending p : pending.values()) {
+        if (p.arrivedAt + settings.outOfOrdernessMs() <= now) {
+          patientUpTo = Math.max(patientUpTo, p.at());
+        }
+      }
+      long limit = patientUpTo;
+      release(ctx, p -> p.at() <= limit);
+      Long due = flushAt.value();
+      if (due != null && due <= now) {
+        flushAt.clear();
+        flush(out);
+      }
+    }
+    clearIfEmpty();
+  }
+
+  private interface Releasable {
+    boolean test(Pending p);
+  }
+
+  private void release(Context ctx, Releasable releasable) throws Exception {
+    List<Pending> ready = new ArrayList<>();
+    for (Pending p : pending.values()) {
+      if (releasable.test(p)) {
+        ready.add(p);
+      }
+    }
+    if (ready.isEmpty()) {
+      return;
+    }
+    ready.sort(Comparator.comparingLong(Pending::at).thenComparing(p -> p.event.eventId()));
+    for (Pending p : ready) {
+      pending.remove(p.event.eventId());
+      apply(p.event, ctx);
+    }
+  }
+
+  /** Applies an event in order: join the open entry or open a new one. */
+  private void apply(ActivityEvent event, Context ctx) throws Exception {
+    long at = event.occurredAt().toEpochMilli();
+    String openId = openEntryId.value();
+    FeedEntry open = openId == null ? null : entries.get(openId);
+    FeedEntry entry;
+    if (open != null
+        && at - open.lastAt <= settings.gapMs()
+        && at - open.firstAt <= settings.maxSpanMs()) {
+      entry = open;
+      entry.setLastAt(Math.max(entry.lastAt, at));
+    } else {
+      entry = newEntry(event, at, ctx);
+      openEntryId.update(entry.entryId);
+    }
+    add(entry, event, at, ctx);
+    Long applied = frontier.value();
+    frontier.update(applied == null ? at : Math.max(applied, at));
+  }
+
+  /** A late event: merge into the entry whose span it fits, else an entry of its own. */
+  private void applyLate(ActivityEvent event, Context ctx) throws Exception {
+    long at = event.occurredAt().toEpochMilli();
+    FeedEntry fit = null;
+    for (FeedEntry e : entries.values()) {
+      boolean near = at >= e.firstAt - settings.gapMs() && at <= e.lastAt + settings.gapMs();
+      boolean withinSpan = Math.max(e.lastAt, at) - Math.min(e.firstAt, at) <= settings.maxSpanMs();
+      if (near && withinSpan && (fit == null || e.firstAt < fit.firstAt)) {
+        fit = e;
+      }
+    }
+    FeedEntry entry = fit != null ? fit : newEntry(event, at, ctx);
+    entry.setFirstAt(Math.min(entry.firstAt, at));
+    entry.setLastAt(Math.max(entry.lastAt, at));
+    add(entry, event, at, ctx);
+  }
+
+  private FeedEntry newEntry(ActivityEvent event, long at, Context ctx) {
+    entriesOpened.inc();
+    FeedEntry entry = FeedEntry.open(ctx.getCurrentKey(), at, event.eventId());
+    // One archive timer per entry; when it fires early (the entry grew), it is set again.
+    entry.archiveTimerAt = archiveTime(entry);
+    ctx.timerService().registerEventTimeTimer(entry.archiveTimerAt);
+    return entry;
+  }
+
+  private void add(FeedEntry entry, ActivityEvent event, long at, Context ctx) throws Exception {
+    entry.incrementCount();
+    entry.addDetail(
+        new FeedEntry.Detail(
+            at,
+            event.eventId(),
+            event.details() == null ? null : Json.mapper().writeValueAsString(event.details())),
+        settings.recentDetails());
+    entries.put(entry.entryId, entry);
+    seen.put(event.eventId(), entry.entryId);
+    if (flushAt.value() == null) {
+      long due = ctx.timerService().currentProcessingTime() + settings.coalesceMs();
+      flushAt.update(due);
+      ctx.timerService().registerProcessingTimeTimer(due);
+    }
+  }
+
+  /** Emits every entry changed since the last emission, naming what changed. */
+  private void flush(Collector<FeedWrite> out) throws Exception {
+    for (Map.Entry<String, FeedEntry> e : entries.entries()) {
+      FeedEntry entry = e.getValue();
+      if (entry.changed == 0 && entry.stored) {
+        continue;
+      }
+      out.collect(FeedWrite.upsert(entry, !entry.stored));
+      writesEmitted.inc();
+      entry.stored = true;
+      entry.changed = 0;
+      entries.put(e.getKey(), entry);
+    }
+  }
+
+  private void archiveDue(Context ctx, Collector<FeedWrite> out) throws Exception {
+    long watermark = ctx.timerService().currentWatermark();
+    List<FeedEntry> due = new ArrayList<>();
+    for (FeedEntry entry : entries.values()) {
+      if (archiveTime(entry) <= watermark) {
+        due.add(entry);
+      }
+    }
+    for (FeedEntry entry : due) {
+      out.collect(FeedWrite.archive(entry));
+      archived.inc();
+      entries.remove(entry.entryId);
+      if (entry.entryId.equals(openEntryId.value())) {
+        openEntryId.clear();
+      }
+      List<String> ids = new ArrayList<>();
+      for (Map.Entry<String, String> s : seen.entries()) {
+        if (entry.entryId.equals(s.getValue())) {
+          ids.add(s.getKey());
+        }
+      }
+      for (String id : ids) {
+        seen.remove(id);
+      }
+    }
+    // An entry whose timer fired but that grew since it was set gets one at its new due time.
+    for (Map.Entry<String, FeedEntry> e : entries.entries()) {
+      FeedEntry entry = e.getValue();
+      if (entry.archiveTimerAt <= watermark) {
+        entry.archiveTimerAt = archiveTime(entry);
+        ctx.timerService().registerEventTimeTimer(entry.archiveTimerAt);
+        e.setValue(entry);
+      }
+    }
+  }
+
+  /** Nothing left for this key: drop the bookkeeping too, so idle keys cost no state. */
+  private void clearIfEmpty() throws Exception {
+    if (entries.isEmpty() && pending.isEmpty()) {
+      seen.clear();
+      openEntryId.clear();
+      frontier.clear();
+      flushAt.clear();
+    }
+  }
+
+  private long archiveTime(FeedEntry entry) {
+    return entry.lastAt + settings.archiveAfterMs();
+  }
+
+  private static long roundUp(long ms) {
+    return (ms / 100 + 1) * 100;
+  }
+}

@@ -1,0 +1,208 @@
+package dev.weir.feed;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * One feed entry as the job holds it in state. Setters record which columns changed since the last
+ * write, so that the store names only those.
+ */
+public class FeedEntry {
+
+  /** Columns of feed_entry that change after an entry is created. */
+  public static final int FIRST_AT = 1;
+
+  public static final int LAST_AT = 2;
+  public static final int EVENT_COUNT = 4;
+  public static final int RECENT_DETAILS = 8;
+
+  // Public fields and a no-arg constructor: a Flink POJO, so state evolves with the type.
+  public String workspaceId;
+  public String entryId;
+  public String actorId;
+  public String elementType;
+  public String elementId;
+  public String action;
+  public long firstAt;
+  public long lastAt;
+  public int eventCount;
+
+  /** Newest first, at most the configured number. */
+  public List<Detail> recentDetails = new ArrayList<>();
+
+  /** Whether the row exists in the store (written at least once). */
+  public boolean stored;
+
+  /** Bitmask of columns changed since the last write. */
+  public int changed;
+
+  /** When this entry's (single) archive timer fires; state bookkeeping, not a column. */
+  public long archiveTimerAt;
+
+  public FeedEntry() {}
+
+  static FeedEntry open(CollationKey key, long at, String eventId) {
+    FeedEntry e = new FeedEntry();
+    e.workspaceId = key.workspaceId();
+    e.actorId = key.actorId();
+    e.elementType = key.elementType();
+    e.elementId = key.elementId();
+    e.action = key.action();
+    e.entryId = entryId(key, at, eventId);
+    e.firstAt = at;
+    e.lastAt = at;
+    e.eventCount = 0;
+    return e;
+  }
+
+  /**
+   * Deterministic: the same key and opening event give the same id, so a replay of the same input
+   * writes the same rows.
+   */
+  public static String entryId(CollationKey key, long firstAt, String firstEventId) {
+    try {
+      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      for (String part :
+          new String[] {
+            key.workspaceId(),
+            key.actorId(),
+            key.elementType(),
+            key.elementId(),
+            key.action(),
+            Long.toString(firstAt),
+            firstEventId
+          }) {
+        sha.update(part.getBytes(StandardCharsets.UTF_8));
+        sha.update((byte) 0);
+      }
+      return HexFormat.of().formatHex(sha.digest(), 0, 12);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  void setFirstAt(long at) {
+    if (at != firstAt) {
+      firstAt = at;
+      changed |= FIRST_AT;
+    }
+  }
+
+  void setLastAt(long at) {
+    if (at != lastAt) {
+      lastAt = at;
+      changed |= LAST_AT;
+    }
+  }
+
+  void incrementCount() {
+    eventCount++;
+    changed |= EVENT_COUNT;
+  }
+
+  /** Keeps the newest {@code max} details by event time (ties by event id). */
+  void addDetail(Detail detail, int max) {
+    int position = 0;
+    while (position < recentDetails.size() && recentDetails.get(position).newerThan(detail)) {
+      position++;
+    }
+    if (position >= max) {
+      return;
+    }
+    recentDetails.add(position, detail);
+    while (recentDetails.size() > max) {
+      recentDetails.remove(recentDetails.size() - 1);
+    }
+    changed |= RECENT_DETAILS;
+  }
+
+  /** One event's small context, as kept in recent_details. */
+  public static class Detail {
+    public long at;
+    public String eventId;
+
+    /** The event's details object as JSON, or null. */
+    public String json;
+
+    public Detail() {}
+
+    Detail(long at, String eventId, String json) {
+      this.at = at;
+      this.eventId = eventId;
+      this.json = json;
+    }
+
+    boolean newerThan(Detail other) {
+      return at != other.at ? at > other.at : eventId.compareTo(other.eventId) > 0;
+    }
+
+    String toJson() {
+      return "{\"at\":"
+          + quote(java.time.Instant.ofEpochMilli(at).toString())
+          + ",\"event_id\":"
+          + quote(eventId)
+          + ",\"details\":"
+          + (json == null ? "null" : json)
+          + "}";
+    }
+  }
+
+  static String quote(String s) {
+    try {
+      return dev.weir.schema.Json.mapper().writeValueAsString(s);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  FeedEntry copy() {
+    FeedEntry c = new FeedEntry();
+    c.workspaceId = workspaceId;
+    c.entryId = entryId;
+    c.actorId = actorId;
+    c.elementType = elementType;
+    c.elementId = elementId;
+    c.action = action;
+    c.firstAt = firstAt;
+    c.lastAt = lastAt;
+    c.eventCount = eventCount;
+    c.recentDetails = new ArrayList<>(recentDetails);
+    c.stored = stored;
+    c.changed = changed;
+    c.archiveTimerAt = archiveTimerAt;
+    return c;
+  }
+
+  /** recent_details as the jsonb array written to the store. */
+  public String recentDetailsJson() {
+    StringBuilder json = new StringBuilder("[");
+    for (int i = 0; i < recentDetails.size(); i++) {
+      json.append(i == 0 ? "" : ",").append(recentDetails.get(i).toJson());
+    }
+    return json.append(']').toString();
+  }
+
+  @Override
+  public String toString() {
+    return entryId
+        + "["
+        + workspaceId
+        + "/"
+        + actorId
+        + "/"
+        + elementId
+        + "/"
+        + action
+        + " "
+        + firstAt
+        + ".."
+        + lastAt
+        + " x"
+        + eventCount
+        + "]";
+  }
+}

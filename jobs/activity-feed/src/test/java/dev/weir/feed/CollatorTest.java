@@ -1,0 +1,309 @@
+package dev.weir.feed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.weir.schema.ActivityEvent;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class CollatorTest {
+
+  private static final Instant T0 = Instant.parse("2021-07-21T06:00:00Z");
+  private static final long MIN = 60_000;
+
+  /**
+   * gap 10 min, max span 1 h, out-of-orderness 5 s, staleness 2 s (emit every 1 s), archive after
+   * 30 d, 3 details.
+   */
+  private static final FeedSettings SETTINGS =
+      new FeedSettings(10 * MIN, 60 * MIN, 5_000, 2_000, Duration.ofDays(30).toMillis(), 3);
+
+  private KeyedOneInputStreamOperatorTestHarness<CollationKey, ActivityEvent, FeedWrite> harness;
+
+  @BeforeEach
+  void open() throws Exception {
+    harness = harness(SETTINGS);
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    harness.close();
+  }
+
+  @Test
+  void eventsWithinTheGapFormOneEntryAndALongerGapOpensAnother() throws Exception {
+    send("e1", 0, "push");
+    send("e2", 5 * MIN, "push");
+    send("e3", 15 * MIN + 1, "push"); // 10 min + 1 ms after e2
+    watermark(20 * MIN);
+    flushAt(1_000);
+
+    Map<String, FeedEntry> entries = latestEntries();
+    assertThat(entries.values()).extracting(e -> e.eventCount).containsExactlyInAnyOrder(2, 1);
+    FeedEntry first = entries.get(FeedEntry.entryId(key("push"), T0.toEpochMilli(), "e1"));
+    assertThat(first.firstAt).isEqualTo(T0.toEpochMilli());
+    assertThat(first.lastAt).isEqualTo(T0.toEpochMilli() + 5 * MIN);
+    assertThat(entries)
+        .containsKey(FeedEntry.entryId(key("push"), T0.toEpochMilli() + 15 * MIN + 1, "e3"));
+  }
+
+  @Test
+  void theWholeSpanIsBoundedByMaxSpan() throws Exception {
+    for (int i = 0; i <= 8; i++) {
+      send("e" + i, i * 9 * MIN, "push"); // every 9 min: each within the gap, 72 min in all
+    }
+    watermark(80 * MIN);
+    flushAt(1_000);
+    List<FeedEntry> entries = new ArrayList<>(latestEntries().values());
+    entries.sort((a, b) -> Long.compare(a.firstAt, b.firstAt));
+    assertThat(entries)
+        .extracting(e -> e.eventCount)
+        .containsExactly(7, 2); // 0..54 min, then 63..72 min
+    assertThat(entries.get(0).lastAt - entries.get(0).firstAt).isLessThanOrEqualTo(60 * MIN);
+  }
+
+  @Test
+  void differentActionsNeverCollate() throws Exception {
+    send("e1", 0, "push");
+    send("e2", MIN, "pull_request.opened");
+    watermark(2 * MIN);
+    flushAt(1_000);
+    assertThat(latestEntries()).hasSize(2);
+  }
+
+  @Test
+  void aDuplicatedEventIdCountsOnce() throws Exception {
+    send("e1", 0, "push");
+    send("e1", 0, "push");
+    watermark(MIN);
+    send("e1", 0, "push"); // again, after it was applied
+    flushAt(1_000);
+    assertThat(latestEntries().values())
+        .singleElement()
+        .satisfies(e -> assertThat(e.eventCount).isEqualTo(1));
+  }
+
+  @Test
+  void disorderWithinTheBoundGivesTheSameEntriesAsSortedInput() throws Exception {
+    List<long[]> times = new ArrayList<>();
+    long t = 0;
+    Random random = new Random(7);
+    for (int i = 0; i < 60; i++) {
+      t += random.nextInt(4) == 0 ? 11 * MIN : random.nextInt(3 * (int) MIN);
+      times.add(new long[] {i, t});
+    }
+    Map<String, FeedEntry> sorted = runWatermarked(times, 0);
+
+    List<long[]> shuffled = new ArrayList<>(times);
+    // Swap neighbours whose times are within the 5 s bound of each other, and shuffle small runs.
+    for (int i = 0; i + 1 < shuffled.size(); i += 2) {
+      Collections.swap(shuffled, i, i + 1);
+    }
+    close();
+    harness = harness(SETTINGS);
+    Map<String, FeedEntry> disordered = runWatermarked(shuffled, 5_000);
+
+    assertThat(disordered.keySet()).isEqualTo(sorted.keySet());
+    disordered.forEach(
+        (id, e) -> {
+          assertThat(e.eventCount).isEqualTo(sorted.get(id).eventCount);
+          assertThat(e.firstAt).isEqualTo(sorted.get(id).firstAt);
+          assertThat(e.lastAt).isEqualTo(sorted.get(id).lastAt);
+        });
+  }
+
+  @Test
+  void eventsWaitInStateUntilTheWatermarkPassesThem() throws Exception {
+    send("e2", 10_000, "push");
+    send("e1", 6_000, "push"); // out of order, within the bound
+    assertThat(harness.numEventTimeTimers()).isEqualTo(2); // one per waiting event time
+    assertThat(harness.numKeyedStateEntries()).isGreaterThan(0);
+    flushAt(1_000);
+    assertThat(harness.extractOutputValues()).isEmpty(); // nothing applied yet
+
+    watermark(10_000);
+    flushAt(2_000);
+    FeedEntry entry = latestEntries().values().iterator().next();
+    // Applied in event-time order: e1 opened the entry.
+    assertThat(entry.entryId)
+        .isEqualTo(FeedEntry.entryId(key("push"), T0.toEpochMilli() + 6_000, "e1"));
+    assertThat(entry.eventCount).isEqualTo(2);
+  }
+
+  @Test
+  void whenTheWatermarkStallsEventsAreAppliedAfterWaitingTheBound() throws Exception {
+    send("e1", 0, "push");
+    harness.setProcessingTime(4_900);
+    assertThat(harness.extractOutputValues()).isEmpty();
+    harness.setProcessingTime(5_100); // waited 5 s: applied without a watermark
+    harness.setProcessingTime(6_200); // and emitted within the coalescing interval
+    assertThat(latestEntries()).hasSize(1);
+  }
+
+  @Test
+  void aLateEventMergesIntoTheEntryItFitsOrGetsItsOwn() throws Exception {
+    send("e1", 10 * MIN, "push");
+    send("e2", 12 * MIN, "push");
+    watermark(13 * MIN);
+    send("late-fits", 5 * MIN, "push"); // before the entry, within the gap: merged
+    send("late-alone", -2 * 60 * MIN, "push"); // two hours earlier: an entry of its own
+    flushAt(1_000);
+
+    Map<String, FeedEntry> entries = latestEntries();
+    assertThat(entries).hasSize(2);
+    FeedEntry main =
+        entries.get(FeedEntry.entryId(key("push"), T0.toEpochMilli() + 10 * MIN, "e1"));
+    assertThat(main.eventCount).isEqualTo(3);
+    assertThat(main.firstAt).isEqualTo(T0.toEpochMilli() + 5 * MIN);
+    assertThat(entries)
+        .containsKey(FeedEntry.entryId(key("push"), T0.toEpochMilli() - 120 * MIN, "late-alone"));
+
+    // The open entry stayed open: the next in-order event joins it.
+    send("e3", 14 * MIN, "push");
+    watermark(15 * MIN);
+    flushAt(2_000);
+    assertThat(latestEntries().get(main.entryId).eventCount).isEqualTo(4);
+  }
+
+  @Test
+  void aBurstIsCoalescedIntoFewWritesNamingOnlyChangedColumns() throws Exception {
+    for (int i = 0; i < 100; i++) {
+      send("e" + i, i * 1_000L, "push");
+    }
+    watermark(100_000);
+    flushAt(1_000);
+    assertThat(harness.extractOutputValues())
+        .singleElement()
+        .satisfies(w -> assertThat(w.created).isTrue());
+
+    send("e100", 101_000, "push");
+    watermark(102_000);
+    flushAt(2_000);
+    List<FeedWrite> writes = harness.extractOutputValues();
+    assertThat(writes).hasSize(2);
+    FeedWrite update = writes.get(1);
+    assertThat(update.created).isFalse();
+    assertThat(update.changed)
+        .isEqualTo(FeedEntry.LAST_AT | FeedEntry.EVENT_COUNT | FeedEntry.RECENT_DETAILS);
+    assertThat(update.entry.recentDetails)
+        .hasSize(3)
+        .first()
+        .satisfies(d -> assertThat(d.eventId).isEqualTo("e100"));
+  }
+
+  @Test
+  void anEntryIsArchivedByItsTimerAndLeavesNoStateBehind() throws Exception {
+    send("e1", 0, "push");
+    send("e2", MIN, "push");
+    watermark(2 * MIN);
+    flushAt(1_000);
+    assertThat(harness.numEventTimeTimers()).isEqualTo(1); // the archive timer
+    long archiveAt = T0.toEpochMilli() + MIN + Duration.ofDays(30).toMillis();
+
+    harness.processWatermark(archiveAt - 1);
+    assertThat(harness.extractOutputValues()).noneMatch(w -> w.kind == FeedWrite.Kind.ARCHIVE);
+
+    harness.processWatermark(archiveAt);
+    List<FeedWrite> archived =
+        harness.extractOutputValues().stream()
+            .filter(w -> w.kind == FeedWrite.Kind.ARCHIVE)
+            .toList();
+    assertThat(archived)
+        .singleElement()
+        .satisfies(w -> assertThat(w.entry.eventCount).isEqualTo(2));
+    assertThat(harness.numKeyedStateEntries()).isZero();
+    assertThat(harness.numEventTimeTimers()).isZero();
+
+    // Its ids left with it: the same id now is a new event (documented), not a silent drop.
+    send("e1", 0, "push");
+    harness.processWatermark(archiveAt + 1);
+    assertThat(harness.extractOutputValues().stream().filter(w -> w.kind == FeedWrite.Kind.ARCHIVE))
+        .hasSize(2);
+  }
+
+  @Test
+  void anEntryThatGrewIsArchivedFromItsNewLastEvent() throws Exception {
+    send("e1", 0, "push");
+    watermark(MIN);
+    send("e2", 5 * MIN, "push");
+    watermark(6 * MIN);
+    harness.processWatermark(
+        T0.toEpochMilli() + Duration.ofDays(30).toMillis() + MIN); // first timer: not due
+    assertThat(harness.extractOutputValues()).noneMatch(w -> w.kind == FeedWrite.Kind.ARCHIVE);
+    assertThat(harness.numEventTimeTimers()).isEqualTo(1); // set again for the new last event
+    harness.processWatermark(T0.toEpochMilli() + Duration.ofDays(30).toMillis() + 5 * MIN);
+    assertThat(harness.extractOutputValues()).anyMatch(w -> w.kind == FeedWrite.Kind.ARCHIVE);
+  }
+
+  // --- helpers
+
+  private Map<String, FeedEntry> runWatermarked(List<long[]> events, long outOfOrderness)
+      throws Exception {
+    long maxSeen = Long.MIN_VALUE;
+    for (long[] e : events) {
+      send("e" + e[0], e[1], "push");
+      maxSeen = Math.max(maxSeen, e[1]);
+      harness.processWatermark(T0.toEpochMilli() + maxSeen - outOfOrderness - 1);
+    }
+    watermark(maxSeen + 1);
+    flushAt(1_000);
+    return latestEntries();
+  }
+
+  private static KeyedOneInputStreamOperatorTestHarness<CollationKey, ActivityEvent, FeedWrite>
+      harness(FeedSettings settings) throws Exception {
+    var h =
+        new KeyedOneInputStreamOperatorTestHarness<>(
+            new KeyedProcessOperator<>(new Collator(settings)),
+            CollationKey::of,
+            TypeInformation.of(CollationKey.class));
+    h.open();
+    h.setProcessingTime(0);
+    return h;
+  }
+
+  private void send(String id, long offsetMs, String action) throws Exception {
+    Instant at = T0.plusMillis(offsetMs);
+    harness.processElement(
+        new ActivityEvent(
+            id, "acme", "ana", "repository", "acme/weir", action, at, Map.of("n", id)),
+        at.toEpochMilli());
+  }
+
+  private void watermark(long offsetMs) throws Exception {
+    harness.processWatermark(T0.toEpochMilli() + offsetMs);
+  }
+
+  private void flushAt(long processingTime) throws Exception {
+    harness.setProcessingTime(processingTime);
+  }
+
+  private static CollationKey key(String action) {
+    return new CollationKey("acme", "ana", "repository", "acme/weir", action);
+  }
+
+  /** The last written state of every entry (what the store would hold). */
+  private Map<String, FeedEntry> latestEntries() {
+    Map<String, FeedEntry> entries = new LinkedHashMap<>();
+    for (FeedWrite w : harness.extractOutputValues()) {
+      if (w.kind == FeedWrite.Kind.UPSERT) {
+        entries.put(w.entry.entryId, w.entry);
+      } else {
+        entries.remove(w.entry.entryId);
+      }
+    }
+    return entries;
+  }
+}
