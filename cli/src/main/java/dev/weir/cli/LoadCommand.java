@@ -1,20 +1,9 @@
 package dev.weir.cli;
 
-import dev.weir.cli.load.EventProducer;
-import dev.weir.cli.load.GithubEvents;
+import dev.weir.cli.load.GithubLoader;
 import dev.weir.common.config.WeirConfig;
-import dev.weir.common.kafka.KafkaIo;
-import dev.weir.schema.ActivityEvent;
-import dev.weir.schema.EventCodec;
-import dev.weir.schema.EventSchema;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -27,8 +16,6 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = "Produce sample or real data to weir's topics.")
 final class LoadCommand {
-
-  static final String BUNDLED_GITHUB_SAMPLE = "weir/samples/github-events-2021-07-21.ndjson";
 
   @Spec CommandSpec spec;
 
@@ -66,35 +53,7 @@ final class LoadCommand {
 
   static Loaded loadGithub(WeirConfig config, Path file, String topic, java.io.PrintWriter err)
       throws IOException {
-    KafkaIo.createTopicsIfMissing(config, List.of(topic), 2);
-    EventCodec<ActivityEvent> codec =
-        EventCodec.of(EventSchema.ACTIVITY_EVENTS, ActivityEvent.class);
-    long skipped = 0;
-    try (InputStream in =
-            file == null
-                ? LoadCommand.class.getClassLoader().getResourceAsStream(BUNDLED_GITHUB_SAMPLE)
-                : Files.newInputStream(file);
-        BufferedReader reader =
-            new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-        EventProducer producer = new EventProducer(config)) {
-      String line;
-      int number = 0;
-      while ((line = reader.readLine()) != null) {
-        number++;
-        if (line.isBlank()) {
-          continue;
-        }
-        try {
-          ActivityEvent event = GithubEvents.toActivityEvent(line);
-          producer.send(
-              topic, event.workspaceId().getBytes(StandardCharsets.UTF_8), codec.encode(event));
-        } catch (IOException | RuntimeException e) {
-          skipped++;
-          err.printf("line %d skipped: %s%n", number, e.getMessage());
-        }
-      }
-      producer.flush();
-      return new Loaded(producer.sent(), skipped);
-    }
+    GithubLoader.Result result = GithubLoader.load(config, file, topic, err);
+    return new Loaded(result.produced(), result.skipped());
   }
 }

@@ -29,8 +29,8 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
   @Parameters(index = "0", paramLabel = "JOB", description = "The job to run.")
   String job;
 
-  @Parameters(index = "1..*", paramLabel = "OPTION", description = "Job options (--key value).")
-  List<String> jobArgs = new ArrayList<>();
+  /** Everything after the job name that is not the command's own option: the job's options. */
+  @picocli.CommandLine.Unmatched List<String> jobArgs = new ArrayList<>();
 
   @Option(
       names = "--web-port",

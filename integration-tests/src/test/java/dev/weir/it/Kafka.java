@@ -22,6 +22,11 @@ public final class Kafka {
   private Kafka() {}
 
   public static void produce(String topic, List<String> values) {
+    produce(topic, null, values);
+  }
+
+  /** To one partition (or the producer's choice when null), in order. */
+  public static void produce(String topic, Integer partition, List<String> values) {
     Properties props = new Properties();
     props.setProperty(
         ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,

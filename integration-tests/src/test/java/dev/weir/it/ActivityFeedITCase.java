@@ -1,0 +1,296 @@
+package dev.weir.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.weir.cli.load.GithubLoader;
+import dev.weir.common.DeadLetters;
+import dev.weir.common.config.WeirConfig;
+import dev.weir.common.config.WeirOptions;
+import dev.weir.common.job.JobRunner;
+import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.postgres.Migrations;
+import dev.weir.common.postgres.PostgresConnectionProvider;
+import dev.weir.feed.ActivityFeedJob;
+import dev.weir.feed.FeedOptions;
+import dev.weir.feed.FeedQuery;
+import dev.weir.feed.FeedSettings;
+import dev.weir.feed.FeedStoreSink;
+import dev.weir.schema.ActivityEvent;
+import dev.weir.schema.EventCodec;
+import dev.weir.schema.EventSchema;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+@ExtendWith(LocalStackExtension.class)
+class ActivityFeedITCase {
+
+  @RegisterExtension static final MiniClusterExtension FLINK = new MiniClusterExtension();
+
+  private static final String ROW =
+      "entry_id || '|' || workspace_id || '|' || actor_id || '|' || element_type || '|' || element_id || '|' || action"
+          + " || '|' || to_char(first_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"')"
+          + " || '|' || to_char(last_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') || '|' || event_count";
+
+  private final String run = UUID.randomUUID().toString().substring(0, 8);
+
+  @Test
+  void theGithubSampleGivesTheIndependentlyComputedEntriesAndLoadingItAgainChangesNothing()
+      throws Exception {
+    WeirConfig config = jobConfig(TestDatabases.fresh(LocalStackExtension.config(), "it_feed"));
+    FeedSettings settings = FeedSettings.from(config);
+    List<String> expected = expectedRows(settings);
+    String url = config.get(WeirOptions.POSTGRES_URL);
+
+    JobClient job =
+        JobRunner.start(
+            new ActivityFeedJob(), StreamExecutionEnvironment.getExecutionEnvironment(), config);
+    try {
+      load(config);
+      List<String> rows =
+          Await.until(
+              Duration.ofSeconds(90),
+              () -> TestDatabases.strings(config, url, "SELECT " + ROW + " FROM feed_entry"),
+              r -> r.size() >= expected.size());
+      assertThat(rows).containsExactlyInAnyOrderElementsOf(expected);
+      // recent_details is bounded and newest first.
+      assertThat(
+              TestDatabases.strings(
+                  config,
+                  url,
+                  "SELECT count(*) FROM feed_entry WHERE jsonb_array_length(recent_details) <> least(event_count, 5)"))
+          .containsExactly("0");
+
+      List<String> versions =
+          TestDatabases.strings(
+              config, url, "SELECT entry_id || ':' || xmin FROM feed_entry ORDER BY 1");
+      load(config);
+      awaitProcessed(config, url);
+      // Every event of the second load was a duplicate: no row was written again (xmin unchanged).
+      assertThat(
+              TestDatabases.strings(
+                  config,
+                  url,
+                  "SELECT entry_id || ':' || xmin FROM feed_entry WHERE workspace_id NOT LIKE 'sentinel-%' ORDER BY 1"))
+          .isEqualTo(versions);
+    } finally {
+      job.cancel().get();
+    }
+  }
+
+  @Test
+  void theFeedQueryIsServedByTheIndexWithNoSort() throws Exception {
+    WeirConfig config = TestDatabases.fresh(LocalStackExtension.config(), "it_feed_explain");
+    try (Connection c = PostgresConnectionProvider.open(config)) {
+      c.createStatement()
+          .execute(
+              "INSERT INTO feed_entry ("
+                  + "workspace_id, entry_id, actor_id, element_type, element_id, action,"
+                  + " first_at, last_at, event_count) SELECT 'ws-' || (i % 200), md5(i::text), 'actor-' || (i % 997), 'repository',"
+                  + " 'repo-' || (i % 5000), 'push', now() - (i || ' s')::interval, now() - (i || ' s')::interval, 1"
+                  + " FROM generate_series(1, 50000) AS i");
+      c.createStatement().execute("ANALYZE feed_entry");
+      String first = explain(c, FeedQuery.FIRST_PAGE.replace("?", "%s").formatted("'ws-7'", "50"));
+      String next =
+          explain(
+              c,
+              FeedQuery.NEXT_PAGE
+                  .replace("?", "%s")
+                  .formatted("'ws-7'", "now() - interval '1 hour'", "'m'", "50"));
+      for (String plan : List.of(first, next)) {
+        assertThat(plan).contains("Index Scan using feed_entry_by_recency").doesNotContain("Sort");
+      }
+      // The cursor is an index condition, not a filter applied after reading the rows.
+      assertThat(next).containsPattern("Index Cond: .*last_at, entry_id\\) < ");
+    }
+  }
+
+  @Test
+  void aCrashBetweenCopyingToTheArchiveAndDeletingFromTheHotTableLeavesEveryEntryInExactlyOneTable()
+      throws Exception {
+    WeirConfig config =
+        TestDatabases.withSeparateArchive(
+                jobConfig(TestDatabases.fresh(LocalStackExtension.config(), "it_feed_crash")))
+            .with(FeedOptions.ARCHIVE_AFTER, "1 h");
+    FeedSettings settings = FeedSettings.from(config);
+    String hotUrl = config.get(WeirOptions.POSTGRES_URL);
+    String archiveUrl = Migrations.archiveUrl(config);
+    try (Connection c = PostgresConnectionProvider.open(config, hotUrl)) {
+      // A real failure from PostgreSQL: the first DELETE on the hot table fails, after the copy to
+      // the archive (another database) has committed. A sequence, not a table, remembers it: it
+      // is not rolled back with the failed transaction.
+      c.createStatement().execute("CREATE SEQUENCE crash_once");
+      c.createStatement()
+          .execute(
+              "CREATE FUNCTION crash_once() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                  + " IF nextval('crash_once') = 1 THEN RAISE EXCEPTION 'injected crash before the hot delete'; END IF;"
+                  + " RETURN NULL; END $$");
+      c.createStatement()
+          .execute(
+              "CREATE TRIGGER crash_once BEFORE DELETE ON feed_entry FOR EACH STATEMENT EXECUTE FUNCTION crash_once()");
+    }
+
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    JobRunner.configure(env, config);
+    KafkaIo.createTopicsIfMissing(
+        config, List.of(config.get(FeedOptions.TOPIC), config.get(WeirOptions.DLQ_TOPIC)), 2);
+    DeadLetters dlq = new DeadLetters(ActivityFeedJob.NAME);
+    ActivityFeedJob.collate(
+        KafkaIo.read(
+            env,
+            config,
+            dlq,
+            config.get(FeedOptions.TOPIC),
+            EventCodec.of(EventSchema.ACTIVITY_EVENTS, ActivityEvent.class),
+            TypeInformation.of(ActivityEvent.class),
+            KafkaIo.Watermarks.boundedOutOfOrderness(
+                (e, t) -> e.occurredAt().toEpochMilli(),
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(10)),
+            "activity-feed-events"),
+        settings,
+        new FeedStoreSink(config, settings));
+    dlq.sinkTo(config);
+    JobClient job = env.executeAsync("activity-feed with a crash mid-move");
+    try {
+      load(config);
+      assertThat(
+              Await.until(
+                  Duration.ofSeconds(60),
+                  () -> TestDatabases.strings(config, hotUrl, "SELECT is_called FROM crash_once"),
+                  r -> r.equals(List.of("t"))))
+          .as("the injected crash happened")
+          .containsExactly("t");
+      // After the restart, later events move the watermark so the replayed moves run again:
+      // 09:30 in both partitions archives every entry whose last event is an hour before that.
+      Instant sentinel = Instant.parse("2021-07-21T09:30:00Z");
+      for (int p = 0; p < 2; p++) {
+        Kafka.produce(config.get(FeedOptions.TOPIC), p, List.of(event("sentinel-" + p, sentinel)));
+      }
+      long watermark = sentinel.toEpochMilli() - settings.outOfOrdernessMs() - 1;
+      List<ExpectedFeed.Entry> expected =
+          ExpectedFeed.compute(GithubLoader.open(null), settings.gapMs(), settings.maxSpanMs());
+      List<String> expectedArchived = new ArrayList<>();
+      List<String> expectedHot = new ArrayList<>();
+      for (ExpectedFeed.Entry e : expected) {
+        (e.lastAt().toEpochMilli() + settings.archiveAfterMs() <= watermark
+                ? expectedArchived
+                : expectedHot)
+            .add(e.row());
+      }
+      assertThat(expectedArchived).isNotEmpty();
+      assertThat(expectedHot).isNotEmpty();
+
+      List<String> archived =
+          Await.until(
+              Duration.ofSeconds(90),
+              () ->
+                  TestDatabases.strings(config, archiveUrl, "SELECT " + ROW + " FROM feed_archive"),
+              r -> r.size() >= expectedArchived.size());
+      List<String> hot =
+          Await.until(
+              Duration.ofSeconds(30),
+              () ->
+                  TestDatabases.strings(
+                      config,
+                      hotUrl,
+                      "SELECT "
+                          + ROW
+                          + " FROM feed_entry WHERE workspace_id NOT LIKE 'sentinel-%'"),
+              r -> r.size() == expectedHot.size());
+      assertThat(archived).containsExactlyInAnyOrderElementsOf(expectedArchived);
+      assertThat(hot).containsExactlyInAnyOrderElementsOf(expectedHot);
+    } finally {
+      job.cancel().get();
+    }
+  }
+
+  // --- helpers
+
+  private WeirConfig jobConfig(WeirConfig base) {
+    return base.with(
+            FeedOptions.TOPIC,
+            "it.activity." + run + "." + UUID.randomUUID().toString().substring(0, 4))
+        .with(WeirOptions.DLQ_TOPIC, "it.dlq." + run)
+        .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
+  }
+
+  private static void load(WeirConfig config) throws Exception {
+    GithubLoader.Result result =
+        GithubLoader.load(
+            config, null, config.get(FeedOptions.TOPIC), new PrintWriter(new StringWriter()));
+    assertThat(result.produced()).isEqualTo(369);
+  }
+
+  private static List<String> expectedRows(FeedSettings settings) throws Exception {
+    return ExpectedFeed.compute(GithubLoader.open(null), settings.gapMs(), settings.maxSpanMs())
+        .stream()
+        .map(ExpectedFeed.Entry::row)
+        .toList();
+  }
+
+  /**
+   * Sends a later event to each partition and waits for both: everything before them was processed.
+   */
+  private static void awaitProcessed(WeirConfig config, String url) throws Exception {
+    for (int p = 0; p < 2; p++) {
+      Kafka.produce(
+          config.get(FeedOptions.TOPIC),
+          p,
+          List.of(event("sentinel-" + p, Instant.parse("2021-07-21T09:10:00Z"))));
+    }
+    assertThat(
+            Await.until(
+                Duration.ofSeconds(60),
+                () ->
+                    TestDatabases.strings(
+                        config,
+                        url,
+                        "SELECT workspace_id FROM feed_entry WHERE workspace_id LIKE 'sentinel-%'"),
+                r -> r.size() == 2))
+        .hasSize(2);
+  }
+
+  private static String event(String workspace, Instant at) {
+    return new String(
+        EventCodec.of(EventSchema.ACTIVITY_EVENTS, ActivityEvent.class)
+            .encode(
+                new ActivityEvent(
+                    UUID.randomUUID().toString(),
+                    workspace,
+                    "sentinel",
+                    "repository",
+                    workspace + "/x",
+                    "push",
+                    at,
+                    null)),
+        StandardCharsets.UTF_8);
+  }
+
+  private static String explain(Connection c, String sql) throws SQLException {
+    StringBuilder plan = new StringBuilder();
+    try (PreparedStatement ps = c.prepareStatement("EXPLAIN " + sql);
+        ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        plan.append(rs.getString(1)).append('\n');
+      }
+    }
+    return plan.toString();
+  }
+}

@@ -1,0 +1,55 @@
+package dev.weir.it;
+
+import dev.weir.common.config.WeirConfig;
+import dev.weir.common.config.WeirOptions;
+import dev.weir.common.postgres.Migrations;
+import dev.weir.common.postgres.PostgresConnectionProvider;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * A fresh, migrated database per test on the run's PostgreSQL: tests never see each other's rows.
+ */
+public final class TestDatabases {
+
+  private TestDatabases() {}
+
+  /** A config whose postgres.url is a new database with weir's migrations applied. */
+  public static WeirConfig fresh(WeirConfig base, String prefix) {
+    String name = prefix + "_" + UUID.randomUUID().toString().substring(0, 8);
+    LocalStackExtension.stack().ensurePostgresDatabase(name);
+    WeirConfig config =
+        base.with(
+            WeirOptions.POSTGRES_URL, LocalStackExtension.connections().postgresJdbcUrl(name));
+    Migrations.apply(config);
+    return config;
+  }
+
+  /** A second fresh database, as the archive of {@code config}. */
+  public static WeirConfig withSeparateArchive(WeirConfig config) {
+    String name = "archive_" + UUID.randomUUID().toString().substring(0, 8);
+    LocalStackExtension.stack().ensurePostgresDatabase(name);
+    WeirConfig withArchive =
+        config.with(
+            WeirOptions.ARCHIVE_POSTGRES_URL,
+            LocalStackExtension.connections().postgresJdbcUrl(name));
+    Migrations.apply(withArchive);
+    return withArchive;
+  }
+
+  public static List<String> strings(WeirConfig config, String url, String sql)
+      throws SQLException {
+    List<String> values = new ArrayList<>();
+    try (Connection c = PostgresConnectionProvider.open(config, url);
+        ResultSet rs = c.createStatement().executeQuery(sql)) {
+      while (rs.next()) {
+        values.add(rs.getString(1));
+      }
+    }
+    return values;
+  }
+}
