@@ -1,62 +1,208 @@
 package dev.weir.cli;
 
+import dev.weir.cli.load.GithubLoader;
 import dev.weir.common.config.WeirConfig;
+import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.JobRunner;
-import dev.weir.common.postgres.Migrations;
+import dev.weir.common.postgres.PostgresConnectionProvider;
+import dev.weir.feed.ActivityFeedJob;
+import dev.weir.feed.FeedOptions;
+import dev.weir.feed.FeedQuery;
 import dev.weir.stack.Connections;
 import dev.weir.stack.LocalStack;
 import java.io.PrintWriter;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
 import java.util.Map;
-import org.flywaydb.core.api.output.MigrateResult;
+import java.util.Properties;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(
     name = "demo",
     mixinStandardHelpOptions = true,
-    description =
-        "Start the local stack, prepare the database, load the bundled GitHub sample and show what happened.")
+    description = {
+      "Start the local stack, run the activity-feed job on the bundled GitHub sample and show what it did.",
+      "Uses its own database (weir_demo) and topic (demo.activity.events), recreated on every run."
+    })
 final class DemoCommand implements java.util.concurrent.Callable<Integer> {
 
+  static final String DATABASE = "weir_demo";
+  static final String TOPIC = "demo.activity.events";
+
   @Spec CommandSpec spec;
+
+  @Option(
+      names = "--web-port",
+      defaultValue = "8081",
+      description = "Port of the Flink web UI while the demo runs (default: ${DEFAULT-VALUE}).")
+  int webPort;
+
+  @Option(
+      names = "--archive-after",
+      defaultValue = "2h",
+      description =
+          "Event-time age after which entries move to feed_archive (default: ${DEFAULT-VALUE}; the sample spans 3 hours).")
+  String archiveAfter;
 
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
-    out.println("== 1. local stack (real Kafka, PostgreSQL, Elasticsearch from Maven Central)");
+    out.println(
+        "== 1. local stack: real Kafka, PostgreSQL and Elasticsearch, fetched from Maven Central");
     out.flush();
     LocalStack stack = LocalStack.fromEnvironment();
     long start = System.nanoTime();
     Connections connections = stack.up();
     StackCommand.printServices(out, stack, stack.startedHere());
     out.printf(
-        "   ready in %.1f s; settings in %s%n", (System.nanoTime() - start) / 1e9, stack.envFile());
+        "   ready in %.1f s; connection settings in %s%n",
+        (System.nanoTime() - start) / 1e9, stack.envFile());
 
-    WeirConfig config = WeirConfig.from(Map.of(), connections.environment());
-    out.println("== 2. database schema (Flyway migrations from schemas/postgres)");
-    MigrateResult migrated = Migrations.apply(config);
+    stack.recreatePostgresDatabase(DATABASE);
+    WeirConfig config =
+        WeirConfig.from(Map.of(), connections.environment())
+            .with(WeirOptions.POSTGRES_URL, connections.postgresJdbcUrl(DATABASE))
+            .with(FeedOptions.TOPIC, TOPIC)
+            .with(FeedOptions.ARCHIVE_AFTER, archiveAfter)
+            .with(WeirOptions.CHECKPOINT_INTERVAL, "2 s");
+    recreateTopic(connections, TOPIC);
+
     out.printf(
-        "   weir tables at schema version %s; %d migration(s) applied now%n",
-        migrated.targetSchemaVersion == null ? "(unchanged)" : migrated.targetSchemaVersion,
-        migrated.migrationsExecuted);
-
-    out.println(
-        "== 3. sample data: 369 real GitHub events (2021-07-21) mapped onto activity.events");
+        "== 2. activity-feed job on a local Flink MiniCluster (web UI: http://127.0.0.1:%d)%n",
+        webPort);
     out.flush();
-    LoadCommand.Loaded loaded =
-        LoadCommand.loadGithub(config, null, "activity.events", spec.commandLine().getErr());
-    out.printf(
-        "   produced %d events to activity.events at %s (%d skipped)%n",
-        loaded.produced(), connections.kafkaBootstrapServers(), loaded.skipped());
+    JobClient job =
+        JobRunner.start(new ActivityFeedJob(), RunCommand.localEnvironment(webPort), config);
+    try {
+      out.println(
+          "== 3. sample data: 369 real GitHub events of 2021-07-21 (06:00-09:00 UTC), produced to "
+              + TOPIC);
+      GithubLoader.Result loaded =
+          GithubLoader.load(config, null, TOPIC, spec.commandLine().getErr());
+      out.printf("   produced %d events (%d skipped)%n", loaded.produced(), loaded.skipped());
+      out.flush();
+      long[] counts = awaitStable(config);
 
-    out.println("== 4. jobs");
+      out.println("== 4. what the job did");
+      out.printf(
+          "   %d events collated into %d feed entries: %d in feed_entry (hot), %d moved to feed_archive (last event > %s before the newest)%n",
+          loaded.produced(), counts[0] + counts[1], counts[0], counts[1], archiveAfter);
+      out.println(
+          "   busiest entries (several events of one person on one repository became ONE entry, updated in place):");
+      printBusiest(out, config);
+      printFeedPage(out, config);
+    } finally {
+      job.cancel().get();
+    }
     out.printf(
-        "   jobs in this build: %s%n",
-        JobRunner.jobs().isEmpty() ? "(none yet)" : String.join(", ", JobRunner.jobs().keySet()));
-    out.println(
-        "   the stack stays up: `weir stack status`, `weir stack down`; psql works after `. .weir/stack.env`");
+        "== 5. explore: . %s && psql -d %s ; weir stack status ; weir stack down%n",
+        stack.envFile(), DATABASE);
     out.flush();
     return 0;
+  }
+
+  /** Waits until the hot and archived counts stop changing (the job writes within seconds). */
+  private static long[] awaitStable(WeirConfig config) throws Exception {
+    long[] last = {-1, -1};
+    long stableSince = System.nanoTime();
+    long deadline = System.nanoTime() + 90_000_000_000L;
+    while (System.nanoTime() < deadline) {
+      long[] now = {count(config, "feed_entry"), count(config, "feed_archive")};
+      if (now[0] != last[0] || now[1] != last[1] || now[0] + now[1] == 0) {
+        last = now;
+        stableSince = System.nanoTime();
+      } else if (System.nanoTime() - stableSince > 8_000_000_000L) {
+        return now;
+      }
+      Thread.sleep(500);
+    }
+    return last;
+  }
+
+  private static long count(WeirConfig config, String table) throws SQLException {
+    try (Connection c = PostgresConnectionProvider.open(config);
+        ResultSet rs = c.createStatement().executeQuery("SELECT count(*) FROM " + table)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  private static void printBusiest(PrintWriter out, WeirConfig config) throws SQLException {
+    String sql =
+        "SELECT 'hot' AS place, actor_id, action, element_id, event_count, first_at, last_at FROM feed_entry"
+            + " UNION ALL SELECT 'archive', actor_id, action, element_id, event_count, first_at, last_at FROM feed_archive"
+            + " ORDER BY event_count DESC, last_at DESC LIMIT 5";
+    try (Connection c = PostgresConnectionProvider.open(config);
+        ResultSet rs = c.createStatement().executeQuery(sql)) {
+      while (rs.next()) {
+        out.printf(
+            "   %3d x %-24s %-22s on %-40s %s..%s (%s)%n",
+            rs.getInt("event_count"),
+            rs.getString("action"),
+            rs.getString("actor_id"),
+            rs.getString("element_id"),
+            rs.getTimestamp("first_at").toInstant(),
+            rs.getTimestamp("last_at").toInstant().toString().substring(11),
+            rs.getString("place"));
+      }
+    }
+  }
+
+  /** The documented feed query, first page, for the workspace with the most hot entries. */
+  private static void printFeedPage(PrintWriter out, WeirConfig config) throws SQLException {
+    try (Connection c = PostgresConnectionProvider.open(config)) {
+      String workspace;
+      try (ResultSet rs =
+          c.createStatement()
+              .executeQuery(
+                  "SELECT workspace_id FROM feed_entry GROUP BY 1 ORDER BY count(*) DESC, 1 LIMIT 1")) {
+        if (!rs.next()) {
+          return;
+        }
+        workspace = rs.getString(1);
+      }
+      out.printf(
+          "   the feed of workspace '%s', newest first (FeedQuery.FIRST_PAGE, served by the index):%n",
+          workspace);
+      try (PreparedStatement ps = c.prepareStatement(FeedQuery.FIRST_PAGE)) {
+        ps.setString(1, workspace);
+        ps.setInt(2, 5);
+        try (ResultSet rs = ps.executeQuery()) {
+          while (rs.next()) {
+            out.printf(
+                "   %s  %-20s %-14s on %-40s x%d%n",
+                rs.getTimestamp("last_at").toInstant(),
+                rs.getString("actor_id"),
+                rs.getString("action"),
+                rs.getString("element_id"),
+                rs.getInt("event_count"));
+          }
+        }
+      }
+    }
+  }
+
+  private static void recreateTopic(Connections connections, String topic) throws Exception {
+    Properties props = new Properties();
+    props.setProperty(
+        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, connections.kafkaBootstrapServers());
+    try (Admin admin = Admin.create(props)) {
+      if (admin.listTopics().names().get().contains(topic)) {
+        admin.deleteTopics(List.of(topic)).all().get();
+        // Deletion is asynchronous on the broker: wait until the name is free again.
+        while (admin.listTopics().names().get().contains(topic)) {
+          Thread.sleep(200);
+        }
+      }
+    }
   }
 }

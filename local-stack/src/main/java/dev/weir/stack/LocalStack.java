@@ -117,6 +117,13 @@ public final class LocalStack {
     postgres.ensureDatabase(name);
   }
 
+  /**
+   * Drops and creates a database on the stack's PostgreSQL (the demo starts from a clean slate).
+   */
+  public void recreatePostgresDatabase(String name) {
+    postgres.recreateDatabase(name);
+  }
+
   public Path envFile() {
     return settings.home().resolve("stack.env");
   }

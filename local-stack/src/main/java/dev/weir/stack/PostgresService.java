@@ -193,6 +193,18 @@ final class PostgresService implements LocalService {
     }
   }
 
+  /** Drops (if present) and creates a database: a clean slate for a demo run. */
+  void recreateDatabase(String database) {
+    try (Connection c = DriverManager.getConnection(jdbcUrl("postgres"), USER, password());
+        Statement s = c.createStatement()) {
+      s.execute("DROP DATABASE IF EXISTS \"" + database.replace("\"", "") + "\" WITH (FORCE)");
+    } catch (SQLException e) {
+      throw new StackException(
+          "PostgreSQL: cannot drop database " + database + ": " + e.getMessage(), e);
+    }
+    ensureDatabase(database);
+  }
+
   @Override
   public void stop() {
     Path data = dir.resolve("data");
