@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
       RunCommand.class,
       LoadCommand.class,
       DemoCommand.class,
+      BenchCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class WeirCli implements Runnable {

@@ -38,6 +38,8 @@ import org.apache.flink.util.Collector;
  *   <li><b>Archival</b>: an event-time timer fires when the watermark passes {@code last_at +
  *       archive-after}; the entry is emitted for the move to the archive and leaves the state, with
  *       its event ids. State therefore holds only entries younger than archive-after.
+ *   <li><b>End of a bounded input</b> (the final watermark): everything waiting is applied and
+ *       written; nothing is archived, since no time has passed.
  * </ul>
  */
 public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, FeedWrite> {
@@ -146,6 +148,14 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
       throws Exception {
     if (ctx.timeDomain() == TimeDomain.EVENT_TIME) {
       release(ctx, p -> p.at() <= ctx.timerService().currentWatermark());
+      if (ctx.timerService().currentWatermark() == Long.MAX_VALUE) {
+        // The end of a bounded input: no more events will come, which makes nothing older.
+        // Write what is pending now (processing-time timers do not fire after the end); archive
+        // nothing.
+        flushAt.clear();
+        flush(out);
+        return;
+      }
       archiveDue(ctx, out);
     } else {
       long now = ctx.timerService().currentProcessingTime();

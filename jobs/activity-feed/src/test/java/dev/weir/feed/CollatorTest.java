@@ -247,6 +247,21 @@ class CollatorTest {
     assertThat(harness.extractOutputValues()).anyMatch(w -> w.kind == FeedWrite.Kind.ARCHIVE);
   }
 
+  @Test
+  void theEndOfABoundedInputWritesEverythingAndArchivesNothing() throws Exception {
+    send("e1", 0, "push");
+    send("e2", 1_000, "push");
+    harness.processWatermark(Long.MAX_VALUE); // no processing time passes
+    List<FeedWrite> writes = harness.extractOutputValues();
+    assertThat(writes)
+        .singleElement()
+        .satisfies(
+            w -> {
+              assertThat(w.kind).isEqualTo(FeedWrite.Kind.UPSERT);
+              assertThat(w.entry.eventCount).isEqualTo(2);
+            });
+  }
+
   // --- helpers
 
   private Map<String, FeedEntry> runWatermarked(List<long[]> events, long outOfOrderness)
