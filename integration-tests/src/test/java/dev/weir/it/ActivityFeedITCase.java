@@ -177,12 +177,10 @@ class ActivityFeedITCase {
                   r -> r.equals(List.of("t"))))
           .as("the injected crash happened")
           .containsExactly("t");
-      // After the restart, later events move the watermark so the replayed moves run again:
-      // 09:30 in both partitions archives every entry whose last event is an hour before that.
+      // After the restart, later events move the watermark so that the replayed moves run again.
+      // Like a live stream, the input keeps flowing: a later event in each partition every 2 s,
+      // up to 09:30, which makes due every entry whose last event is an hour before that.
       Instant sentinel = Instant.parse("2021-07-21T09:30:00Z");
-      for (int p = 0; p < 2; p++) {
-        Kafka.produce(config.get(FeedOptions.TOPIC), p, List.of(event("sentinel-" + p, sentinel)));
-      }
       long watermark = sentinel.toEpochMilli() - settings.outOfOrdernessMs() - 1;
       List<ExpectedFeed.Entry> expected =
           ExpectedFeed.compute(GithubLoader.open(null), settings.gapMs(), settings.maxSpanMs());
@@ -197,11 +195,23 @@ class ActivityFeedITCase {
       assertThat(expectedArchived).isNotEmpty();
       assertThat(expectedHot).isNotEmpty();
 
+      long[] lastSent = {0};
       List<String> archived =
           Await.until(
               Duration.ofSeconds(90),
-              () ->
-                  TestDatabases.strings(config, archiveUrl, "SELECT " + ROW + " FROM feed_archive"),
+              () -> {
+                if (System.nanoTime() - lastSent[0] > 2_000_000_000L) {
+                  for (int p = 0; p < 2; p++) {
+                    Kafka.produce(
+                        config.get(FeedOptions.TOPIC),
+                        p,
+                        List.of(event("sentinel-" + p, sentinel)));
+                  }
+                  lastSent[0] = System.nanoTime();
+                }
+                return TestDatabases.strings(
+                    config, archiveUrl, "SELECT " + ROW + " FROM feed_archive");
+              },
               r -> r.size() >= expectedArchived.size());
       List<String> hot =
           Await.until(
