@@ -86,7 +86,7 @@ public final class FeedBenchmark {
                 "repo-" + i,
                 "push",
                 at,
-                Map.of("n", j)));
+                new HashMap<>(Map.of("n", j))));
       }
     }
     out.sort((a, b) -> a.occurredAt().compareTo(b.occurredAt()));
