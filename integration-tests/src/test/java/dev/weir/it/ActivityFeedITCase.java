@@ -3,18 +3,15 @@ package dev.weir.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.weir.cli.load.GithubLoader;
-import dev.weir.common.DeadLetters;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.JobRunner;
-import dev.weir.common.kafka.KafkaIo;
 import dev.weir.common.postgres.Migrations;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.feed.ActivityFeedJob;
 import dev.weir.feed.FeedOptions;
 import dev.weir.feed.FeedQuery;
 import dev.weir.feed.FeedSettings;
-import dev.weir.feed.FeedStoreSink;
 import dev.weir.schema.ActivityEvent;
 import dev.weir.schema.EventCodec;
 import dev.weir.schema.EventSchema;
@@ -30,7 +27,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -146,28 +142,9 @@ class ActivityFeedITCase {
               "CREATE TRIGGER crash_once BEFORE DELETE ON feed_entry FOR EACH STATEMENT EXECUTE FUNCTION crash_once()");
     }
 
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    JobRunner.configure(env, config);
-    KafkaIo.createTopicsIfMissing(
-        config, List.of(config.get(FeedOptions.TOPIC), config.get(WeirOptions.DLQ_TOPIC)), 2);
-    DeadLetters dlq = new DeadLetters(ActivityFeedJob.NAME);
-    ActivityFeedJob.collate(
-        KafkaIo.read(
-            env,
-            config,
-            dlq,
-            config.get(FeedOptions.TOPIC),
-            EventCodec.of(EventSchema.ACTIVITY_EVENTS, ActivityEvent.class),
-            TypeInformation.of(ActivityEvent.class),
-            KafkaIo.Watermarks.boundedOutOfOrderness(
-                (e, t) -> e.occurredAt().toEpochMilli(),
-                Duration.ofSeconds(5),
-                Duration.ofSeconds(10)),
-            "activity-feed-events"),
-        settings,
-        new FeedStoreSink(config, settings));
-    dlq.sinkTo(config);
-    JobClient job = env.executeAsync("activity-feed with a crash mid-move");
+    JobClient job =
+        JobRunner.start(
+            new ActivityFeedJob(), StreamExecutionEnvironment.getExecutionEnvironment(), config);
     try {
       load(config);
       assertThat(

@@ -25,23 +25,12 @@ public class FeedStoreSink implements Sink<FeedWrite> {
   private static final long serialVersionUID = 1L;
   private static final int MAX_BUFFERED = 1000;
 
-  /** Opens the store in each sink task (tests wrap the connections to inject failures). */
-  public interface StoreFactory extends java.io.Serializable {
-    FeedStore open(WeirConfig config) throws SQLException;
-  }
-
   private final WeirConfig config;
   private final long flushIntervalMs;
-  private final StoreFactory factory;
 
   public FeedStoreSink(WeirConfig config, FeedSettings settings) {
-    this(config, settings, FeedStoreSink::openStore);
-  }
-
-  public FeedStoreSink(WeirConfig config, FeedSettings settings, StoreFactory factory) {
     this.config = config;
     this.flushIntervalMs = settings.storeFlushMs();
-    this.factory = factory;
   }
 
   @Override
