@@ -91,6 +91,50 @@ class ActivityFeedITCase {
   }
 
   @Test
+  void eventsAreInTheFeedBeforeTheWatermarkPassesThemAndAnEntryMergedAwayIsRetracted()
+      throws Exception {
+    // A watermark bound of an hour: nothing here is applied in order during the test, so whatever
+    // reaches the table is the provisional view that keeps the feed within its staleness bound.
+    WeirConfig config =
+        jobConfig(TestDatabases.fresh(LocalStackExtension.config(), "it_feed_fresh"))
+            .with(FeedOptions.OUT_OF_ORDERNESS, "1 h");
+    String url = config.get(WeirOptions.POSTGRES_URL);
+    String topic = config.get(FeedOptions.TOPIC);
+    Instant t0 = Instant.parse("2026-11-21T10:00:00Z");
+    String entries =
+        "SELECT event_count || '@' || to_char(first_at AT TIME ZONE 'UTC', 'HH24:MI:SS')"
+            + " FROM feed_entry ORDER BY first_at";
+
+    JobClient job =
+        JobRunner.start(
+            new ActivityFeedJob(), StreamExecutionEnvironment.getExecutionEnvironment(), config);
+    try {
+      Kafka.produce(
+          topic,
+          0,
+          List.of(
+              event("acme", t0), event("acme", t0.plus(Duration.ofMinutes(10).plusSeconds(3)))));
+      assertThat(
+              Await.until(
+                  Duration.ofSeconds(60),
+                  () -> TestDatabases.strings(config, url, entries),
+                  r -> r.size() == 2))
+          .containsExactly("1@10:00:00", "1@10:10:03"); // more than the gap apart: two entries
+
+      // An earlier event bridges the gap: one entry of three; the second row is retracted.
+      Kafka.produce(topic, 0, List.of(event("acme", t0.plus(Duration.ofMinutes(9)))));
+      assertThat(
+              Await.until(
+                  Duration.ofSeconds(60),
+                  () -> TestDatabases.strings(config, url, entries),
+                  r -> r.size() == 1))
+          .containsExactly("3@10:00:00");
+    } finally {
+      job.cancel().get();
+    }
+  }
+
+  @Test
   void theFeedQueryIsServedByTheIndexWithNoSort() throws Exception {
     WeirConfig config = TestDatabases.fresh(LocalStackExtension.config(), "it_feed_explain");
     try (Connection c = PostgresConnectionProvider.open(config)) {

@@ -5,8 +5,11 @@ import dev.weir.schema.ActivityEvent;
 import dev.weir.schema.Json;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
@@ -26,6 +29,18 @@ import org.apache.flink.util.Collector;
  *   <li><b>Order.</b> Events wait in state until the watermark passes them (or, if the watermark
  *       stalls, until they have waited the out-of-orderness bound), then are applied in event-time
  *       order: input out of order within the bound gives the same entries as sorted input.
+ *   <li><b>Freshness.</b> Waiting for the watermark (5 s by default) would make the feed staler
+ *       than its bound (2 s), so each emission also shows the waiting events, applied in order to
+ *       copies of the entries: a provisional view. Once the watermark passes them, the ordered
+ *       result almost always equals what was shown, and nothing more is written. It differs only
+ *       when an earlier event arrives after a later one across an entry boundary (the later one was
+ *       shown as opening an entry that the ordered input merges away): then that provisional row is
+ *       retracted (a DELETE) and the surviving entry updated. The last emitted version of such
+ *       entries is kept in state until the ordered result confirms it, so the diff names only
+ *       changed columns. If the job crashes after showing a provisional entry and before a
+ *       checkpoint, the retraction is not in state: so an event that was overtaken by an earlier
+ *       one and then joins an entry it did not open always retracts the entry it may have opened
+ *       (an idempotent DELETE that usually finds no row).
  *   <li><b>Rule.</b> An event joins the open entry if it is at most {@code gap} after the entry's
  *       last event and at most {@code max-span} after its first; otherwise it opens a new entry,
  *       whose id derives from the key and that first event.
@@ -34,7 +49,8 @@ import org.apache.flink.util.Collector;
  *       stays open. They are counted.
  *   <li><b>Duplicates</b> (an event id already seen for an entry still in state) count once.
  *   <li><b>Writes</b> are coalesced: a changed entry is emitted at most once per half of {@code
- *       max-staleness}, naming the columns that changed.
+ *       max-staleness} (the store gets a quarter; see {@link FeedSettings}), naming the columns
+ *       that changed.
  *   <li><b>Archival</b>: an event-time timer fires when the watermark passes {@code last_at +
  *       archive-after}; the entry is emitted for the move to the archive and leaves the state, with
  *       its event ids. State therefore holds only entries younger than archive-after.
@@ -62,6 +78,12 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
   /** The latest event time applied for this key. */
   private transient ValueState<Long> frontier;
 
+  /**
+   * The version last emitted of entries whose emission included waiting events (provisional), until
+   * the ordered result confirms or corrects it.
+   */
+  private transient MapState<String, FeedEntry> shown;
+
   /** The processing time at which dirty entries are emitted next, if scheduled. */
   private transient ValueState<Long> flushAt;
 
@@ -71,6 +93,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
   private transient Counter entriesOpened;
   private transient Counter writesEmitted;
   private transient Counter archived;
+  private transient Counter retracted;
 
   public Collator(FeedSettings settings) {
     this.settings = settings;
@@ -80,6 +103,9 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
   public static class Pending {
     public ActivityEvent event;
     public long arrivedAt;
+
+    /** Whether an event older than this one arrived after it (it may have been shown early). */
+    public boolean overtaken;
 
     public Pending() {}
 
@@ -111,6 +137,11 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
         getRuntimeContext()
             .getMapState(new MapStateDescriptor<>("seen", Types.STRING, Types.STRING));
     frontier = getRuntimeContext().getState(new ValueStateDescriptor<>("frontier", Types.LONG));
+    shown =
+        getRuntimeContext()
+            .getMapState(
+                new MapStateDescriptor<>(
+                    "shown", Types.STRING, TypeInformation.of(FeedEntry.class)));
     flushAt = getRuntimeContext().getState(new ValueStateDescriptor<>("flush-at", Types.LONG));
     var metrics = getRuntimeContext().getMetricGroup();
     eventsIn = metrics.counter(WeirMetrics.EVENTS_IN);
@@ -119,6 +150,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     entriesOpened = metrics.counter("weirEntriesOpened");
     writesEmitted = metrics.counter("weirEntryWritesEmitted");
     archived = metrics.counter("weirEntriesArchived");
+    retracted = metrics.counter("weirProvisionalEntriesRetracted");
   }
 
   @Override
@@ -137,23 +169,31 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
       return;
     }
     seen.put(event.eventId(), "");
+    for (Map.Entry<String, Pending> waiting : pending.entries()) {
+      Pending p = waiting.getValue();
+      if (p.at() > at && !p.overtaken) {
+        p.overtaken = true;
+        waiting.setValue(p);
+      }
+    }
     long now = ctx.timerService().currentProcessingTime();
     pending.put(event.eventId(), new Pending(event, now));
     ctx.timerService().registerEventTimeTimer(at);
     ctx.timerService().registerProcessingTimeTimer(roundUp(now + settings.outOfOrdernessMs()));
+    scheduleFlush(ctx);
   }
 
   @Override
   public void onTimer(long timestamp, OnTimerContext ctx, Collector<FeedWrite> out)
       throws Exception {
     if (ctx.timeDomain() == TimeDomain.EVENT_TIME) {
-      release(ctx, p -> p.at() <= ctx.timerService().currentWatermark());
+      release(ctx, out, p -> p.at() <= ctx.timerService().currentWatermark());
       if (ctx.timerService().currentWatermark() == Long.MAX_VALUE) {
         // The end of a bounded input: no more events will come, which makes nothing older.
         // Write what is pending now (processing-time timers do not fire after the end); archive
         // nothing.
         flushAt.clear();
-        flush(out);
+        flush(ctx.getCurrentKey(), out);
         return;
       }
       archiveDue(ctx, out);
@@ -168,11 +208,11 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
         }
       }
       long limit = patientUpTo;
-      release(ctx, p -> p.at() <= limit);
+      release(ctx, out, p -> p.at() <= limit);
       Long due = flushAt.value();
       if (due != null && due <= now) {
         flushAt.clear();
-        flush(out);
+        flush(ctx.getCurrentKey(), out);
       }
     }
     clearIfEmpty();
@@ -182,7 +222,8 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     boolean test(Pending p);
   }
 
-  private void release(Context ctx, Releasable releasable) throws Exception {
+  private void release(Context ctx, Collector<FeedWrite> out, Releasable releasable)
+      throws Exception {
     List<Pending> ready = new ArrayList<>();
     for (Pending p : pending.values()) {
       if (releasable.test(p)) {
@@ -195,21 +236,28 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     ready.sort(Comparator.comparingLong(Pending::at).thenComparing(p -> p.event.eventId()));
     for (Pending p : ready) {
       pending.remove(p.event.eventId());
-      apply(p.event, ctx);
+      apply(p, ctx, out);
     }
   }
 
   /** Applies an event in order: join the open entry or open a new one. */
-  private void apply(ActivityEvent event, Context ctx) throws Exception {
-    long at = event.occurredAt().toEpochMilli();
+  private void apply(Pending p, Context ctx, Collector<FeedWrite> out) throws Exception {
+    ActivityEvent event = p.event;
+    long at = p.at();
     String openId = openEntryId.value();
     FeedEntry open = openId == null ? null : entries.get(openId);
     FeedEntry entry;
-    if (open != null
-        && at - open.lastAt <= settings.gapMs()
-        && at - open.firstAt <= settings.maxSpanMs()) {
+    if (joins(open, at)) {
       entry = open;
       entry.setLastAt(Math.max(entry.lastAt, at));
+      if (p.overtaken) {
+        // It may have been shown as opening an entry before the earlier event came (see above).
+        CollationKey key = ctx.getCurrentKey();
+        String mayHaveOpened = FeedEntry.entryId(key, at, event.eventId());
+        if (!entries.contains(mayHaveOpened) && !shown.contains(mayHaveOpened)) {
+          out.collect(FeedWrite.retract(key.workspaceId(), mayHaveOpened));
+        }
+      }
     } else {
       entry = newEntry(event, at, ctx);
       openEntryId.update(entry.entryId);
@@ -217,6 +265,19 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     add(entry, event, at, ctx);
     Long applied = frontier.value();
     frontier.update(applied == null ? at : Math.max(applied, at));
+  }
+
+  private boolean joins(FeedEntry open, long at) {
+    return open != null
+        && at - open.lastAt <= settings.gapMs()
+        && at - open.firstAt <= settings.maxSpanMs();
+  }
+
+  private FeedEntry.Detail detail(ActivityEvent event, long at) throws Exception {
+    return new FeedEntry.Detail(
+        at,
+        event.eventId(),
+        event.details() == null ? null : Json.mapper().writeValueAsString(event.details()));
   }
 
   /** A late event: merge into the entry whose span it fits, else an entry of its own. */
@@ -247,14 +308,13 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
 
   private void add(FeedEntry entry, ActivityEvent event, long at, Context ctx) throws Exception {
     entry.incrementCount();
-    entry.addDetail(
-        new FeedEntry.Detail(
-            at,
-            event.eventId(),
-            event.details() == null ? null : Json.mapper().writeValueAsString(event.details())),
-        settings.recentDetails());
+    entry.addDetail(detail(event, at), settings.recentDetails());
     entries.put(entry.entryId, entry);
     seen.put(event.eventId(), entry.entryId);
+    scheduleFlush(ctx);
+  }
+
+  private void scheduleFlush(Context ctx) throws Exception {
     if (flushAt.value() == null) {
       long due = ctx.timerService().currentProcessingTime() + settings.coalesceMs();
       flushAt.update(due);
@@ -262,18 +322,83 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     }
   }
 
-  /** Emits every entry changed since the last emission, naming what changed. */
-  private void flush(Collector<FeedWrite> out) throws Exception {
+  /**
+   * The entries as they will be once the waiting events are applied in order: copies of the open
+   * entry and of the entries the waiting events open, by id.
+   */
+  private Map<String, FeedEntry> provisionalView(CollationKey key) throws Exception {
+    Map<String, FeedEntry> view = new LinkedHashMap<>();
+    List<Pending> waiting = new ArrayList<>();
+    pending.values().forEach(waiting::add);
+    if (waiting.isEmpty()) {
+      return view;
+    }
+    waiting.sort(Comparator.comparingLong(Pending::at).thenComparing(p -> p.event.eventId()));
+    String openId = openEntryId.value();
+    FeedEntry open = openId == null ? null : entries.get(openId);
+    FeedEntry current = open == null ? null : open.copy();
+    for (Pending p : waiting) {
+      long at = p.at();
+      if (joins(current, at)) {
+        current.setLastAt(Math.max(current.lastAt, at));
+      } else {
+        current = FeedEntry.open(key, at, p.event.eventId());
+      }
+      current.incrementCount();
+      current.addDetail(detail(p.event, at), settings.recentDetails());
+      view.put(current.entryId, current);
+    }
+    return view;
+  }
+
+  /**
+   * Emits every entry that differs from what was last emitted, naming what changed: the ordered
+   * entries, shown with the waiting events applied (see "Freshness" above).
+   */
+  private void flush(CollationKey key, Collector<FeedWrite> out) throws Exception {
+    Map<String, FeedEntry> view = provisionalView(key);
+    Set<String> ids = new LinkedHashSet<>();
     for (Map.Entry<String, FeedEntry> e : entries.entries()) {
-      FeedEntry entry = e.getValue();
-      if (entry.changed == 0 && entry.stored) {
+      if (e.getValue().changed != 0 || !e.getValue().stored) {
+        ids.add(e.getKey());
+      }
+    }
+    ids.addAll(view.keySet());
+    shown.keys().forEach(ids::add);
+    for (String id : ids) {
+      FeedEntry ordered = entries.get(id);
+      FeedEntry target = view.getOrDefault(id, ordered);
+      FeedEntry last = shown.get(id);
+      if (target == null) {
+        out.collect(FeedWrite.retract(last.workspaceId, id));
+        retracted.inc();
+        shown.remove(id);
         continue;
       }
-      out.collect(FeedWrite.upsert(entry, !entry.stored));
-      writesEmitted.inc();
-      entry.stored = true;
-      entry.changed = 0;
-      entries.put(e.getKey(), entry);
+      boolean created = last == null && (ordered == null || !ordered.stored);
+      int changed;
+      if (last != null) {
+        changed = FeedEntry.diff(last, target);
+      } else if (ordered != null && target != ordered) {
+        changed = ordered.changed | FeedEntry.diff(ordered, target);
+      } else {
+        changed = target.changed;
+      }
+      if (created || changed != 0) {
+        out.collect(FeedWrite.upsert(target, changed, created));
+        writesEmitted.inc();
+      }
+      if (ordered != null) {
+        ordered.stored = true;
+        ordered.changed = 0;
+        entries.put(id, ordered);
+      }
+      if (target == ordered) {
+        shown.remove(id);
+      } else {
+        target.changed = 0;
+        shown.put(id, target);
+      }
     }
   }
 
@@ -289,6 +414,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
       out.collect(FeedWrite.archive(entry));
       archived.inc();
       entries.remove(entry.entryId);
+      shown.remove(entry.entryId);
       if (entry.entryId.equals(openEntryId.value())) {
         openEntryId.clear();
       }
@@ -315,7 +441,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
 
   /** Nothing left for this key: drop the bookkeeping too, so idle keys cost no state. */
   private void clearIfEmpty() throws Exception {
-    if (entries.isEmpty() && pending.isEmpty()) {
+    if (entries.isEmpty() && pending.isEmpty() && shown.isEmpty()) {
       seen.clear();
       openEntryId.clear();
       frontier.clear();

@@ -20,6 +20,8 @@ public class FeedEntry {
   public static final int EVENT_COUNT = 4;
   public static final int RECENT_DETAILS = 8;
 
+  public static final int ALL_CHANGING = FIRST_AT | LAST_AT | EVENT_COUNT | RECENT_DETAILS;
+
   // Public fields and a no-arg constructor: a Flink POJO, so state evolves with the type.
   public String workspaceId;
   public String entryId;
@@ -102,6 +104,32 @@ public class FeedEntry {
   void incrementCount() {
     eventCount++;
     changed |= EVENT_COUNT;
+  }
+
+  /** The columns whose values differ between two versions of one entry. */
+  static int diff(FeedEntry before, FeedEntry after) {
+    int columns = 0;
+    if (before.firstAt != after.firstAt) {
+      columns |= FIRST_AT;
+    }
+    if (before.lastAt != after.lastAt) {
+      columns |= LAST_AT;
+    }
+    if (before.eventCount != after.eventCount) {
+      columns |= EVENT_COUNT;
+    }
+    if (!before.recentDetailsJson().equals(after.recentDetailsJson())) {
+      columns |= RECENT_DETAILS;
+    }
+    return columns;
+  }
+
+  /** Only the row's key: what a retraction needs. */
+  static FeedEntry keyOnly(String workspaceId, String entryId) {
+    FeedEntry e = new FeedEntry();
+    e.workspaceId = workspaceId;
+    e.entryId = entryId;
+    return e;
   }
 
   /** Keeps the newest {@code max} details by event time (ties by event id). */

@@ -14,8 +14,9 @@ import java.util.Map;
 /**
  * Writes feed entries to PostgreSQL: an existing entry is UPDATEd in place naming only the columns
  * that changed; a new entry is INSERTed (on a replay that finds the row, it updates it only if
- * something differs); an archived entry is copied to feed_archive, then deleted from feed_entry.
- * Every statement is idempotent, so replays after a crash change nothing visible.
+ * something differs); an archived entry is copied to feed_archive, then deleted from feed_entry; a
+ * retracted provisional entry is deleted (rare: see {@link Collator}). Every statement is
+ * idempotent, so replays after a crash change nothing visible.
  */
 public final class FeedStore implements AutoCloseable {
 
@@ -66,9 +67,12 @@ public final class FeedStore implements AutoCloseable {
     List<FeedWrite> inserts = new ArrayList<>();
     Map<Integer, List<FeedWrite>> updatesByColumns = new LinkedHashMap<>();
     List<FeedWrite> archives = new ArrayList<>();
+    List<FeedWrite> retractions = new ArrayList<>();
     for (FeedWrite w : writes) {
       if (w.kind == FeedWrite.Kind.ARCHIVE) {
         archives.add(w);
+      } else if (w.kind == FeedWrite.Kind.RETRACT) {
+        retractions.add(w);
       } else if (w.created) {
         inserts.add(w);
       } else if (w.changed != 0) {
@@ -81,6 +85,7 @@ public final class FeedStore implements AutoCloseable {
         inserts.addAll(update(group.getKey(), group.getValue()));
       }
       insert(inserts);
+      retract(retractions);
       hot.commit();
     } catch (SQLException e) {
       hot.rollback();
@@ -147,6 +152,22 @@ public final class FeedStore implements AutoCloseable {
     try (PreparedStatement ps = hot.prepareStatement(INSERT)) {
       for (FeedWrite w : writes) {
         bindRow(ps, w.entry);
+        ps.addBatch();
+      }
+      for (int count : ps.executeBatch()) {
+        rowsWritten += Math.max(0, count);
+      }
+    }
+  }
+
+  private void retract(List<FeedWrite> retractions) throws SQLException {
+    if (retractions.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement ps = hot.prepareStatement(DELETE_HOT)) {
+      for (FeedWrite w : retractions) {
+        ps.setString(1, w.entry.workspaceId);
+        ps.setString(2, w.entry.entryId);
         ps.addBatch();
       }
       for (int count : ps.executeBatch()) {

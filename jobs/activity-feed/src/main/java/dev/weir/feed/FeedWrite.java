@@ -2,13 +2,15 @@ package dev.weir.feed;
 
 /**
  * What the collator asks the store to do with one entry: write its changed columns (creating the
- * row if it is new), or move it to the archive.
+ * row if it is new), move it to the archive, or retract a provisional entry that the ordered input
+ * did not confirm (see {@link Collator}).
  */
 public class FeedWrite {
 
   public enum Kind {
     UPSERT,
-    ARCHIVE
+    ARCHIVE,
+    RETRACT
   }
 
   public Kind kind;
@@ -24,12 +26,19 @@ public class FeedWrite {
 
   public FeedWrite() {}
 
-  static FeedWrite upsert(FeedEntry entry, boolean created) {
+  static FeedWrite upsert(FeedEntry entry, int changed, boolean created) {
     FeedWrite w = new FeedWrite();
     w.kind = Kind.UPSERT;
     w.entry = entry.copy();
-    w.changed = entry.changed;
+    w.changed = created ? FeedEntry.ALL_CHANGING : changed;
     w.created = created;
+    return w;
+  }
+
+  static FeedWrite retract(String workspaceId, String entryId) {
+    FeedWrite w = new FeedWrite();
+    w.kind = Kind.RETRACT;
+    w.entry = FeedEntry.keyOnly(workspaceId, entryId);
     return w;
   }
 
@@ -40,14 +49,22 @@ public class FeedWrite {
     return w;
   }
 
-  /** The later write of the same entry, folded into this one (the store coalesces by entry). */
+  /**
+   * The later write of the same entry, folded into this one (the store coalesces by entry); null
+   * when nothing is left to do: a row created and retracted before it was written.
+   */
   FeedWrite then(FeedWrite later) {
     if (later.kind == Kind.ARCHIVE) {
       return later;
     }
-    FeedWrite merged = upsert(later.entry, created || later.created);
-    merged.changed = changed | later.changed;
-    return merged;
+    if (later.kind == Kind.RETRACT) {
+      return kind == Kind.UPSERT && created ? null : later;
+    }
+    if (kind == Kind.RETRACT) {
+      // Retracted, then shown again: the row must be written whole.
+      return upsert(later.entry, FeedEntry.ALL_CHANGING, true);
+    }
+    return upsert(later.entry, changed | later.changed, created || later.created);
   }
 
   @Override

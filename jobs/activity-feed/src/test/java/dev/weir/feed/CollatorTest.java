@@ -125,31 +125,114 @@ class CollatorTest {
   }
 
   @Test
-  void eventsWaitInStateUntilTheWatermarkPassesThem() throws Exception {
+  void waitingEventsAreShownWithinTheStalenessBoundThenConfirmedWithoutAnotherWrite()
+      throws Exception {
     send("e2", 10_000, "push");
     send("e1", 6_000, "push"); // out of order, within the bound
-    assertThat(harness.numEventTimeTimers()).isEqualTo(2); // one per waiting event time
-    assertThat(harness.numKeyedStateEntries()).isGreaterThan(0);
-    flushAt(1_000);
-    assertThat(harness.extractOutputValues()).isEmpty(); // nothing applied yet
-
-    watermark(10_000);
-    flushAt(2_000);
-    FeedEntry entry = latestEntries().values().iterator().next();
-    // Applied in event-time order: e1 opened the entry.
-    assertThat(entry.entryId)
+    assertThat(harness.numEventTimeTimers()).isEqualTo(2); // they wait for the watermark
+    flushAt(1_000); // half the staleness bound, with no watermark yet
+    FeedEntry shown = latestEntries().values().iterator().next();
+    // Shown as the ordered input will have it: e1 opened the entry.
+    assertThat(shown.entryId)
         .isEqualTo(FeedEntry.entryId(key("push"), T0.toEpochMilli() + 6_000, "e1"));
-    assertThat(entry.eventCount).isEqualTo(2);
+    assertThat(shown.eventCount).isEqualTo(2);
+
+    watermark(10_000); // now applied in order: the same entry, so it is not written again
+    flushAt(2_000);
+    assertThat(harness.extractOutputValues())
+        .filteredOn(w -> w.kind == FeedWrite.Kind.UPSERT)
+        .hasSize(1);
+    // e2 was overtaken by e1, so it might have been shown opening an entry before a crash that
+    // state forgot: its possible entry is retracted, an idempotent DELETE.
+    assertThat(harness.extractOutputValues())
+        .filteredOn(w -> w.kind == FeedWrite.Kind.RETRACT)
+        .extracting(w -> w.entry.entryId)
+        .containsExactly(FeedEntry.entryId(key("push"), T0.toEpochMilli() + 10_000, "e2"));
+    send("e3", 11_000, "push");
+    flushAt(3_000);
+    assertThat(harness.extractOutputValues())
+        .last()
+        .satisfies(
+            w -> {
+              assertThat(w.created).isFalse();
+              assertThat(w.entry.eventCount).isEqualTo(3);
+              assertThat(w.changed)
+                  .isEqualTo(FeedEntry.LAST_AT | FeedEntry.EVENT_COUNT | FeedEntry.RECENT_DETAILS);
+            });
   }
 
   @Test
   void whenTheWatermarkStallsEventsAreAppliedAfterWaitingTheBound() throws Exception {
     send("e1", 0, "push");
-    harness.setProcessingTime(4_900);
-    assertThat(harness.extractOutputValues()).isEmpty();
-    harness.setProcessingTime(5_100); // waited 5 s: applied without a watermark
-    harness.setProcessingTime(6_200); // and emitted within the coalescing interval
+    harness.setProcessingTime(1_000); // shown
     assertThat(latestEntries()).hasSize(1);
+    harness.setProcessingTime(5_100); // waited 5 s: applied without a watermark
+    harness.setProcessingTime(6_200); // the ordered entry equals what was shown
+    assertThat(harness.extractOutputValues()).hasSize(1);
+    assertThat(harness.numEventTimeTimers()).isEqualTo(2); // its own, and the archive timer
+  }
+
+  @Test
+  void aProvisionalEntryThatTheOrderedInputMergesAwayIsRetracted() throws Exception {
+    send("e1", 0, "push");
+    watermark(MIN);
+    flushAt(1_000);
+    send("e3", 10 * MIN + 3_000, "push"); // beyond the gap after e1: shown as a new entry
+    flushAt(2_000);
+    String e3Entry = FeedEntry.entryId(key("push"), T0.toEpochMilli() + 10 * MIN + 3_000, "e3");
+    assertThat(latestEntries()).hasSize(2).containsKey(e3Entry);
+
+    send("e2", 9 * MIN, "push"); // earlier, within the bound: bridges the gap
+    flushAt(3_000);
+    assertThat(harness.extractOutputValues())
+        .filteredOn(w -> w.kind == FeedWrite.Kind.RETRACT)
+        .singleElement()
+        .satisfies(w -> assertThat(w.entry.entryId).isEqualTo(e3Entry));
+    assertThat(latestEntries().values())
+        .singleElement()
+        .satisfies(e -> assertThat(e.eventCount).isEqualTo(3));
+
+    int before = harness.extractOutputValues().size();
+    watermark(11 * MIN); // applied in order: confirms what is shown
+    flushAt(4_000);
+    assertThat(harness.extractOutputValues().subList(before, harness.extractOutputValues().size()))
+        .allMatch(w -> w.kind == FeedWrite.Kind.RETRACT); // only the idempotent safety retraction
+    assertThat(latestEntries().values())
+        .singleElement()
+        .satisfies(e -> assertThat(e.eventCount).isEqualTo(3));
+    assertThat(harness.numKeyedStateEntries()).isPositive();
+  }
+
+  @Test
+  void aProvisionalEntryShownBeforeACrashIsRetractedAfterTheReplay() throws Exception {
+    send("e1", 0, "push");
+    watermark(MIN);
+    flushAt(1_000);
+    var checkpoint = harness.snapshot(1, 1_000);
+    send("e3", 10 * MIN + 3_000, "push"); // shown as a new entry, then the job dies
+    flushAt(2_000);
+    String e3Entry = FeedEntry.entryId(key("push"), T0.toEpochMilli() + 10 * MIN + 3_000, "e3");
+    assertThat(latestEntries()).containsKey(e3Entry);
+    harness.close();
+
+    // Restored from the checkpoint, which knows nothing of e3; the replay brings e2 in between.
+    harness =
+        new KeyedOneInputStreamOperatorTestHarness<>(
+            new KeyedProcessOperator<>(new Collator(SETTINGS)),
+            CollationKey::of,
+            TypeInformation.of(CollationKey.class));
+    harness.setProcessingTime(1_000);
+    harness.initializeState(checkpoint);
+    harness.open();
+    send("e3", 10 * MIN + 3_000, "push");
+    send("e2", 9 * MIN, "push");
+    watermark(11 * MIN);
+    flushAt(2_000);
+
+    assertThat(harness.extractOutputValues())
+        .filteredOn(w -> w.kind == FeedWrite.Kind.RETRACT)
+        .extracting(w -> w.entry.entryId)
+        .containsExactly(e3Entry);
   }
 
   @Test
