@@ -30,20 +30,39 @@ final class BenchCommand {
               description = "Events to generate (default: ${DEFAULT-VALUE}).")
           int events,
       @Option(
-              names = "--burst",
-              defaultValue = "5",
-              description = "Events per entry; 5 means 80% collate (default: ${DEFAULT-VALUE}).")
-          int burst,
+              names = "--bursts",
+              split = ",",
+              defaultValue = "5,10,20",
+              description =
+                  "Events per entry, one input each; the first is the one the targets are judged on"
+                      + " (5: 80%% collate) (default: ${DEFAULT-VALUE}).")
+          java.util.List<Integer> bursts,
+      @Option(
+              names = "--paced-entries",
+              defaultValue = "2000",
+              description =
+                  "Entries of the paced input, whose rounds arrive further apart than the coalescing"
+                      + " interval; 0 skips it (default: ${DEFAULT-VALUE}).")
+          int pacedEntries,
       @Option(
               names = "--out",
               defaultValue = "benchmarks/results/activity-feed.md",
               description = "Results file (default: ${DEFAULT-VALUE}).")
           Path out)
       throws Exception {
-    FeedBenchmark.Result result = FeedBenchmark.run(LocalStack.fromEnvironment(), events, burst);
+    FeedBenchmark.Report report =
+        FeedBenchmark.run(LocalStack.fromEnvironment(), events, bursts, pacedEntries);
     String md =
         FeedBenchmark.markdown(
-            result, "bin/weir bench activity-feed --events " + events + " --burst " + burst);
+            report,
+            "bin/weir bench activity-feed --events "
+                + events
+                + " --bursts "
+                + bursts.stream()
+                    .map(String::valueOf)
+                    .collect(java.util.stream.Collectors.joining(","))
+                + " --paced-entries "
+                + pacedEntries);
     Files.createDirectories(out.toAbsolutePath().getParent());
     Files.writeString(out, md);
     spec.commandLine().getOut().println(md);

@@ -62,7 +62,20 @@ public final class FeedBenchmark {
     }
   }
 
-  public record Result(int events, int burst, Measurement weir, Measurement naive) {}
+  /** One input, both ways. */
+  public record Result(
+      String scenario, int events, int burst, Measurement weir, Measurement naive) {
+    double walRatio() {
+      return naive.walPerEvent() / weir.walPerEvent();
+    }
+
+    double collatingShare() {
+      return (double) (burst - 1) / burst;
+    }
+  }
+
+  /** Every scenario of one run. */
+  public record Report(List<Result> results, int targetBurst) {}
 
   private FeedBenchmark() {}
 
@@ -77,54 +90,124 @@ public final class FeedBenchmark {
     for (int j = 0; j < burst; j++) {
       for (int i = 0; i < entries; i++) {
         Instant at = t0.plusMillis(i * 50L + j * 1_000L);
-        out.add(
-            new ActivityEvent(
-                "e-" + i + "-" + j,
-                "ws-" + (i % 50),
-                "actor-" + (i % 997),
-                "repository",
-                "repo-" + i,
-                "push",
-                at,
-                new HashMap<>(Map.of("n", j))));
+        out.add(event(i, j, at));
       }
     }
     out.sort((a, b) -> a.occurredAt().compareTo(b.occurredAt()));
     return out;
   }
 
-  public static Result run(LocalStack stack, int events, int burst) throws Exception {
-    Connections connections = stack.up();
-    List<ActivityEvent> input = generate(events, burst);
-    FeedSettings settings = FeedSettings.defaults();
+  /**
+   * Rounds: the j-th event of every entry, then a pause longer than the coalescing interval before
+   * the next round, so that every event after the first of an entry reaches the store on its own.
+   */
+  static List<ActivityEvent> generatePaced(int entries, int burst) {
+    Instant t0 = Instant.parse("2026-01-05T09:00:00Z");
+    List<ActivityEvent> out = new ArrayList<>(entries * burst);
+    for (int j = 0; j < burst; j++) {
+      for (int i = 0; i < entries; i++) {
+        out.add(event(i, j, t0.plusMillis(j * 2_000L + i)));
+      }
+    }
+    return out;
+  }
 
+  private static ActivityEvent event(int entry, int n, Instant at) {
+    return new ActivityEvent(
+        "e-" + entry + "-" + n,
+        "ws-" + (entry % 50),
+        "actor-" + (entry % 997),
+        "repository",
+        "repo-" + entry,
+        "push",
+        at,
+        new HashMap<>(Map.of("n", n)));
+  }
+
+  /**
+   * The scenarios: replay-speed input at each burst size (the first of {@code bursts} is the one
+   * the targets are judged on), then a paced input of {@code pacedEntries} entries.
+   */
+  public static Report run(LocalStack stack, int events, List<Integer> bursts, int pacedEntries)
+      throws Exception {
+    Connections connections = stack.up();
+    FeedSettings settings = FeedSettings.defaults();
+    List<Result> results = new ArrayList<>();
+    for (int burst : bursts) {
+      results.add(
+          compare(stack, connections, settings, "replay speed", generate(events, burst), burst, 0));
+    }
+    if (pacedEntries > 0) {
+      long pauseMs = settings.maxStalenessMs();
+      results.add(
+          compare(
+              stack,
+              connections,
+              settings,
+              "paced: rounds " + pauseMs + " ms apart",
+              generatePaced(pacedEntries, bursts.get(0)),
+              bursts.get(0),
+              pauseMs));
+    }
+    return new Report(results, bursts.get(0));
+  }
+
+  private static Result compare(
+      LocalStack stack,
+      Connections connections,
+      FeedSettings settings,
+      String scenario,
+      List<ActivityEvent> input,
+      int burst,
+      long pauseBetweenRoundsMs)
+      throws Exception {
     WeirConfig weirDb = database(stack, connections, "bench_feed_weir");
     Measurement weir =
         measure(
-            "weir (collate in state, UPDATE changed columns in place)",
+            "weir",
             weirDb,
             input.size(),
             () -> {
               StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
               env.setParallelism(1);
+              org.apache.flink.streaming.api.datastream.DataStream<ActivityEvent> events =
+                  env.fromData(input, TypeInformation.of(ActivityEvent.class));
+              if (pauseBetweenRoundsMs > 0) {
+                events = events.map(new PauseBetweenRounds(pauseBetweenRoundsMs));
+              }
               var stream =
-                  env.fromData(input, TypeInformation.of(ActivityEvent.class))
-                      .assignTimestampsAndWatermarks(
-                          WatermarkStrategy.<ActivityEvent>forBoundedOutOfOrderness(
-                                  Duration.ofSeconds(5))
-                              .withTimestampAssigner((e, t) -> e.occurredAt().toEpochMilli()));
+                  events.assignTimestampsAndWatermarks(
+                      WatermarkStrategy.<ActivityEvent>forBoundedOutOfOrderness(
+                              Duration.ofMillis(settings.outOfOrdernessMs()))
+                          .withTimestampAssigner((e, t) -> e.occurredAt().toEpochMilli()));
               ActivityFeedJob.collate(stream, settings, new FeedStoreSink(weirDb, settings));
               env.execute("bench activity-feed");
             });
-
     WeirConfig naiveDb = database(stack, connections, "bench_feed_naive");
     Measurement naive =
-        measure(
-            "naive (INSERT the new version, DELETE the old row)",
-            naiveDb,
-            input.size(),
-            () -> naiveCollation(naiveDb, input, settings));
-    return new Result(input.size(), burst, weir, naive);
+        measure("naive", naiveDb, input.size(), () -> naiveCollation(naiveDb, input, settings));
+    return new Result(scenario, input.size(), burst, weir, naive);
+  }
+
+  /** Holds the stream back before each new round (event ids e-entry-round), as a live input. */
+  private static final class PauseBetweenRounds
+      implements org.apache.flink.api.common.functions.MapFunction<ActivityEvent, ActivityEvent> {
+    private final long pauseMs;
+    private int round;
+
+    PauseBetweenRounds(long pauseMs) {
+      this.pauseMs = pauseMs;
+    }
+
+    @Override
+    public ActivityEvent map(ActivityEvent e) throws Exception {
+      int r = Integer.parseInt(e.eventId().substring(e.eventId().lastIndexOf('-') + 1));
+      if (r != round) {
+        round = r;
+        Thread.sleep(pauseMs);
+      }
+      return e;
+    }
   }
 
   private static WeirConfig database(LocalStack stack, Connections connections, String name) {
@@ -168,16 +251,19 @@ public final class FeedBenchmark {
 
   /**
    * The same rule, written the naive way: each collated event replaces the row (insert + delete).
+   * The rows carry the same columns as weir's, recent details included.
    */
   private static void naiveCollation(
       WeirConfig config, List<ActivityEvent> events, FeedSettings settings) throws SQLException {
-    Map<CollationKey, long[]> open = new HashMap<>(); // first, last, count, version
+    Map<CollationKey, FeedEntry> open = new HashMap<>();
     Map<CollationKey, String> rowId = new HashMap<>();
+    Map<CollationKey, Integer> version = new HashMap<>();
     try (Connection c = PostgresConnectionProvider.open(config);
         PreparedStatement insert =
             c.prepareStatement(
                 "INSERT INTO feed_entry (workspace_id, entry_id, actor_id, element_type,"
-                    + " element_id, action, first_at, last_at, event_count, recent_details) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, '[]'::jsonb)");
+                    + " element_id, action, first_at, last_at, event_count, recent_details)"
+                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb)");
         PreparedStatement delete =
             c.prepareStatement("DELETE FROM feed_entry WHERE workspace_id = ? AND entry_id = ?")) {
       c.setAutoCommit(false);
@@ -185,24 +271,23 @@ public final class FeedBenchmark {
       for (ActivityEvent e : events) {
         CollationKey key = CollationKey.of(e);
         long at = e.occurredAt().toEpochMilli();
-        long[] entry = open.get(key);
-        String base;
+        FeedEntry entry = open.get(key);
         if (entry != null
-            && at - entry[1] <= settings.gapMs()
-            && at - entry[0] <= settings.maxSpanMs()) {
-          entry[1] = at;
-          entry[2]++;
-          entry[3]++;
+            && at - entry.lastAt <= settings.gapMs()
+            && at - entry.firstAt <= settings.maxSpanMs()) {
+          entry.setLastAt(Math.max(entry.lastAt, at));
           delete.setString(1, key.workspaceId());
           delete.setString(2, rowId.get(key));
           delete.addBatch();
-          base = rowId.get(key).substring(0, 24);
+          version.merge(key, 1, Integer::sum);
         } else {
-          entry = new long[] {at, at, 1, 0};
+          entry = FeedEntry.open(key, at, e.eventId());
           open.put(key, entry);
-          base = FeedEntry.entryId(key, at, e.eventId());
+          version.put(key, 0);
         }
-        String id = base + "-" + entry[3];
+        entry.incrementCount();
+        entry.addDetail(FeedEntry.Detail.of(e), settings.recentDetails());
+        String id = entry.entryId + "-" + version.get(key);
         rowId.put(key, id);
         insert.setString(1, key.workspaceId());
         insert.setString(2, id);
@@ -210,9 +295,10 @@ public final class FeedBenchmark {
         insert.setString(4, key.elementType());
         insert.setString(5, key.elementId());
         insert.setString(6, key.action());
-        insert.setTimestamp(7, new Timestamp(entry[0]));
-        insert.setTimestamp(8, new Timestamp(entry[1]));
-        insert.setInt(9, (int) entry[2]);
+        insert.setTimestamp(7, new Timestamp(entry.firstAt));
+        insert.setTimestamp(8, new Timestamp(entry.lastAt));
+        insert.setInt(9, entry.eventCount);
+        insert.setString(10, entry.recentDetailsJson());
         insert.addBatch();
         if (++pending == 1000) {
           insert.executeBatch();
@@ -235,9 +321,7 @@ public final class FeedBenchmark {
   }
 
   /** The results as Markdown, with the command that made them. */
-  public static String markdown(Result r, String command) {
-    Measurement w = r.weir();
-    Measurement n = r.naive();
+  public static String markdown(Report report, String command) {
     StringBuilder md = new StringBuilder();
     md.append("# activity-feed benchmark\n\n");
     md.append("Regenerate: `").append(command).append("`  \n");
@@ -246,45 +330,81 @@ public final class FeedBenchmark {
         .append(", ")
         .append(Runtime.getRuntime().availableProcessors())
         .append(
-            " cores, PostgreSQL of the local stack (fsync off), both runs on the same server one after the other.\n\n");
+            " cores, PostgreSQL of the local stack (fsync off). For each input, weir's job and the naive"
+                + " collation run on the same server one after the other, each on a fresh database after a CHECKPOINT.\n\n");
     md.append(
-        String.format(
-            "Input: %,d generated events in bursts of %d (one person, one repository, a second apart):"
-                + " %.0f %% of the events collate into an existing entry.%n%n",
-            r.events(), r.burst(), 100.0 * (r.burst() - 1) / r.burst()));
+        "Input: generated bursts (one person, one repository, events a second apart, entries interleaved);"
+            + " a burst of b events means (b - 1) / b of the events collate into an existing entry."
+            + " weir = collate in keyed state, write each entry in place naming only changed columns;"
+            + " naive = every collated event INSERTs the entry's new version and DELETEs the old row"
+            + " (Postman's original). Both rows carry the same columns, recent details included.\n\n");
     md.append(
-        "| | WAL bytes / event | row writes / event | inserts | updates | deletes | dead tuples | events/s |\n");
-    md.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
-    for (Measurement m : List.of(w, n)) {
+        "| input | events | collate | WAL B/event weir | WAL B/event naive | naive / weir |"
+            + " row writes/event weir | row writes/event naive | dead tuples weir | dead tuples naive |"
+            + " events/s weir | events/s naive |\n");
+    md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (Result r : report.results()) {
+      Measurement w = r.weir();
+      Measurement n = r.naive();
       md.append(
           String.format(
-              "| %s | %,.0f | %.3f | %,d | %,d | %,d | %,d | %,.0f |%n",
-              m.name(),
-              m.walPerEvent(),
-              m.rowWritesPerEvent(),
-              m.inserts(),
-              m.updates(),
-              m.deletes(),
-              m.deadTuples(),
-              m.eventsPerSecond()));
+              "| %s, bursts of %d | %,d | %.0f %% | %,.0f | %,.0f | **%.1f×** | %.3f | %.3f | %,d | %,d | %,.0f | %,.0f |%n",
+              r.scenario(),
+              r.burst(),
+              r.events(),
+              100 * r.collatingShare(),
+              w.walPerEvent(),
+              n.walPerEvent(),
+              r.walRatio(),
+              w.rowWritesPerEvent(),
+              n.rowWritesPerEvent(),
+              w.deadTuples(),
+              n.deadTuples(),
+              w.eventsPerSecond(),
+              n.eventsPerSecond()));
     }
-    double walRatio = n.walPerEvent() / w.walPerEvent();
+    Result target =
+        report.results().stream()
+            .filter(r -> r.burst() == report.targetBurst() && r.scenario().equals("replay speed"))
+            .findFirst()
+            .orElseThrow();
     md.append(
         String.format(
-            "%n- WAL per event: naive / weir = **%.1f×** (target ≥ 10×: %s)%n",
-            walRatio, walRatio >= 10 ? "met" : "NOT met"));
+            "%nTargets, judged on the replay-speed input where %.0f %% of the events collate:%n",
+            100 * target.collatingShare()));
     md.append(
         String.format(
             "- row writes per event, weir: **%.3f** (target ≤ 0.2: %s)%n",
-            w.rowWritesPerEvent(), w.rowWritesPerEvent() <= 0.2 ? "met" : "NOT met"));
+            target.weir().rowWritesPerEvent(),
+            target.weir().rowWritesPerEvent() <= 0.2 ? "met" : "NOT met"));
+    md.append(
+        String.format(
+            "- WAL per event, naive / weir: **%.1f×** (target ≥ 10×: %s)%n",
+            target.walRatio(), target.walRatio() >= 10 ? "met" : "NOT met"));
+    report.results().stream()
+        .filter(r -> r.scenario().equals("replay speed") && r.walRatio() >= 10)
+        .mapToInt(Result::burst)
+        .min()
+        .ifPresent(
+            b ->
+                md.append(
+                    String.format(
+                        "- the WAL ratio reaches 10× from bursts of %d events (%.0f %% collating) in this run%n",
+                        b, 100.0 * (b - 1) / b)));
     md.append(
         "- events/s of weir includes starting a Flink MiniCluster job; the naive loop is plain JDBC.\n");
     md.append(
-        "\nWhat drives the numbers: weir keeps the entry in keyed state and writes it at most once per coalescing"
-            + " interval (max-staleness / 2 = 1 s), in place, naming only the changed columns; events of one entry that arrive"
-            + " within that interval cost one row write. When an entry's events arrive further apart than the interval, each"
-            + " still costs one in-place UPDATE (never an insert plus a delete), so row writes per event then approach"
-            + " 1 - (share that opens entries); this generated input arrives at replay speed, as a backlog or a busy stream does.\n");
+        "\nWhat drives the numbers. weir writes an entry at most once per coalescing interval"
+            + " (max-staleness / 2 = 1 s): all events of a burst that arrive within it cost one row write, the"
+            + " entry's INSERT. The naive collation writes a full row per event and deletes one per collated"
+            + " event, so its WAL grows with the burst while weir's stays one row per entry: the ratio is"
+            + " bounded by about the burst size (a little more, since naive deletes also cost WAL and leave"
+            + " dead tuples for vacuum). At 80 % collation that bound is near 5×, so the 10× target cannot be"
+            + " met on that input by any design that writes each entry at least once; it is met when bursts"
+            + " are longer. When an entry's events arrive further apart than the interval (the paced input),"
+            + " each costs one in-place UPDATE; last_at is in the feed index, so the UPDATE is not HOT and"
+            + " leaves a dead tuple like a delete does, and weir's advantage shrinks to no insert-and-delete"
+            + " pair and a smaller table.\n");
     return md.toString();
   }
 }

@@ -2,7 +2,6 @@ package dev.weir.feed;
 
 import dev.weir.common.metrics.WeirMetrics;
 import dev.weir.schema.ActivityEvent;
-import dev.weir.schema.Json;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -273,13 +272,6 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
         && at - open.firstAt <= settings.maxSpanMs();
   }
 
-  private FeedEntry.Detail detail(ActivityEvent event, long at) throws Exception {
-    return new FeedEntry.Detail(
-        at,
-        event.eventId(),
-        event.details() == null ? null : Json.mapper().writeValueAsString(event.details()));
-  }
-
   /** A late event: merge into the entry whose span it fits, else an entry of its own. */
   private void applyLate(ActivityEvent event, Context ctx) throws Exception {
     long at = event.occurredAt().toEpochMilli();
@@ -308,7 +300,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
 
   private void add(FeedEntry entry, ActivityEvent event, long at, Context ctx) throws Exception {
     entry.incrementCount();
-    entry.addDetail(detail(event, at), settings.recentDetails());
+    entry.addDetail(FeedEntry.Detail.of(event), settings.recentDetails());
     entries.put(entry.entryId, entry);
     seen.put(event.eventId(), entry.entryId);
     scheduleFlush(ctx);
@@ -345,7 +337,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
         current = FeedEntry.open(key, at, p.event.eventId());
       }
       current.incrementCount();
-      current.addDetail(detail(p.event, at), settings.recentDetails());
+      current.addDetail(FeedEntry.Detail.of(p.event), settings.recentDetails());
       view.put(current.entryId, current);
     }
     return view;

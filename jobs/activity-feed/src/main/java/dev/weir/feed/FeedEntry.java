@@ -47,7 +47,7 @@ public class FeedEntry {
 
   public FeedEntry() {}
 
-  static FeedEntry open(CollationKey key, long at, String eventId) {
+  public static FeedEntry open(CollationKey key, long at, String eventId) {
     FeedEntry e = new FeedEntry();
     e.workspaceId = key.workspaceId();
     e.actorId = key.actorId();
@@ -94,14 +94,14 @@ public class FeedEntry {
     }
   }
 
-  void setLastAt(long at) {
+  public void setLastAt(long at) {
     if (at != lastAt) {
       lastAt = at;
       changed |= LAST_AT;
     }
   }
 
-  void incrementCount() {
+  public void incrementCount() {
     eventCount++;
     changed |= EVENT_COUNT;
   }
@@ -133,7 +133,7 @@ public class FeedEntry {
   }
 
   /** Keeps the newest {@code max} details by event time (ties by event id). */
-  void addDetail(Detail detail, int max) {
+  public void addDetail(Detail detail, int max) {
     int position = 0;
     while (position < recentDetails.size() && recentDetails.get(position).newerThan(detail)) {
       position++;
@@ -150,6 +150,20 @@ public class FeedEntry {
 
   /** One event's small context, as kept in recent_details. */
   public static class Detail {
+
+    public static Detail of(dev.weir.schema.ActivityEvent event) {
+      try {
+        return new Detail(
+            event.occurredAt().toEpochMilli(),
+            event.eventId(),
+            event.details() == null
+                ? null
+                : dev.weir.schema.Json.mapper().writeValueAsString(event.details()));
+      } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        throw new IllegalArgumentException("details of event " + event.eventId(), e);
+      }
+    }
+
     public long at;
     public String eventId;
 
