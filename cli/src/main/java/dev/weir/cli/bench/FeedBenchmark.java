@@ -180,7 +180,7 @@ public final class FeedBenchmark {
                       WatermarkStrategy.<ActivityEvent>forBoundedOutOfOrderness(
                               Duration.ofMillis(settings.outOfOrdernessMs()))
                           .withTimestampAssigner((e, t) -> e.occurredAt().toEpochMilli()));
-              ActivityFeedJob.collate(stream, settings, new FeedStoreSink(weirDb, settings));
+              ActivityFeedJob.collate(stream, settings, FeedStoreSink.create(weirDb, settings));
               env.execute("bench activity-feed");
             });
     WeirConfig naiveDb = database(stack, connections, "bench_feed_naive");

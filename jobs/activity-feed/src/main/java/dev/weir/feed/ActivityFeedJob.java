@@ -56,7 +56,7 @@ public final class ActivityFeedJob implements WeirJob {
                 Duration.ofMillis(settings.outOfOrdernessMs()),
                 Duration.ofSeconds(10)),
             NAME + "-events");
-    collate(events, settings, new FeedStoreSink(config, settings));
+    collate(events, settings, FeedStoreSink.create(config, settings));
     dlq.sinkTo(config);
   }
 

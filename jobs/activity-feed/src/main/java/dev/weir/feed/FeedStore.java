@@ -1,5 +1,6 @@
 package dev.weir.feed;
 
+import dev.weir.common.sink.BufferedStoreSink;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -18,7 +19,7 @@ import java.util.Map;
  * retracted provisional entry is deleted (rare: see {@link Collator}). Every statement is
  * idempotent, so replays after a crash change nothing visible.
  */
-public final class FeedStore implements AutoCloseable {
+public final class FeedStore implements BufferedStoreSink.Store<FeedWrite> {
 
   static final String COLUMNS =
       "workspace_id, entry_id, actor_id, element_type, element_id, action, first_at, last_at, event_count, recent_details";

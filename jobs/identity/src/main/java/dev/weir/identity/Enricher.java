@@ -1,0 +1,221 @@
+package dev.weir.identity;
+
+import dev.weir.common.metrics.WeirMetrics;
+import dev.weir.schema.EnrichedTrackingEvent;
+import dev.weir.schema.TrackingEvent;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.state.StateTtlConfig;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.functions.co.KeyedCoProcessFunction;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+
+/**
+ * Gives each tracking event its canonical id, keyed by (project id, distinct id).
+ *
+ * <ul>
+ *   <li><b>Cache.</b> The mapping lives in keyed state with a TTL refreshed on use, so a repeat
+ *       distinct id costs no database round trip.
+ *   <li><b>Batched lookups.</b> A miss parks the event in keyed state and joins the next lookup:
+ *       all misses of a {@code lookup-wait} window (or a full batch) are read in one query. Later
+ *       events of a key that is waiting wait behind it, so per-key order holds.
+ *   <li><b>earliest_seen.</b> A first sighting creates the row; an event older than the stored
+ *       earliest_seen lowers it. Either way the write names only what changed, and goes to a
+ *       batched sink (side output {@link #WRITES}); nothing is written for a repeat.
+ *   <li><b>Changes</b> from identify / alias / merge update the cached canonical id; events already
+ *       emitted keep the id they had.
+ * </ul>
+ */
+public class Enricher
+    extends KeyedCoProcessFunction<
+        IdentityKey, TrackingEvent, MappingChange, EnrichedTrackingEvent> {
+
+  private static final long serialVersionUID = 1L;
+
+  public static final OutputTag<IdentityRecord> WRITES =
+      new OutputTag<>("identity-writes", TypeInformation.of(IdentityRecord.class));
+
+  private final IdentityStores.Opener opener;
+  private final Duration cacheTtl;
+  private final int lookupBatch;
+  private final long lookupWaitMs;
+
+  private transient ValueState<CachedIdentity> cached;
+  private transient ListState<TrackingEvent> waiting;
+  private transient IdentityStore store;
+
+  /** Keys waiting for the next lookup, and what the last lookup found (operator-wide). */
+  private transient Set<IdentityKey> toLookUp;
+
+  private transient Map<IdentityKey, CachedIdentity> lookedUp;
+
+  private transient Counter eventsIn;
+  private transient Counter hits;
+  private transient Counter misses;
+  private transient Counter lookups;
+  private transient Counter writes;
+  private transient Counter columnsWritten;
+
+  public Enricher(
+      IdentityStores.Opener opener, Duration cacheTtl, int lookupBatch, Duration lookupWait) {
+    this.opener = opener;
+    this.cacheTtl = cacheTtl;
+    this.lookupBatch = lookupBatch;
+    this.lookupWaitMs = Math.max(1, lookupWait.toMillis());
+  }
+
+  @Override
+  public void open(OpenContext openContext) throws Exception {
+    ValueStateDescriptor<CachedIdentity> cache =
+        new ValueStateDescriptor<>("mapping", TypeInformation.of(CachedIdentity.class));
+    cache.enableTimeToLive(
+        StateTtlConfig.newBuilder(cacheTtl)
+            .setUpdateType(StateTtlConfig.UpdateType.OnReadAndWrite)
+            .setStateVisibility(StateTtlConfig.StateVisibility.NeverReturnExpired)
+            .build());
+    cached = getRuntimeContext().getState(cache);
+    waiting =
+        getRuntimeContext()
+            .getListState(
+                new ListStateDescriptor<>("waiting", TypeInformation.of(TrackingEvent.class)));
+    store = opener.open();
+    toLookUp = new LinkedHashSet<>();
+    lookedUp = new HashMap<>();
+    var metrics = getRuntimeContext().getMetricGroup();
+    eventsIn = metrics.counter(WeirMetrics.EVENTS_IN);
+    hits = metrics.counter("weirCacheHits");
+    misses = metrics.counter("weirCacheMisses");
+    lookups = metrics.counter("weirIdentityLookups");
+    writes = metrics.counter("weirIdentityWrites");
+    columnsWritten = metrics.counter("weirIdentityColumnsWritten");
+    metrics.gauge(
+        "weirCacheHitRatio",
+        () -> {
+          long total = hits.getCount() + misses.getCount();
+          return total == 0 ? 1.0 : (double) hits.getCount() / total;
+        });
+  }
+
+  @Override
+  public void processElement1(
+      TrackingEvent event, Context ctx, Collector<EnrichedTrackingEvent> out) throws Exception {
+    eventsIn.inc();
+    CachedIdentity identity = cached.value();
+    if (identity != null) {
+      // Events wait only while nothing is cached for their key, so none can be waiting here.
+      hits.inc();
+      enrich(event, identity, ctx, out);
+      return;
+    }
+    misses.inc();
+    boolean first = !waiting.get().iterator().hasNext();
+    waiting.add(event);
+    if (first) {
+      toLookUp.add(ctx.getCurrentKey());
+      long now = ctx.timerService().currentProcessingTime();
+      // Every key of one window fires at the same time: the first timer reads them all.
+      ctx.timerService().registerProcessingTimeTimer((now / lookupWaitMs + 1) * lookupWaitMs);
+      if (toLookUp.size() >= lookupBatch) {
+        lookUpWaitingKeys();
+      }
+    }
+  }
+
+  @Override
+  public void processElement2(
+      MappingChange change, Context ctx, Collector<EnrichedTrackingEvent> out) throws Exception {
+    CachedIdentity identity = cached.value();
+    if (identity != null) {
+      identity.canonicalId = change.canonicalId();
+      cached.update(identity);
+    } else if (lookedUp.containsKey(change.key())) {
+      lookedUp.get(change.key()).canonicalId = change.canonicalId();
+    }
+    // Otherwise the next lookup reads it: the resolver writes before it tells.
+  }
+
+  @Override
+  public void onTimer(long timestamp, OnTimerContext ctx, Collector<EnrichedTrackingEvent> out)
+      throws Exception {
+    IdentityKey key = ctx.getCurrentKey();
+    if (!waiting.get().iterator().hasNext()) {
+      return;
+    }
+    if (!lookedUp.containsKey(key)) {
+      toLookUp.add(key); // after a restore, the timer outlives the operator's memory
+      lookUpWaitingKeys();
+    }
+    CachedIdentity identity = lookedUp.remove(key);
+    cached.update(identity);
+    for (TrackingEvent event : waiting.get()) {
+      enrich(event, identity, ctx, out);
+    }
+    waiting.clear();
+  }
+
+  private void lookUpWaitingKeys() throws Exception {
+    if (toLookUp.isEmpty()) {
+      return;
+    }
+    lookups.inc();
+    Map<IdentityKey, IdentityRecord> rows = store.get(toLookUp);
+    for (IdentityKey key : toLookUp) {
+      lookedUp.put(key, CachedIdentity.of(key, rows.get(key)));
+    }
+    toLookUp.clear();
+  }
+
+  private void enrich(
+      TrackingEvent event,
+      CachedIdentity identity,
+      Context ctx,
+      Collector<EnrichedTrackingEvent> out)
+      throws Exception {
+    long at = event.time().toEpochMilli();
+    IdentityRecord write = null;
+    if (!identity.stored) {
+      write = IdentityRecord.unseen(event.projectId(), event.distinctId());
+      write.lowerEarliestSeen(at);
+      identity.stored = true;
+      identity.earliestSeen = at;
+      cached.update(identity);
+    } else if (identity.earliestSeen == null || at < identity.earliestSeen) {
+      write =
+          IdentityRecord.stored(
+              event.projectId(),
+              event.distinctId(),
+              identity.canonicalId,
+              identity.earliestSeen,
+              false,
+              false,
+              false,
+              null);
+      write.lowerEarliestSeen(at);
+      identity.earliestSeen = at;
+      cached.update(identity);
+    }
+    if (write != null) {
+      writes.inc();
+      columnsWritten.inc(write.changedColumns().size());
+      ctx.output(WRITES, write);
+    }
+    out.collect(event.withCanonicalId(identity.canonicalId));
+  }
+
+  @Override
+  public void close() throws Exception {
+    if (store != null) {
+      store.close();
+    }
+  }
+}

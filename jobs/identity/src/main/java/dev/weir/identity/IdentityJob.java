@@ -1,0 +1,179 @@
+package dev.weir.identity;
+
+import dev.weir.common.DeadLetters;
+import dev.weir.common.config.WeirConfig;
+import dev.weir.common.config.WeirOptions;
+import dev.weir.common.job.WeirJob;
+import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.postgres.Migrations;
+import dev.weir.common.sink.BufferedStoreSink;
+import dev.weir.schema.EnrichedTrackingEvent;
+import dev.weir.schema.EventCodec;
+import dev.weir.schema.EventSchema;
+import dev.weir.schema.IdentityEvent;
+import dev.weir.schema.TrackingEvent;
+import java.nio.charset.StandardCharsets;
+import java.util.Collection;
+import java.util.List;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * identity: {@code identity.events} → identify / alias / merge on the identity table (keyed by
+ * project) → mapping changes; {@code tracking.events} + mapping changes → canonical id from the
+ * cache or a batched lookup (keyed by project, distinct id) → {@code tracking.enriched}, keyed by
+ * canonical id, exactly once; earliest_seen writes → the identity table, batched.
+ */
+public final class IdentityJob implements WeirJob {
+
+  public static final String NAME = "identity";
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public List<String> topics(WeirConfig config) {
+    return List.of(
+        config.get(IdentityOptions.TRACKING_TOPIC),
+        config.get(IdentityOptions.IDENTITY_TOPIC),
+        config.get(IdentityOptions.ENRICHED_TOPIC),
+        config.get(WeirOptions.DLQ_TOPIC));
+  }
+
+  @Override
+  public void prepare(WeirConfig config) {
+    if (config.get(IdentityOptions.STORE).equals("postgres")) {
+      Migrations.apply(config);
+    }
+  }
+
+  @Override
+  public void build(StreamExecutionEnvironment env, WeirConfig config) {
+    DeadLetters dlq = new DeadLetters(NAME);
+    DataStream<TrackingEvent> tracking =
+        KafkaIo.read(
+            env,
+            config,
+            dlq,
+            config.get(IdentityOptions.TRACKING_TOPIC),
+            EventCodec.of(EventSchema.TRACKING_EVENTS, TrackingEvent.class),
+            TypeInformation.of(TrackingEvent.class),
+            KafkaIo.Watermarks.none(),
+            NAME + "-tracking");
+    DataStream<IdentityEvent> identity =
+        KafkaIo.read(
+            env,
+            config,
+            dlq,
+            config.get(IdentityOptions.IDENTITY_TOPIC),
+            EventCodec.of(EventSchema.IDENTITY_EVENTS, IdentityEvent.class),
+            TypeInformation.of(IdentityEvent.class),
+            KafkaIo.Watermarks.none(),
+            NAME + "-identity");
+    resolve(tracking, identity, config, enrichedSink(config), writeSink(config), dlq);
+    dlq.sinkTo(config);
+  }
+
+  /** The job's logic between its sources and its sinks: tests call it with their own ends. */
+  public static void resolve(
+      DataStream<TrackingEvent> tracking,
+      DataStream<IdentityEvent> identity,
+      WeirConfig config,
+      Sink<EnrichedTrackingEvent> enriched,
+      Sink<IdentityRecord> identityWrites,
+      DeadLetters dlq) {
+    IdentityStores.Opener store = IdentityStores.of(config);
+    SingleOutputStreamOperator<MappingChange> changes =
+        identity
+            .keyBy(IdentityEvent::projectId)
+            .process(
+                new IdentityResolver(
+                    store,
+                    NAME,
+                    config.get(IdentityOptions.IDENTITY_TOPIC),
+                    config.get(IdentityOptions.MERGE_CAP)))
+            .returns(MappingChange.class)
+            .uid(NAME + "-resolve")
+            .name("identify / alias / merge");
+    dlq.add(changes.getSideOutput(DeadLetters.TAG));
+
+    SingleOutputStreamOperator<EnrichedTrackingEvent> resolved =
+        tracking
+            .keyBy(
+                e -> new IdentityKey(e.projectId(), e.distinctId()),
+                TypeInformation.of(IdentityKey.class))
+            .connect(changes.keyBy(MappingChange::key, TypeInformation.of(IdentityKey.class)))
+            .process(
+                new Enricher(
+                    store,
+                    config.get(IdentityOptions.CACHE_TTL),
+                    config.get(IdentityOptions.LOOKUP_BATCH),
+                    config.get(IdentityOptions.LOOKUP_WAIT)))
+            .returns(EnrichedTrackingEvent.class)
+            .uid(NAME + "-enrich")
+            .name("canonical id");
+    resolved.sinkTo(enriched).uid(NAME + "-enriched").name("tracking.enriched");
+    resolved
+        .getSideOutput(Enricher.WRITES)
+        .sinkTo(identityWrites)
+        .uid(NAME + "-writes")
+        .name("identity table");
+  }
+
+  static Sink<EnrichedTrackingEvent> enrichedSink(WeirConfig config) {
+    EventCodec<EnrichedTrackingEvent> codec =
+        EventCodec.of(EventSchema.TRACKING_ENRICHED, EnrichedTrackingEvent.class);
+    return KafkaIo.exactlyOnceSink(
+        config,
+        KafkaRecordSerializationSchema.<EnrichedTrackingEvent>builder()
+            .setTopic(config.get(IdentityOptions.ENRICHED_TOPIC))
+            .setKeySerializationSchema(e -> e.canonicalId().getBytes(StandardCharsets.UTF_8))
+            .setValueSerializationSchema(codec::encode)
+            .build(),
+        "weir-" + NAME + "-enriched");
+  }
+
+  /** earliest_seen and first-sighting writes, folded per distinct id and batched. */
+  public static Sink<IdentityRecord> writeSink(WeirConfig config) {
+    IdentityStores.Opener opener = IdentityStores.of(config);
+    return new BufferedStoreSink<>(
+        "the identity table (" + config.get(IdentityOptions.STORE) + ")",
+        () -> new Writes(opener.open()),
+        r -> r.projectId() + "\u0000" + r.distinctId(),
+        IdentityRecord::then,
+        config.get(IdentityOptions.WRITE_FLUSH).toMillis(),
+        1000);
+  }
+
+  /** An identity store as the batched sink sees it. */
+  private static final class Writes implements BufferedStoreSink.Store<IdentityRecord> {
+    private final IdentityStore store;
+    private long rows;
+
+    Writes(IdentityStore store) {
+      this.store = store;
+    }
+
+    @Override
+    public void write(Collection<IdentityRecord> batch) throws Exception {
+      store.write(batch);
+      rows += batch.size();
+    }
+
+    @Override
+    public long rowsWritten() {
+      return rows;
+    }
+
+    @Override
+    public void close() throws Exception {
+      store.close();
+    }
+  }
+}

@@ -1,0 +1,4 @@
+package dev.weir.identity;
+
+/** The identity table's key: a distinct id within a project. */
+public record IdentityKey(String projectId, String distinctId) {}

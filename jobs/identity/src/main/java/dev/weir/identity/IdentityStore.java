@@ -1,0 +1,29 @@
+package dev.weir.identity;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The identity table, in PostgreSQL or Cloud Spanner. Writes name only the changed columns of each
+ * record ({@link IdentityRecord#changedColumns()}); a new record is inserted whole, or, if the row
+ * appeared meanwhile, updated with its changed columns only.
+ */
+public interface IdentityStore extends AutoCloseable {
+
+  /** The stored rows among {@code keys} (absent keys are not in the result). One round trip. */
+  Map<IdentityKey, IdentityRecord> get(Collection<IdentityKey> keys) throws Exception;
+
+  /** Up to {@code limit} rows of a project whose canonical id is {@code canonicalId}. */
+  List<IdentityRecord> byCanonical(String projectId, String canonicalId, int limit)
+      throws Exception;
+
+  /** Writes the changed records together (one transaction). */
+  void write(Collection<IdentityRecord> records) throws Exception;
+
+  /** Statements (PostgreSQL) or mutations (Spanner) sent so far; lookups included. */
+  long statements();
+
+  /** Columns written so far, over all rows. */
+  long columnsWritten();
+}

@@ -1,0 +1,169 @@
+package dev.weir.identity;
+
+import com.google.cloud.Timestamp;
+import com.google.cloud.spanner.DatabaseClient;
+import com.google.cloud.spanner.Mutation;
+import com.google.cloud.spanner.ResultSet;
+import com.google.cloud.spanner.Statement;
+import dev.weir.identity.IdentityRecord.Column;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The identity table in Cloud Spanner ({@code schemas/spanner/identity_mapping.sql}). Every write
+ * is a mutation naming the key and only the changed columns: an UPDATE for a stored row, an
+ * INSERT_OR_UPDATE for a new one (so a row that appeared meanwhile keeps its other columns). A new
+ * row's canonical_id stays NULL unless set, and NULL means "maps to itself", which is why a new row
+ * never needs a read first.
+ *
+ * <p>earliest_seen is written as a value: each distinct id has one writer of it (its enricher key),
+ * which only ever lowers it.
+ */
+public final class SpannerIdentityStore implements IdentityStore {
+
+  static final String TABLE = "identity_mapping";
+
+  private static final String SELECT =
+      "SELECT project_id, distinct_id, canonical_id, earliest_seen, identify_seen, alias_seen,"
+          + " people_update_seen, updated_at FROM identity_mapping";
+
+  private final DatabaseClient client;
+  private final AutoCloseable owner;
+  private long statements;
+  private long columnsWritten;
+
+  /**
+   * @param owner closed with the store (the Spanner instance that made the client), or null
+   */
+  public SpannerIdentityStore(DatabaseClient client, AutoCloseable owner) {
+    this.client = client;
+    this.owner = owner;
+  }
+
+  @Override
+  public Map<IdentityKey, IdentityRecord> get(Collection<IdentityKey> keys) {
+    Map<String, List<String>> byProject = new LinkedHashMap<>();
+    for (IdentityKey k : keys) {
+      byProject.computeIfAbsent(k.projectId(), p -> new ArrayList<>()).add(k.distinctId());
+    }
+    Map<IdentityKey, IdentityRecord> found = new HashMap<>();
+    for (Map.Entry<String, List<String>> project : byProject.entrySet()) {
+      Statement query =
+          Statement.newBuilder(
+                  SELECT + " WHERE project_id = @project AND distinct_id IN UNNEST(@ids)")
+              .bind("project")
+              .to(project.getKey())
+              .bind("ids")
+              .toStringArray(project.getValue())
+              .build();
+      statements++;
+      try (ResultSet rs = client.singleUse().executeQuery(query)) {
+        while (rs.next()) {
+          IdentityRecord r = read(rs);
+          found.put(r.key(), r);
+        }
+      }
+    }
+    return found;
+  }
+
+  @Override
+  public List<IdentityRecord> byCanonical(String projectId, String canonicalId, int limit) {
+    Statement query =
+        Statement.newBuilder(
+                SELECT
+                    + " WHERE project_id = @project AND canonical_id = @canonical"
+                    + " ORDER BY distinct_id LIMIT @limit")
+            .bind("project")
+            .to(projectId)
+            .bind("canonical")
+            .to(canonicalId)
+            .bind("limit")
+            .to(limit)
+            .build();
+    statements++;
+    List<IdentityRecord> rows = new ArrayList<>();
+    try (ResultSet rs = client.singleUse().executeQuery(query)) {
+      while (rs.next()) {
+        rows.add(read(rs));
+      }
+    }
+    return rows;
+  }
+
+  @Override
+  public void write(Collection<IdentityRecord> records) {
+    List<Mutation> mutations = new ArrayList<>();
+    long columns = 0;
+    for (IdentityRecord r : records) {
+      if (!r.isChanged()) {
+        continue;
+      }
+      Mutation.WriteBuilder m =
+          r.isStored()
+              ? Mutation.newUpdateBuilder(TABLE)
+              : Mutation.newInsertOrUpdateBuilder(TABLE);
+      m.set("project_id").to(r.projectId()).set("distinct_id").to(r.distinctId());
+      for (Column c : r.changedColumns()) {
+        switch (c) {
+          case CANONICAL_ID -> m.set(c.sql).to(r.canonicalId());
+          case EARLIEST_SEEN -> m.set(c.sql).to(timestamp(r.earliestSeen()));
+          case IDENTIFY_SEEN -> m.set(c.sql).to(r.identifySeen());
+          case ALIAS_SEEN -> m.set(c.sql).to(r.aliasSeen());
+          case PEOPLE_UPDATE_SEEN -> m.set(c.sql).to(r.peopleUpdateSeen());
+          case UPDATED_AT -> m.set(c.sql).to(timestamp(r.updatedAt()));
+        }
+        columns++;
+      }
+      mutations.add(m.build());
+    }
+    if (mutations.isEmpty()) {
+      return;
+    }
+    client.write(mutations);
+    statements += mutations.size();
+    columnsWritten += columns;
+  }
+
+  private static Timestamp timestamp(Long epochMs) {
+    return epochMs == null ? null : Timestamp.ofTimeMicroseconds(epochMs * 1000);
+  }
+
+  private static IdentityRecord read(ResultSet rs) {
+    String distinctId = rs.getString("distinct_id");
+    return IdentityRecord.stored(
+        rs.getString("project_id"),
+        distinctId,
+        rs.isNull("canonical_id") ? distinctId : rs.getString("canonical_id"),
+        rs.isNull("earliest_seen") ? null : millis(rs.getTimestamp("earliest_seen")),
+        !rs.isNull("identify_seen") && rs.getBoolean("identify_seen"),
+        !rs.isNull("alias_seen") && rs.getBoolean("alias_seen"),
+        !rs.isNull("people_update_seen") && rs.getBoolean("people_update_seen"),
+        rs.isNull("updated_at") ? null : millis(rs.getTimestamp("updated_at")));
+  }
+
+  private static long millis(Timestamp t) {
+    return t.getSeconds() * 1000 + t.getNanos() / 1_000_000;
+  }
+
+  @Override
+  public long statements() {
+    return statements;
+  }
+
+  @Override
+  public long columnsWritten() {
+    return columnsWritten;
+  }
+
+  @Override
+  public void close() throws Exception {
+    if (owner != null) {
+      owner.close();
+    }
+  }
+}
