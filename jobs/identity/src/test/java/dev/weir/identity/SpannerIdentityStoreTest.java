@@ -1,0 +1,220 @@
+package dev.weir.identity;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.google.cloud.spanner.MockSpannerServiceImpl;
+import com.google.cloud.spanner.MockSpannerServiceImpl.StatementResult;
+import com.google.cloud.spanner.Statement;
+import com.google.protobuf.ListValue;
+import com.google.protobuf.NullValue;
+import com.google.protobuf.Value;
+import com.google.spanner.v1.CommitRequest;
+import com.google.spanner.v1.Mutation;
+import com.google.spanner.v1.ResultSet;
+import com.google.spanner.v1.ResultSetMetadata;
+import com.google.spanner.v1.StructType;
+import com.google.spanner.v1.Type;
+import com.google.spanner.v1.TypeCode;
+import dev.weir.common.config.WeirConfig;
+import io.grpc.Server;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Spanner store against the client library's own in-process mock Spanner server ({@code
+ * MockSpannerServiceImpl}, from google-cloud-spanner's tests jar): Cloud Spanner has no emulator
+ * that can be installed here. The store is opened the way the job opens it, from configuration
+ * ({@code spanner.emulator-host} pointing at the mock), and the test asserts on the mutations the
+ * server receives.
+ */
+class SpannerIdentityStoreTest {
+
+  private static MockSpannerServiceImpl spanner;
+  private static Server server;
+  private IdentityStore store;
+
+  @BeforeAll
+  static void startMockSpanner() throws Exception {
+    spanner = new MockSpannerServiceImpl();
+    spanner.setAbortProbability(0);
+    server =
+        NettyServerBuilder.forAddress(new InetSocketAddress("localhost", 0))
+            .addService(spanner)
+            .build()
+            .start();
+  }
+
+  @AfterAll
+  static void stopMockSpanner() throws Exception {
+    server.shutdownNow().awaitTermination();
+  }
+
+  @BeforeEach
+  void open() throws Exception {
+    spanner.clearRequests();
+    WeirConfig config =
+        WeirConfig.from(
+            Map.of(
+                "identity.store", "spanner",
+                "spanner.project", "weir-test",
+                "spanner.instance", "identity",
+                "spanner.database", "identity",
+                "spanner.emulator-host", "localhost:" + server.getPort()),
+            Map.of());
+    store = IdentityStores.of(config).open();
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    store.close();
+  }
+
+  @Test
+  void aChangedEarliestSeenIsAnUpdateNamingTheKeyAndThatColumnOnly() throws Exception {
+    IdentityRecord r =
+        IdentityRecord.stored("p1", "d1", "user-1", 2_000_000L, true, false, false, 1L);
+    r.lowerEarliestSeen(1_000_000L);
+    store.write(List.of(r));
+
+    Mutation.Write update = singleMutation().getUpdate();
+    assertThat(update.getTable()).isEqualTo("identity_mapping");
+    assertThat(update.getColumnsList())
+        .containsExactly("project_id", "distinct_id", "earliest_seen");
+    assertThat(update.getValues(0).getValuesList())
+        .extracting(Value::getStringValue)
+        .containsExactly("p1", "d1", "1970-01-01T00:16:40Z");
+  }
+
+  @Test
+  void identifyWritesTheCanonicalIdAndItsFlagNotTheRestOfTheRow() throws Exception {
+    IdentityRecord r = IdentityRecord.stored("p1", "d1", "d1", 5L, false, true, true, 1L);
+    r.setCanonicalId("user-1");
+    r.setIdentifySeen(true);
+    r.setAliasSeen(true); // unchanged: not sent
+    r.touchIfChanged(60_000L);
+    store.write(List.of(r));
+
+    Mutation.Write update = singleMutation().getUpdate();
+    assertThat(update.getColumnsList())
+        .containsExactly(
+            "project_id", "distinct_id", "canonical_id", "identify_seen", "updated_at");
+  }
+
+  @Test
+  void aFirstSightingIsAnInsertOrUpdateOfTheKeyAndEarliestSeenOnly() throws Exception {
+    IdentityRecord r = IdentityRecord.unseen("p1", "new-id");
+    r.lowerEarliestSeen(1_000L);
+    store.write(List.of(r));
+
+    // No canonical_id: NULL means "maps to itself", and a row that appeared meanwhile keeps its
+    // own.
+    Mutation.Write write = singleMutation().getInsertOrUpdate();
+    assertThat(write.getColumnsList())
+        .containsExactly("project_id", "distinct_id", "earliest_seen");
+  }
+
+  @Test
+  void anUnchangedRecordSendsNothing() throws Exception {
+    IdentityRecord r = IdentityRecord.stored("p1", "d1", "user-1", 5L, true, false, false, 1L);
+    r.setCanonicalId("user-1");
+    r.lowerEarliestSeen(10L);
+    store.write(List.of(r));
+    assertThat(spanner.getRequestsOfType(CommitRequest.class)).isEmpty();
+  }
+
+  @Test
+  void aBatchedLookupIsOneQueryAndANullCanonicalIdMapsToItself() throws Exception {
+    Statement query =
+        Statement.newBuilder(
+                "SELECT project_id, distinct_id, canonical_id, earliest_seen, identify_seen, alias_seen,"
+                    + " people_update_seen, updated_at FROM identity_mapping"
+                    + " WHERE project_id = @project AND distinct_id IN UNNEST(@ids)")
+            .bind("project")
+            .to("p1")
+            .bind("ids")
+            .toStringArray(List.of("d1", "d2", "d3"))
+            .build();
+    spanner.putStatementResult(
+        StatementResult.query(
+            query,
+            rows(
+                row("p1", "d1", "user-1", "1970-01-01T00:00:01Z", true),
+                row("p1", "d2", null, null, false))));
+
+    Map<IdentityKey, IdentityRecord> found =
+        store.get(
+            new java.util.LinkedHashSet<>(
+                List.of(
+                    new IdentityKey("p1", "d1"),
+                    new IdentityKey("p1", "d2"),
+                    new IdentityKey("p1", "d3"))));
+
+    assertThat(found).hasSize(2); // d3 is not there
+    assertThat(found.get(new IdentityKey("p1", "d1")).canonicalId()).isEqualTo("user-1");
+    assertThat(found.get(new IdentityKey("p1", "d1")).earliestSeen()).isEqualTo(1_000L);
+    assertThat(found.get(new IdentityKey("p1", "d2")).canonicalId()).isEqualTo("d2");
+    assertThat(store.statements()).isEqualTo(1);
+  }
+
+  // --- helpers
+
+  private static Mutation singleMutation() {
+    List<CommitRequest> commits = spanner.getRequestsOfType(CommitRequest.class);
+    assertThat(commits).hasSize(1);
+    assertThat(commits.get(0).getMutationsList()).hasSize(1);
+    return commits.get(0).getMutations(0);
+  }
+
+  private static ListValue row(
+      String project, String distinct, String canonical, String earliest, boolean identified) {
+    return ListValue.newBuilder()
+        .addValues(string(project))
+        .addValues(string(distinct))
+        .addValues(string(canonical))
+        .addValues(string(earliest))
+        .addValues(Value.newBuilder().setBoolValue(identified))
+        .addValues(Value.newBuilder().setBoolValue(false))
+        .addValues(Value.newBuilder().setBoolValue(false))
+        .addValues(string(null))
+        .build();
+  }
+
+  private static Value string(String s) {
+    return s == null
+        ? Value.newBuilder().setNullValue(NullValue.NULL_VALUE).build()
+        : Value.newBuilder().setStringValue(s).build();
+  }
+
+  private static ResultSet rows(ListValue... rows) {
+    StructType.Builder fields = StructType.newBuilder();
+    for (String[] f :
+        new String[][] {
+          {"project_id", "STRING"},
+          {"distinct_id", "STRING"},
+          {"canonical_id", "STRING"},
+          {"earliest_seen", "TIMESTAMP"},
+          {"identify_seen", "BOOL"},
+          {"alias_seen", "BOOL"},
+          {"people_update_seen", "BOOL"},
+          {"updated_at", "TIMESTAMP"}
+        }) {
+      fields.addFields(
+          StructType.Field.newBuilder()
+              .setName(f[0])
+              .setType(Type.newBuilder().setCode(TypeCode.valueOf(f[1]))));
+    }
+    ResultSet.Builder rs =
+        ResultSet.newBuilder().setMetadata(ResultSetMetadata.newBuilder().setRowType(fields));
+    for (ListValue row : rows) {
+      rs.addRows(row);
+    }
+    return rs.build();
+  }
+}
