@@ -69,4 +69,39 @@ final class BenchCommand {
     spec.commandLine().getOut().println("written to " + out);
     return 0;
   }
+
+  @Command(
+      name = "identity",
+      mixinStandardHelpOptions = true,
+      description =
+          "weir's identity enrichment vs one lookup + one full-row upsert per event: events/s per core, statements/event.")
+  int identity(
+      @Option(
+              names = "--events",
+              defaultValue = "500000",
+              description = "Tracking events to generate (default: ${DEFAULT-VALUE}).")
+          long events,
+      @Option(
+              names = "--repeat",
+              defaultValue = "0.99",
+              description =
+                  "Share of events whose distinct id was seen before (default: ${DEFAULT-VALUE}).")
+          double repeat,
+      @Option(
+              names = "--out",
+              defaultValue = "benchmarks/results/identity.md",
+              description = "Results file (default: ${DEFAULT-VALUE}).")
+          Path out)
+      throws Exception {
+    dev.weir.cli.bench.IdentityBenchmark.Result result =
+        dev.weir.cli.bench.IdentityBenchmark.run(LocalStack.fromEnvironment(), events, repeat);
+    String md =
+        dev.weir.cli.bench.IdentityBenchmark.markdown(
+            result, "bin/weir bench identity --events " + events + " --repeat " + repeat);
+    Files.createDirectories(out.toAbsolutePath().getParent());
+    Files.writeString(out, md);
+    spec.commandLine().getOut().println(md);
+    spec.commandLine().getOut().println("written to " + out);
+    return 0;
+  }
 }
