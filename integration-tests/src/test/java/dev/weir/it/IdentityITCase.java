@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.JobRunner;
-import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.identity.IdentityJob;
 import dev.weir.identity.IdentityOptions;
 import dev.weir.schema.DeadLetter;
@@ -13,10 +12,8 @@ import dev.weir.schema.EnrichedTrackingEvent;
 import dev.weir.schema.EventCodec;
 import dev.weir.schema.EventSchema;
 import dev.weir.schema.IdentityEvent;
-import dev.weir.schema.Json;
 import dev.weir.schema.TrackingEvent;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -92,18 +89,11 @@ class IdentityITCase {
 
       // A real failure from PostgreSQL in the middle: the next earliest_seen write of b1 fails
       // once; the job restarts from its last checkpoint and replays.
-      try (Connection c = PostgresConnectionProvider.open(config)) {
-        c.createStatement().execute("CREATE SEQUENCE crash_once");
-        c.createStatement()
-            .execute(
-                "CREATE FUNCTION crash_once() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
-                    + " IF NEW.distinct_id = 'b1' AND NEW.earliest_seen IS DISTINCT FROM OLD.earliest_seen"
-                    + " AND nextval('crash_once') = 1 THEN RAISE EXCEPTION 'injected crash'; END IF;"
-                    + " RETURN NEW; END $$");
-        c.createStatement()
-            .execute(
-                "CREATE TRIGGER crash_once BEFORE UPDATE ON identity_mapping FOR EACH ROW EXECUTE FUNCTION crash_once()");
-      }
+      TestDatabases.failOnce(
+          config,
+          url,
+          "BEFORE UPDATE ON identity_mapping FOR EACH ROW",
+          "NEW.distinct_id = 'b1' AND NEW.earliest_seen IS DISTINCT FROM OLD.earliest_seen");
 
       // 3. After the changes: everyone is user-A; b1 sees an older event.
       track(config, "a1", 40, "user-A");
@@ -111,9 +101,7 @@ class IdentityITCase {
       track(config, "b1", 25, "user-A");
       track(config, "b1", 50, "user-A");
       List<EnrichedTrackingEvent> out = awaitEnriched(enriched);
-      assertThat(TestDatabases.strings(config, url, "SELECT is_called FROM crash_once"))
-          .as("the injected crash happened")
-          .containsExactly("t");
+      assertThat(TestDatabases.failedOnce(config, url)).as("the injected crash happened").isTrue();
 
       Map<String, String> canonicalByEvent = new HashMap<>();
       for (EnrichedTrackingEvent e : out) {
@@ -139,7 +127,7 @@ class IdentityITCase {
           Kafka.readCommitted(
                   config.get(WeirOptions.DLQ_TOPIC), Duration.ofSeconds(30), r -> r.size() >= 1)
               .stream()
-              .map(r -> decode(r.value(), DeadLetter.class))
+              .map(r -> decode(r.value(), EventSchema.DLQ, DeadLetter.class))
               .toList();
       assertThat(dead)
           .singleElement()
@@ -166,13 +154,7 @@ class IdentityITCase {
             "page_view",
             T0.plus(Duration.ofMinutes(minute)),
             new HashMap<>(Map.of("n", sent)));
-    Kafka.produce(
-        config.get(IdentityOptions.TRACKING_TOPIC),
-        0,
-        List.of(
-            new String(
-                EventCodec.of(EventSchema.TRACKING_EVENTS, TrackingEvent.class).encode(e),
-                StandardCharsets.UTF_8)));
+    send(config.get(IdentityOptions.TRACKING_TOPIC), EventSchema.TRACKING_EVENTS, e);
   }
 
   private void identity(
@@ -180,28 +162,33 @@ class IdentityITCase {
     IdentityEvent e =
         new IdentityEvent(
             UUID.randomUUID().toString(), type, "p1", distinctId, targetId, T0.plusSeconds(sent));
-    Kafka.produce(
-        config.get(IdentityOptions.IDENTITY_TOPIC),
-        0,
-        List.of(
-            new String(
-                EventCodec.of(EventSchema.IDENTITY_EVENTS, IdentityEvent.class).encode(e),
-                StandardCharsets.UTF_8)));
+    send(config.get(IdentityOptions.IDENTITY_TOPIC), EventSchema.IDENTITY_EVENTS, e);
+  }
+
+  /** One event, encoded and validated by the project's codec, to partition 0 (in order). */
+  @SuppressWarnings("unchecked")
+  private static <T> void send(String topic, EventSchema schema, T event) {
+    byte[] json = EventCodec.of(schema, (Class<T>) event.getClass()).encode(event);
+    Kafka.produce(topic, 0, List.of(new String(json, StandardCharsets.UTF_8)));
   }
 
   private List<EnrichedTrackingEvent> awaitEnriched(String topic) {
     List<EnrichedTrackingEvent> out = new ArrayList<>();
     Kafka.readCommitted(topic, Duration.ofSeconds(90), r -> r.size() >= sent)
-        .forEach(r -> out.add(decode(r.value(), EnrichedTrackingEvent.class)));
+        .forEach(
+            r ->
+                out.add(
+                    decode(r.value(), EventSchema.TRACKING_ENRICHED, EnrichedTrackingEvent.class)));
     assertThat(out).hasSizeGreaterThanOrEqualTo(sent);
     return out;
   }
 
-  private static <T> T decode(byte[] json, Class<T> type) {
+  /** Decoded and validated against the topic's schema, as a consumer would. */
+  private static <T> T decode(byte[] json, EventSchema schema, Class<T> type) {
     try {
-      return Json.mapper().readValue(json, type);
-    } catch (java.io.IOException e) {
-      throw new IllegalStateException(e);
+      return EventCodec.of(schema, type).decode(json);
+    } catch (dev.weir.schema.InvalidEventException e) {
+      throw new AssertionError(e.getMessage(), e);
     }
   }
 }

@@ -52,4 +52,32 @@ public final class TestDatabases {
     }
     return values;
   }
+
+  /**
+   * A real failure from PostgreSQL, once: a trigger raises an exception the first time {@code when}
+   * holds. A sequence, not a table, remembers it: it is not rolled back with the failed
+   * transaction. {@link #failedOnce} tells whether it fired.
+   *
+   * @param trigger e.g. {@code BEFORE DELETE ON feed_entry FOR EACH STATEMENT}
+   * @param when a plpgsql condition (NEW / OLD for row triggers), or {@code true}
+   */
+  public static void failOnce(WeirConfig config, String url, String trigger, String when)
+      throws SQLException {
+    try (Connection c = PostgresConnectionProvider.open(config, url)) {
+      c.createStatement().execute("CREATE SEQUENCE crash_once");
+      c.createStatement()
+          .execute(
+              "CREATE FUNCTION crash_once() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF ("
+                  + when
+                  + ") AND nextval('crash_once') = 1 THEN RAISE EXCEPTION 'injected crash'; END IF;"
+                  + " RETURN NEW; END $$");
+      c.createStatement()
+          .execute("CREATE TRIGGER crash_once " + trigger + " EXECUTE FUNCTION crash_once()");
+    }
+  }
+
+  /** Whether the failure of {@link #failOnce} happened. */
+  public static boolean failedOnce(WeirConfig config, String url) throws SQLException {
+    return strings(config, url, "SELECT is_called FROM crash_once").equals(List.of("t"));
+  }
 }

@@ -1,8 +1,6 @@
 package dev.weir.cli.bench;
 
 import dev.weir.common.config.WeirConfig;
-import dev.weir.common.config.WeirOptions;
-import dev.weir.common.postgres.Migrations;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.feed.ActivityFeedJob;
 import dev.weir.feed.CollationKey;
@@ -161,7 +159,7 @@ public final class FeedBenchmark {
       int burst,
       long pauseBetweenRoundsMs)
       throws Exception {
-    WeirConfig weirDb = database(stack, connections, "bench_feed_weir");
+    WeirConfig weirDb = BenchDatabases.fresh(stack, connections, "bench_feed_weir");
     Measurement weir =
         measure(
             "weir",
@@ -183,7 +181,7 @@ public final class FeedBenchmark {
               ActivityFeedJob.collate(stream, settings, FeedStoreSink.create(weirDb, settings));
               env.execute("bench activity-feed");
             });
-    WeirConfig naiveDb = database(stack, connections, "bench_feed_naive");
+    WeirConfig naiveDb = BenchDatabases.fresh(stack, connections, "bench_feed_naive");
     Measurement naive =
         measure("naive", naiveDb, input.size(), () -> naiveCollation(naiveDb, input, settings));
     return new Result(scenario, input.size(), burst, weir, naive);
@@ -210,21 +208,8 @@ public final class FeedBenchmark {
     }
   }
 
-  private static WeirConfig database(LocalStack stack, Connections connections, String name) {
-    stack.recreatePostgresDatabase(name);
-    WeirConfig config =
-        WeirConfig.from(Map.of(), connections.environment())
-            .with(WeirOptions.POSTGRES_URL, connections.postgresJdbcUrl(name));
-    Migrations.apply(config);
-    return config;
-  }
-
-  private interface Work {
-    void run() throws Exception;
-  }
-
-  private static Measurement measure(String name, WeirConfig config, long events, Work work)
-      throws Exception {
+  private static Measurement measure(
+      String name, WeirConfig config, long events, BenchDatabases.Work work) throws Exception {
     String before;
     try (Connection c = PostgresConnectionProvider.open(config)) {
       c.createStatement().execute("CHECKPOINT");

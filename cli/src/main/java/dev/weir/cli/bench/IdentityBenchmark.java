@@ -1,16 +1,10 @@
 package dev.weir.cli.bench;
 
+import dev.weir.common.DeadLetters;
 import dev.weir.common.config.WeirConfig;
-import dev.weir.common.config.WeirOptions;
-import dev.weir.common.postgres.Migrations;
 import dev.weir.common.postgres.PostgresConnectionProvider;
-import dev.weir.identity.Enricher;
 import dev.weir.identity.IdentityJob;
-import dev.weir.identity.IdentityKey;
-import dev.weir.identity.IdentityOptions;
-import dev.weir.identity.IdentityStores;
-import dev.weir.identity.MappingChange;
-import dev.weir.schema.EnrichedTrackingEvent;
+import dev.weir.schema.IdentityEvent;
 import dev.weir.schema.TrackingEvent;
 import dev.weir.stack.Connections;
 import dev.weir.stack.LocalStack;
@@ -83,7 +77,7 @@ public final class IdentityBenchmark {
     Connections connections = stack.up();
     int distinctIds = (int) Math.max(1, Math.round(events * (1 - repeatRatio)));
 
-    WeirConfig weirDb = database(stack, connections, "bench_identity_weir");
+    WeirConfig weirDb = BenchDatabases.fresh(stack, connections, "bench_identity_weir");
     Measurement weir =
         measure(
             "weir (keyed-state cache, batched lookups, writes only changed columns)",
@@ -102,30 +96,23 @@ public final class IdentityBenchmark {
                           TypeInformation.of(TrackingEvent.class)),
                       WatermarkStrategy.noWatermarks(),
                       "tracking");
-              DataStream<MappingChange> noChanges =
-                  env.fromData(new MappingChange("", "", "")).filter(c -> false); // none
-              IdentityStores.Opener store = IdentityStores.of(weirDb);
-              var enriched =
-                  tracking
-                      .keyBy(
-                          e -> new IdentityKey(e.projectId(), e.distinctId()),
-                          TypeInformation.of(IdentityKey.class))
-                      .connect(
-                          noChanges.keyBy(
-                              MappingChange::key, TypeInformation.of(IdentityKey.class)))
-                      .process(
-                          new Enricher(
-                              store,
-                              weirDb.get(IdentityOptions.CACHE_TTL),
-                              weirDb.get(IdentityOptions.LOOKUP_BATCH),
-                              weirDb.get(IdentityOptions.LOOKUP_WAIT)))
-                      .returns(EnrichedTrackingEvent.class);
-              enriched.sinkTo(new DiscardingSink<>());
-              enriched.getSideOutput(Enricher.WRITES).sinkTo(IdentityJob.writeSink(weirDb));
+              // The job's own wiring, with no identity events and the output discarded.
+              DataStream<IdentityEvent> noIdentityEvents =
+                  env.fromData(
+                          new IdentityEvent(
+                              "", IdentityEvent.Type.IDENTIFY, "", "", "", Instant.EPOCH))
+                      .filter(e -> false);
+              IdentityJob.resolve(
+                  tracking,
+                  noIdentityEvents,
+                  weirDb,
+                  new DiscardingSink<>(),
+                  IdentityJob.writeSink(weirDb),
+                  new DeadLetters(IdentityJob.NAME));
               env.execute("bench identity");
             });
 
-    WeirConfig naiveDb = database(stack, connections, "bench_identity_naive");
+    WeirConfig naiveDb = BenchDatabases.fresh(stack, connections, "bench_identity_naive");
     Measurement naive =
         measure(
             "naive (one lookup and one full-row upsert per event)",
@@ -173,21 +160,8 @@ public final class IdentityBenchmark {
     }
   }
 
-  private static WeirConfig database(LocalStack stack, Connections connections, String name) {
-    stack.recreatePostgresDatabase(name);
-    WeirConfig config =
-        WeirConfig.from(Map.of(), connections.environment())
-            .with(WeirOptions.POSTGRES_URL, connections.postgresJdbcUrl(name));
-    Migrations.apply(config);
-    return config;
-  }
-
-  private interface Work {
-    void run() throws Exception;
-  }
-
-  private static Measurement measure(String name, WeirConfig config, long events, Work work)
-      throws Exception {
+  private static Measurement measure(
+      String name, WeirConfig config, long events, BenchDatabases.Work work) throws Exception {
     long[] before = dbCounters(config);
     var os =
         (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();

@@ -1,5 +1,8 @@
 package dev.weir.feed;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.weir.schema.ActivityEvent;
+import dev.weir.schema.Json;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -151,15 +154,13 @@ public class FeedEntry {
   /** One event's small context, as kept in recent_details. */
   public static class Detail {
 
-    public static Detail of(dev.weir.schema.ActivityEvent event) {
+    public static Detail of(ActivityEvent event) {
       try {
         return new Detail(
             event.occurredAt().toEpochMilli(),
             event.eventId(),
-            event.details() == null
-                ? null
-                : dev.weir.schema.Json.mapper().writeValueAsString(event.details()));
-      } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            event.details() == null ? null : Json.mapper().writeValueAsString(event.details()));
+      } catch (JsonProcessingException e) {
         throw new IllegalArgumentException("details of event " + event.eventId(), e);
       }
     }
@@ -195,8 +196,8 @@ public class FeedEntry {
 
   static String quote(String s) {
     try {
-      return dev.weir.schema.Json.mapper().writeValueAsString(s);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      return Json.mapper().writeValueAsString(s);
+    } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
   }

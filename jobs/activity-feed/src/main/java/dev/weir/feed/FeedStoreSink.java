@@ -1,6 +1,7 @@
 package dev.weir.feed;
 
 import dev.weir.common.config.WeirConfig;
+import dev.weir.common.config.WeirOptions;
 import dev.weir.common.postgres.Migrations;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.common.sink.BufferedStoreSink;
@@ -19,7 +20,7 @@ public final class FeedStoreSink {
 
   public static BufferedStoreSink<FeedWrite> create(WeirConfig config, FeedSettings settings) {
     return new BufferedStoreSink<>(
-        "the feed store at " + config.get(dev.weir.common.config.WeirOptions.POSTGRES_URL),
+        "the feed store at " + config.get(WeirOptions.POSTGRES_URL),
         () -> openStore(config),
         w -> w.entry.workspaceId + "\u0000" + w.entry.entryId,
         FeedWrite::then,
@@ -32,7 +33,7 @@ public final class FeedStoreSink {
    * same).
    */
   public static FeedStore openStore(WeirConfig config) throws SQLException {
-    String hotUrl = config.get(dev.weir.common.config.WeirOptions.POSTGRES_URL);
+    String hotUrl = config.get(WeirOptions.POSTGRES_URL);
     String archiveUrl = Migrations.archiveUrl(config);
     Connection hot = PostgresConnectionProvider.open(config, hotUrl);
     Connection archive =

@@ -38,10 +38,7 @@ public final class PostgresIdentityStore implements IdentityStore {
 
   @Override
   public Map<IdentityKey, IdentityRecord> get(Collection<IdentityKey> keys) throws SQLException {
-    Map<String, List<String>> byProject = new LinkedHashMap<>();
-    for (IdentityKey k : keys) {
-      byProject.computeIfAbsent(k.projectId(), p -> new ArrayList<>()).add(k.distinctId());
-    }
+    Map<String, List<String>> byProject = IdentityKey.byProject(keys);
     Map<IdentityKey, IdentityRecord> found = new HashMap<>();
     try (PreparedStatement ps =
         connection.prepareStatement(SELECT + " WHERE project_id = ? AND distinct_id = ANY(?)")) {

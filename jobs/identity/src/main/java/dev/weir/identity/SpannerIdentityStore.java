@@ -9,7 +9,6 @@ import dev.weir.identity.IdentityRecord.Column;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -46,10 +45,7 @@ public final class SpannerIdentityStore implements IdentityStore {
 
   @Override
   public Map<IdentityKey, IdentityRecord> get(Collection<IdentityKey> keys) {
-    Map<String, List<String>> byProject = new LinkedHashMap<>();
-    for (IdentityKey k : keys) {
-      byProject.computeIfAbsent(k.projectId(), p -> new ArrayList<>()).add(k.distinctId());
-    }
+    Map<String, List<String>> byProject = IdentityKey.byProject(keys);
     Map<IdentityKey, IdentityRecord> found = new HashMap<>();
     for (Map.Entry<String, List<String>> project : byProject.entrySet()) {
       Statement query =
