@@ -2,6 +2,7 @@ package dev.weir.cli.bench;
 
 import dev.weir.common.DeadLetters;
 import dev.weir.common.config.WeirConfig;
+import dev.weir.common.job.JobRunner;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.identity.IdentityJob;
 import dev.weir.schema.IdentityEvent;
@@ -17,6 +18,7 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
@@ -42,13 +44,25 @@ public final class IdentityBenchmark {
       double cpuSeconds,
       long queries,
       long rowsWritten,
-      long transactions) {
+      long transactions,
+      long steadyEvents,
+      double steadySeconds,
+      double steadyCpuSeconds) {
     double eventsPerSecond() {
       return events / seconds;
     }
 
     double eventsPerCpuSecond() {
       return events / cpuSeconds;
+    }
+
+    /** After the warm-up (the first fifth of the input): no start-up, JIT mostly done. */
+    double steadyEventsPerSecond() {
+      return steadyEvents / steadySeconds;
+    }
+
+    double steadyEventsPerCpuSecond() {
+      return steadyEvents / steadyCpuSeconds;
     }
 
     double statementsPerEvent() {
@@ -69,8 +83,25 @@ public final class IdentityBenchmark {
         "bench",
         "user-" + (i % distinctIds),
         "page_view",
-        Instant.parse("2026-01-05T09:00:00Z").plusMillis(i),
+        START.plusMillis(i),
         new HashMap<>(Map.of("i", i)));
+  }
+
+  private static final Instant START = Instant.parse("2026-01-05T09:00:00Z");
+
+  /**
+   * Process CPU time and wall time when the generator passed the end of the warm-up. The local
+   * MiniCluster runs the job in this JVM with this class loader, so the source can set it.
+   */
+  private static final AtomicReference<long[]> WARM = new AtomicReference<>();
+
+  static void markWarm() {
+    WARM.set(new long[] {cpuNanos(), System.nanoTime()});
+  }
+
+  private static long cpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime();
   }
 
   public static Result run(LocalStack stack, long events, double repeatRatio) throws Exception {
@@ -85,12 +116,20 @@ public final class IdentityBenchmark {
             events,
             () -> {
               StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+              JobRunner.configure(env, weirDb); // as deployed: checkpoints, serialization
               env.setParallelism(1);
               int ids = distinctIds;
+              long warmUp = warmUpEvents(events);
               DataStream<TrackingEvent> tracking =
                   env.fromSource(
                       new DataGeneratorSource<>(
-                          (GeneratorFunction<Long, TrackingEvent>) i -> event(i, ids),
+                          (GeneratorFunction<Long, TrackingEvent>)
+                              i -> {
+                                if (i == warmUp) {
+                                  markWarm();
+                                }
+                                return event(i, ids);
+                              },
                           events,
                           RateLimiterStrategy.noOp(),
                           TypeInformation.of(TrackingEvent.class)),
@@ -137,6 +176,9 @@ public final class IdentityBenchmark {
                     + " alias_seen = excluded.alias_seen, people_update_seen = excluded.people_update_seen,"
                     + " updated_at = excluded.updated_at")) {
       for (long i = 0; i < events; i++) {
+        if (i == warmUpEvents(events)) {
+          markWarm();
+        }
         TrackingEvent e = event(i, distinctIds);
         String canonical = e.distinctId();
         Timestamp earliest = Timestamp.from(e.time());
@@ -167,9 +209,16 @@ public final class IdentityBenchmark {
         (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     long cpuBefore = os.getProcessCpuTime();
     long start = System.nanoTime();
+    WARM.set(null);
     work.run();
-    double seconds = (System.nanoTime() - start) / 1e9;
-    double cpuSeconds = (os.getProcessCpuTime() - cpuBefore) / 1e9;
+    long end = System.nanoTime();
+    long cpuEnd = os.getProcessCpuTime();
+    double seconds = (end - start) / 1e9;
+    double cpuSeconds = (cpuEnd - cpuBefore) / 1e9;
+    long[] warm = WARM.get();
+    if (warm == null) {
+      throw new IllegalStateException(name + ": the warm-up mark was never reached");
+    }
     Thread.sleep(1_000); // pg_stat is flushed by each backend about once a second
     long[] after = dbCounters(config);
     return new Measurement(
@@ -179,7 +228,14 @@ public final class IdentityBenchmark {
         cpuSeconds,
         after[0] - before[0],
         after[1] - before[1],
-        after[2] - before[2]);
+        after[2] - before[2],
+        events - warmUpEvents(events),
+        (end - warm[1]) / 1e9,
+        (cpuEnd - warm[0]) / 1e9);
+  }
+
+  static long warmUpEvents(long events) {
+    return events / 5;
   }
 
   /** Index scans on identity_mapping (lookups), rows inserted + updated, commits. */
@@ -213,26 +269,30 @@ public final class IdentityBenchmark {
                 + " already seen), times increasing.%n%n",
             r.events(), r.distinctIds(), 100.0 * (r.events() - r.distinctIds()) / r.events()));
     md.append(
-        "| | events/s | events per CPU-second (per core) | index lookups | rows written | commits |"
-            + " (index lookups + rows written) / event |\n|---|---:|---:|---:|---:|---:|---:|\n");
+        "| | events/s | events per CPU-second (per core) | after warm-up: events/s | after warm-up:"
+            + " events per CPU-second (per core) | index lookups | rows written | commits |"
+            + " (index lookups + rows written) / event |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (Measurement m : new Measurement[] {r.weir(), r.naive()}) {
       md.append(
           String.format(
-              "| %s | %,.0f | %,.0f | %,d | %,d | %,d | %.4f |%n",
+              "| %s | %,.0f | %,.0f | %,.0f | %,.0f | %,d | %,d | %,d | %.4f |%n",
               m.name(),
               m.eventsPerSecond(),
               m.eventsPerCpuSecond(),
+              m.steadyEventsPerSecond(),
+              m.steadyEventsPerCpuSecond(),
               m.queries(),
               m.rowsWritten(),
               m.transactions(),
               m.statementsPerEvent()));
     }
-    double perCore = r.weir().eventsPerCpuSecond();
+    double perCore = r.weir().steadyEventsPerCpuSecond();
     md.append(
         String.format(
-            "%n- weir, events per CPU-second (all threads of the job, the database excluded): **%,.0f** (target ≥ 100k"
-                + " per core: %s)%n",
-            perCore, perCore >= 100_000 ? "met" : "NOT met"));
+            "%n- weir, events per CPU-second after warm-up (all threads of the JVM: the job, JIT, GC; the"
+                + " database excluded): **%,.0f** (target ≥ 100k per core: %s); over the whole run,"
+                + " MiniCluster start-up included: %,.0f%n",
+            perCore, perCore >= 100_000 ? "met" : "NOT met", r.weir().eventsPerCpuSecond()));
     md.append(
         String.format(
             "- database work per event (index lookups + rows written): weir %.4f vs naive %.4f (**%.0f× less**)%n",
@@ -240,8 +300,12 @@ public final class IdentityBenchmark {
             r.naive().statementsPerEvent(),
             r.naive().statementsPerEvent() / r.weir().statementsPerEvent()));
     md.append(
-        "- weir's wall-clock events/s includes starting the MiniCluster; its CPU time includes the JVM's own work"
-            + " (JIT, GC) during the run. Index lookups are pg_stat_user_tables.idx_scan: PostgreSQL 17 counts each key of a batched `= ANY(array)` lookup, so weir's one query per 20 ms window shows as one lookup per missed id; commits (pg_stat_database.xact_commit) show the round trips saved.\n");
+        "- \"After warm-up\" counts from the moment the source generated event n/5 to the end of the run (the job's"
+            + " last flush included). weir's job runs as deployed (checkpoints on,"
+            + " exactly-once), with the output discarded instead of written to Kafka."
+            + " Index lookups are pg_stat_user_tables.idx_scan: PostgreSQL 17 counts each key of a batched"
+            + " `= ANY(array)` lookup, so weir's one query per 20 ms window shows as one lookup per missed id;"
+            + " commits (pg_stat_database.xact_commit) show the round trips saved.\n");
     return md.toString();
   }
 }

@@ -54,6 +54,11 @@ public final class IdentityRules {
   private Outcome identify(IdentityEvent e, Lookup lookup) throws Exception {
     String user = e.targetId();
     IdentityRecord d = lookup.get(e.distinctId());
+    if (d.canonicalId().equals(user)) {
+      // Its whole cluster maps to the user already (e.g. a replay): nothing moves, however large.
+      d.setIdentifySeen(true);
+      return changed(List.of(d), e);
+    }
     Map<String, IdentityRecord> cluster = cluster(d, lookup);
     if (cluster.size() > mergeCap) {
       return Outcome.rejected(tooLarge("identify", cluster.size()));

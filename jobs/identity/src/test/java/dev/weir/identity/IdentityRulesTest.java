@@ -120,6 +120,17 @@ class IdentityRulesTest {
   }
 
   @Test
+  void identifyingAgainIsANoOpEvenWhenTheUsersClusterOutgrewTheCap() throws Exception {
+    row("d1", "user-1", true);
+    for (int i = 0; i < 4; i++) {
+      row("x" + i, "user-1", false);
+    }
+    IdentityRules.Outcome outcome = apply(Type.IDENTIFY, "d1", "user-1");
+    assertThat(outcome.isRejected()).isFalse();
+    assertThat(outcome.changed()).isEmpty();
+  }
+
+  @Test
   void settersMarkOnlyRealChangesAndEarliestSeenOnlyGoesDown() {
     IdentityRecord r = IdentityRecord.stored("p", "d", "d", 1_000L, false, false, false, null);
     r.setCanonicalId("d");

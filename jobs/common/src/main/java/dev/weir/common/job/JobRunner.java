@@ -3,7 +3,13 @@ package dev.weir.common.job;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.kafka.KafkaIo;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
@@ -52,6 +58,28 @@ public final class JobRunner {
         RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_MAX_BACKOFF,
         Duration.ofSeconds(30));
     env.configure(restart);
+    registerJsonValueTypes(env);
+  }
+
+  /**
+   * Free-form JSON (event properties, attributes) travels as maps of these classes, through Kryo.
+   * Registered, Kryo writes a small id instead of each class name for every value of every record.
+   */
+  private static void registerJsonValueTypes(StreamExecutionEnvironment env) {
+    for (Class<?> type :
+        List.of(
+            HashMap.class,
+            LinkedHashMap.class,
+            ArrayList.class,
+            String.class,
+            Integer.class,
+            Long.class,
+            Double.class,
+            Boolean.class,
+            BigInteger.class,
+            BigDecimal.class)) {
+      env.getConfig().getSerializerConfig().registerKryoType(type);
+    }
   }
 
   /** Prepares, creates missing topics, builds and submits; returns without waiting for the job. */
