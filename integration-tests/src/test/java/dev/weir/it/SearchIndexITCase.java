@@ -1,0 +1,383 @@
+package dev.weir.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.elasticsearch.core.search.Hit;
+import dev.weir.cli.load.CatalogLoader;
+import dev.weir.common.config.WeirConfig;
+import dev.weir.common.config.WeirOptions;
+import dev.weir.common.job.JobRunner;
+import dev.weir.common.postgres.PostgresConnectionProvider;
+import dev.weir.search.CatalogCaptureJob;
+import dev.weir.search.SearchIndexJob;
+import dev.weir.search.SearchIndexOptions;
+import dev.weir.sink.elasticsearch.ElasticsearchClients;
+import dev.weir.sink.elasticsearch.ElasticsearchSettings;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.UUID;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The whole path on the real stack: the catalog database → Debezium (cdc-catalog) → Kafka →
+ * search-index → search_document in PostgreSQL and the products alias in Elasticsearch.
+ */
+@ExtendWith(LocalStackExtension.class)
+class SearchIndexITCase {
+
+  @RegisterExtension
+  static final MiniClusterExtension FLINK =
+      new MiniClusterExtension(
+          new MiniClusterResourceConfiguration.Builder().setNumberSlotsPerTaskManager(4).build());
+
+  private static final Duration WAIT = Duration.ofSeconds(90);
+
+  private final String run = UUID.randomUUID().toString().substring(0, 8);
+  private WeirConfig config;
+  private String catalogUrl;
+  private String copyUrl;
+  private ElasticsearchClient es;
+  private JobClient capture;
+  private JobClient indexer;
+
+  @BeforeEach
+  void start() throws Exception {
+    String catalogDb = "it_catalog_" + run;
+    LocalStackExtension.stack().ensurePostgresDatabase(catalogDb);
+    catalogUrl = LocalStackExtension.connections().postgresJdbcUrl(catalogDb);
+    config =
+        TestDatabases.fresh(LocalStackExtension.config(), "it_search")
+            .with(SearchIndexOptions.CATALOG_URL, catalogUrl)
+            .with(SearchIndexOptions.CATALOG_SLOT, "it_slot_" + run)
+            .with(SearchIndexOptions.CATALOG_PUBLICATION, "it_pub_" + run)
+            .with(SearchIndexOptions.CDC_TOPIC_PREFIX, "it.cdc." + run + ".")
+            .with(SearchIndexOptions.PRICING_TOPIC, "it.pricing." + run)
+            .with(SearchIndexOptions.ALIAS, "it-products-" + run)
+            .with(SearchIndexOptions.INITIAL_INDEX, "it-products-" + run + "-v1")
+            .with(WeirOptions.DLQ_TOPIC, "it.dlq.search." + run)
+            .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
+    copyUrl = config.get(WeirOptions.POSTGRES_URL);
+    es = ElasticsearchClients.blocking(ElasticsearchSettings.from(config));
+
+    CatalogLoader.createTables(config, catalogUrl);
+    catalog(
+        "INSERT INTO brand VALUES (1, 'Acme'), (2, 'Globex')",
+        "INSERT INTO category VALUES (1, 'Outdoor', NULL), (11, 'Hiking', 1),"
+            + " (111, 'Backpacks', 11), (2, 'Travel', NULL), (21, 'Luggage', 2)",
+        product(1, "Trail Backpack 30L", 1, 111),
+        product(2, "Summit Tent", 2, 11),
+        product(3, "Day Pack 20L", 1, 111));
+    Kafka.produce(config.get(SearchIndexOptions.PRICING_TOPIC), List.of(price(1, "89.90", 1)));
+
+    capture = JobRunner.start(new CatalogCaptureJob(), env(), config);
+    indexer = JobRunner.start(new SearchIndexJob(), env(), config);
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    for (JobClient job : new JobClient[] {capture, indexer}) {
+      if (job != null) {
+        job.cancel().get();
+      }
+    }
+    CatalogCaptureJob.dropSlot(config);
+  }
+
+  @Test
+  void catalogChangesPricesAndAReplayEndInTheRightDocumentsWithoutRewritingLargeValues()
+      throws Exception {
+    // 1. The snapshot: three documents, joined with brand, category path and price.
+    // Products, brands, categories and prices arrive on four topics in any order: the document
+    // fills in as they do.
+    Map<String, Object> doc1 =
+        awaitDocument(
+            1,
+            d ->
+                d.get("price") != null
+                    && d.get("brand_name") != null
+                    && ((List<?>) d.get("category_path")).size() == 3);
+    assertThat(doc1)
+        .containsEntry("name", "Trail Backpack 30L")
+        .containsEntry("brand_name", "Acme")
+        .containsEntry("category_path", List.of("Outdoor", "Hiking", "Backpacks"))
+        .containsEntry("currency", "EUR");
+    assertThat(price(doc1)).isEqualTo(89.9);
+    assertThat((String) doc1.get("description")).hasSize(8_000).isEqualTo(description(1));
+    awaitDocument(2, d -> "Globex".equals(d.get("brand_name")));
+    awaitDocument(3, d -> d.get("category_path").equals(List.of("Outdoor", "Hiking", "Backpacks")));
+    assertThat(copyRow(1)).contains("Trail Backpack 30L|Acme|{Outdoor,Hiking,Backpacks}|89.9000");
+
+    // 2. A rename that leaves the (TOASTed) description alone: Debezium sends it as unavailable;
+    //    the copy gets the new name only, and not one TOAST tuple.
+    long toastBefore = copyToastTuplesWritten();
+    catalog("UPDATE product SET name = 'Trail Backpack 32L', updated_at = now() WHERE id = 1");
+    doc1 = awaitDocument(1, d -> "Trail Backpack 32L".equals(d.get("name")));
+    assertThat(doc1.get("description")).isEqualTo(description(1));
+    assertThat(copyDescription(1)).isEqualTo(description(1));
+
+    // 3. A price-only change: a new price, the description not re-sent.
+    Kafka.produce(config.get(SearchIndexOptions.PRICING_TOPIC), List.of(price(1, "79.90", 2)));
+    awaitDocument(1, d -> price(d) == 79.9);
+    assertThat(
+            Await.until(
+                WAIT,
+                () -> copyRow(1),
+                r -> r.contains("Trail Backpack 32L|Acme|{Outdoor,Hiking,Backpacks}|79.9000")))
+        .contains("|79.9000");
+    assertThat(copyToastTuplesWritten())
+        .as("TOAST tuples written to the copy")
+        .isEqualTo(toastBefore);
+
+    // 4. A brand rename reaches every product of the brand.
+    catalog("UPDATE brand SET name = 'Acme Outdoor' WHERE id = 1");
+    awaitDocument(1, d -> "Acme Outdoor".equals(d.get("brand_name")));
+    awaitDocument(3, d -> "Acme Outdoor".equals(d.get("brand_name")));
+    assertThat(document(2)).containsEntry("brand_name", "Globex");
+
+    // 5. A category move changes the path of every product below it.
+    catalog("UPDATE category SET parent_id = 21 WHERE id = 111");
+    awaitDocument(1, d -> d.get("category_path").equals(List.of("Travel", "Luggage", "Backpacks")));
+    awaitDocument(3, d -> d.get("category_path").equals(List.of("Travel", "Luggage", "Backpacks")));
+    assertThat(document(2)).containsEntry("category_path", List.of("Outdoor", "Hiking"));
+
+    // 6. A delete removes the document and the row.
+    catalog("DELETE FROM product WHERE id = 2");
+    assertThat(Await.until(WAIT, () -> document(2), d -> d == null)).isNull();
+    assertThat(Await.until(WAIT, () -> copyRow(2), r -> r.isEmpty())).isEmpty();
+
+    // 7. Prices out of order: the highest version wins.
+    Kafka.produce(
+        config.get(SearchIndexOptions.PRICING_TOPIC),
+        List.of(price(3, "49.00", 5), price(3, "59.00", 3)));
+    awaitDocument(3, d -> price(d) == 49.0);
+    Thread.sleep(3_000); // the stale version, if it were applied, would have been by now
+    assertThat(price(document(3))).isEqualTo(49.0);
+    assertThat(Await.until(WAIT, () -> copyRow(3), r -> r.contains("|49.0000")))
+        .contains("|49.0000");
+    assertThat(copyToastTuplesWritten())
+        .as("TOAST tuples written to the copy")
+        .isEqualTo(toastBefore);
+
+    // 8. Replay every topic from the beginning with a fresh job: every document and its version
+    //    stay as they were.
+    Map<String, String> indexed = indexedVersions();
+    Map<String, String> copied = copiedVersions();
+    assertThat(indexed).hasSize(2).isEqualTo(copied); // same versions and hashes in both
+    indexer.cancel().get();
+    try (Admin admin =
+        Admin.create(
+            Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                LocalStackExtension.connections().kafkaBootstrapServers()))) {
+      Await.until(
+          WAIT,
+          () -> {
+            try {
+              admin.deleteConsumerGroups(List.of("weir-" + SearchIndexJob.NAME)).all().get();
+              return true;
+            } catch (Exception stillActive) {
+              return false;
+            }
+          },
+          deleted -> deleted);
+    }
+    long replayStart = copyStatementsApplied();
+    indexer = JobRunner.start(new SearchIndexJob(), env(), config);
+    assertThat(Await.until(WAIT, this::replayedToTheEnd, done -> done))
+        .as("the new job has read every topic to its end")
+        .isTrue();
+    assertThat(indexedVersions()).isEqualTo(indexed);
+    assertThat(copiedVersions()).isEqualTo(copied);
+    assertThat(copyStatementsApplied() - replayStart).as("rows the replay changed").isZero();
+  }
+
+  // --- the catalog
+
+  private static String description(long id) {
+    // Random letters: PostgreSQL cannot compress it below its TOAST threshold.
+    Random random = new Random(id);
+    StringBuilder text = new StringBuilder();
+    while (text.length() < 8_000) {
+      text.append((char) ('a' + random.nextInt(26)));
+    }
+    return text.toString();
+  }
+
+  private static String product(long id, String name, long brand, long category) {
+    return String.format(
+        "INSERT INTO product (id, sku, name, description, attributes, brand_id, category_id)"
+            + " VALUES (%d, 'SKU-%d', '%s', '%s', '{\"colour\": \"green\"}', %d, %d)",
+        id, id, name, description(id), brand, category);
+  }
+
+  private static String price(long productId, String price, long version) {
+    return String.format(
+        "{\"product_id\":%d,\"price\":%s,\"currency\":\"EUR\",\"version\":%d}",
+        productId, price, version);
+  }
+
+  private void catalog(String... statements) throws Exception {
+    try (Connection c = PostgresConnectionProvider.open(config, catalogUrl)) {
+      for (String sql : statements) {
+        c.createStatement().execute(sql);
+      }
+    }
+  }
+
+  // --- the copy
+
+  private String copyRow(long id) throws Exception {
+    List<String> rows =
+        TestDatabases.strings(
+            config,
+            copyUrl,
+            "SELECT name || '|' || brand_name || '|' || category_path::text || '|' || price"
+                + " FROM search_document WHERE product_id = "
+                + id);
+    return rows.isEmpty() ? "" : rows.get(0);
+  }
+
+  private String copyDescription(long id) throws Exception {
+    return TestDatabases.strings(
+            config, copyUrl, "SELECT description FROM search_document WHERE product_id = " + id)
+        .get(0);
+  }
+
+  /** Tuples inserted into search_document's TOAST table (what re-sending a large value costs). */
+  private long copyToastTuplesWritten() throws Exception {
+    try (Connection c = PostgresConnectionProvider.open(config, copyUrl)) {
+      c.createStatement().execute("SELECT pg_stat_force_next_flush()");
+      Thread.sleep(200);
+      try (ResultSet rs =
+          c.createStatement()
+              .executeQuery(
+                  "SELECT coalesce(t.n_tup_ins, 0) FROM pg_class r"
+                      + " JOIN pg_stat_all_tables t ON t.relid = r.reltoastrelid"
+                      + " WHERE r.relname = 'search_document'")) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
+  /** Rows inserted, updated or deleted in search_document so far. */
+  private long copyStatementsApplied() throws Exception {
+    Thread.sleep(1_000);
+    return Long.parseLong(
+        TestDatabases.strings(
+                config,
+                copyUrl,
+                "SELECT n_tup_ins + n_tup_upd + n_tup_del FROM pg_stat_user_tables"
+                    + " WHERE relname = 'search_document'")
+            .get(0));
+  }
+
+  private Map<String, String> copiedVersions() throws Exception {
+    Map<String, String> versions = new TreeMap<>();
+    for (String row :
+        TestDatabases.strings(
+            config,
+            copyUrl,
+            "SELECT product_id || '@' || doc_version || '#' || encode(content_hash, 'hex')"
+                + " FROM search_document")) {
+      versions.put(row.substring(0, row.indexOf('@')), row.substring(row.indexOf('@') + 1));
+    }
+    return versions;
+  }
+
+  // --- the index
+
+  private static double price(Map<String, Object> doc) {
+    return doc.get("price") == null ? Double.NaN : ((Number) doc.get("price")).doubleValue();
+  }
+
+  private Map<String, Object> document(long id) throws Exception {
+    var got =
+        es.get(g -> g.index(config.get(SearchIndexOptions.ALIAS)).id(Long.toString(id)), Map.class);
+    @SuppressWarnings("unchecked")
+    Map<String, Object> source = got.found() ? (Map<String, Object>) got.source() : null;
+    return source;
+  }
+
+  private Map<String, Object> awaitDocument(
+      long id, java.util.function.Predicate<Map<String, Object>> done) throws Exception {
+    Map<String, Object> doc = Await.until(WAIT, () -> document(id), d -> d != null && done.test(d));
+    assertThat(doc).as("document %d", id).isNotNull();
+    assertThat(done.test(doc)).as("document %d: %s", id, doc).isTrue();
+    return doc;
+  }
+
+  private Map<String, String> indexedVersions() throws Exception {
+    es.indices().refresh(r -> r.index(config.get(SearchIndexOptions.ALIAS)));
+    var found =
+        es.search(
+            s -> s.index(config.get(SearchIndexOptions.ALIAS)).version(true).size(100), Map.class);
+    Map<String, String> versions = new TreeMap<>();
+    for (Hit<Map> hit : found.hits().hits()) {
+      versions.put(hit.id(), hit.version() + "#" + hit.source().get("content_hash"));
+    }
+    return versions;
+  }
+
+  /** Whether the indexer's consumer group has committed the end offset of every input. */
+  private boolean replayedToTheEnd() throws Exception {
+    String prefix = config.get(SearchIndexOptions.CDC_TOPIC_PREFIX);
+    List<String> topics =
+        List.of(
+            prefix + "product",
+            prefix + "brand",
+            prefix + "category",
+            config.get(SearchIndexOptions.PRICING_TOPIC));
+    try (Admin admin =
+        Admin.create(
+            Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                LocalStackExtension.connections().kafkaBootstrapServers()))) {
+      var committed =
+          admin
+              .listConsumerGroupOffsets("weir-" + SearchIndexJob.NAME)
+              .partitionsToOffsetAndMetadata()
+              .get();
+      Map<TopicPartition, OffsetSpec> latest = new java.util.HashMap<>();
+      for (var topic : admin.describeTopics(topics).allTopicNames().get().values()) {
+        topic
+            .partitions()
+            .forEach(
+                p ->
+                    latest.put(
+                        new TopicPartition(topic.name(), p.partition()), OffsetSpec.latest()));
+      }
+      for (var end : admin.listOffsets(latest).all().get().entrySet()) {
+        var at = committed.get(end.getKey());
+        // The capture job writes in transactions: the last offset of its topics is a commit marker.
+        if (end.getValue().offset() > 0
+            && (at == null || at.offset() < end.getValue().offset() - 1)) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
+  private static StreamExecutionEnvironment env() {
+    return StreamExecutionEnvironment.getExecutionEnvironment();
+  }
+}

@@ -1,0 +1,73 @@
+package dev.weir.search;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.elasticsearch.indices.CreateIndexRequest;
+import co.elastic.clients.transport.endpoints.BooleanResponse;
+import dev.weir.sink.elasticsearch.DocumentOperation;
+import dev.weir.sink.elasticsearch.ElasticsearchClients;
+import dev.weir.sink.elasticsearch.ElasticsearchSettings;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Set;
+import org.apache.flink.connector.base.sink.writer.ElementConverter;
+
+/**
+ * The products index: its mapping (from schemas/), its alias, and the bulk operation per document.
+ */
+public final class ProductsIndex {
+
+  static final String MAPPING_RESOURCE = "weir/schemas/elasticsearch/products.mapping.json";
+
+  private ProductsIndex() {}
+
+  /** The mapping and settings of schemas/elasticsearch/products.mapping.json. */
+  public static String mapping() {
+    try (InputStream in =
+        ProductsIndex.class.getClassLoader().getResourceAsStream(MAPPING_RESOURCE)) {
+      if (in == null) {
+        throw new IllegalStateException(MAPPING_RESOURCE + " is not on the class path");
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Makes sure {@code alias} exists: if not, creates {@code index} from the mapping and points the
+   * alias at it. Returns the indices behind the alias.
+   */
+  public static Set<String> ensureAlias(ElasticsearchSettings settings, String alias, String index)
+      throws IOException {
+    try (var transport = ElasticsearchClients.transport(settings)) {
+      ElasticsearchClient es = new ElasticsearchClient(transport);
+      BooleanResponse exists = es.indices().existsAlias(a -> a.name(alias));
+      if (!exists.value()) {
+        if (!es.indices().exists(e -> e.index(index)).value()) {
+          create(es, index);
+        }
+        es.indices()
+            .updateAliases(u -> u.actions(a -> a.add(add -> add.index(index).alias(alias))));
+      }
+      return es.indices().getAlias(a -> a.name(alias)).result().keySet();
+    }
+  }
+
+  /** Creates an index from the mapping in schemas/. */
+  public static void create(ElasticsearchClient es, String index) throws IOException {
+    es.indices()
+        .create(CreateIndexRequest.of(c -> c.index(index).withJson(new StringReader(mapping()))));
+  }
+
+  /** Index (external version = document version) or delete, into {@code target}. */
+  public static ElementConverter<SearchDocument, DocumentOperation> converter(String target) {
+    return (doc, context) ->
+        doc.deleted
+            ? DocumentOperation.delete(target, Long.toString(doc.productId), doc.docVersion)
+            : DocumentOperation.index(
+                target, Long.toString(doc.productId), doc.docVersion, doc.toJson());
+  }
+}

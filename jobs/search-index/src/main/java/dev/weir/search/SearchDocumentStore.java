@@ -1,0 +1,232 @@
+package dev.weir.search;
+
+import dev.weir.common.config.WeirConfig;
+import dev.weir.common.postgres.PostgresConnectionProvider;
+import dev.weir.common.sink.BufferedStoreSink;
+import dev.weir.search.SearchDocument.Column;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * search_document, PostgreSQL's copy of the documents. A changed document is an UPDATE naming only
+ * its changed columns (PostgreSQL rewrites the TOAST chunks of any large value it is sent, changed
+ * or not, so an unchanged description is never sent). Every write is guarded by the document
+ * version: a replayed or late document never overwrites a newer one.
+ */
+public final class SearchDocumentStore
+    implements BufferedStoreSink.Store<SearchDocument>, CopyReader {
+
+  private final Connection connection;
+  private long rows;
+  private long statements;
+
+  public SearchDocumentStore(Connection connection) throws SQLException {
+    this.connection = connection;
+    connection.setAutoCommit(false);
+  }
+
+  public static SearchDocumentStore open(WeirConfig config) throws SQLException {
+    return new SearchDocumentStore(PostgresConnectionProvider.open(config));
+  }
+
+  @Override
+  public void write(Collection<SearchDocument> batch) throws SQLException {
+    try {
+      List<SearchDocument> inserts = new ArrayList<>();
+      List<SearchDocument> deletes = new ArrayList<>();
+      Map<Integer, List<SearchDocument>> updates = new LinkedHashMap<>();
+      for (SearchDocument d : batch) {
+        if (d.deleted) {
+          deletes.add(d);
+        } else if (d.isNew) {
+          inserts.add(d);
+        } else {
+          updates.computeIfAbsent(d.changed, k -> new ArrayList<>()).add(d);
+        }
+      }
+      for (List<SearchDocument> sameColumns : updates.values()) {
+        inserts.addAll(update(sameColumns));
+      }
+      insert(inserts);
+      delete(deletes);
+      connection.commit();
+    } catch (SQLException e) {
+      connection.rollback();
+      throw e;
+    }
+  }
+
+  /** UPDATE of the changed columns; returns the documents whose row is missing. */
+  private List<SearchDocument> update(List<SearchDocument> docs) throws SQLException {
+    List<Column> columns = new ArrayList<>(docs.get(0).changedColumns());
+    String set =
+        columns.stream().map(c -> c.sql + " = " + placeholder(c)).collect(Collectors.joining(", "));
+    String sql =
+        "UPDATE search_document SET "
+            + (set.isEmpty() ? "" : set + ", ")
+            + "content_hash = ?, doc_version = ? WHERE product_id = ? AND doc_version < ?";
+    try (PreparedStatement s = connection.prepareStatement(sql)) {
+      for (SearchDocument d : docs) {
+        int i = 1;
+        for (Column c : columns) {
+          bind(s, i++, c, d);
+        }
+        s.setBytes(i++, d.contentHash);
+        s.setLong(i++, d.docVersion);
+        s.setLong(i++, d.productId);
+        s.setLong(i, d.docVersion);
+        s.addBatch();
+      }
+      int[] counts = s.executeBatch();
+      statements++;
+      List<SearchDocument> notUpdated = new ArrayList<>();
+      for (int k = 0; k < counts.length; k++) {
+        if (counts[k] == 0) {
+          notUpdated.add(docs.get(k));
+        } else {
+          rows++;
+        }
+      }
+      return notUpdated; // missing (inserted next) or newer already (the insert does nothing)
+    }
+  }
+
+  /**
+   * INSERT of whole documents; on conflict, the newer version's columns are set, each large one
+   * only if it differs (so that a re-sent equal value does not rewrite its TOAST chunks).
+   */
+  private void insert(List<SearchDocument> docs) throws SQLException {
+    if (docs.isEmpty()) {
+      return;
+    }
+    StringBuilder sql = new StringBuilder("INSERT INTO search_document (product_id");
+    StringBuilder values = new StringBuilder(" VALUES (?");
+    StringBuilder set = new StringBuilder();
+    for (Column c : Column.values()) {
+      sql.append(", ").append(c.sql);
+      values.append(", ").append(placeholder(c));
+      set.append(c.sql)
+          .append(" = CASE WHEN search_document.")
+          .append(c.sql)
+          .append(" IS NOT DISTINCT FROM excluded.")
+          .append(c.sql)
+          .append(" THEN search_document.")
+          .append(c.sql)
+          .append(" ELSE excluded.")
+          .append(c.sql)
+          .append(" END, ");
+    }
+    sql.append(", content_hash, doc_version)")
+        .append(values)
+        .append(", ?, ?) ON CONFLICT (product_id) DO UPDATE SET ")
+        .append(set)
+        .append("content_hash = excluded.content_hash, doc_version = excluded.doc_version")
+        .append(" WHERE search_document.doc_version < excluded.doc_version");
+    try (PreparedStatement s = connection.prepareStatement(sql.toString())) {
+      for (SearchDocument d : docs) {
+        int i = 1;
+        s.setLong(i++, d.productId);
+        for (Column c : Column.values()) {
+          bind(s, i++, c, d);
+        }
+        s.setBytes(i++, d.contentHash);
+        s.setLong(i, d.docVersion);
+        s.addBatch();
+      }
+      for (int count : s.executeBatch()) {
+        rows += count;
+      }
+      statements++;
+    }
+  }
+
+  private void delete(List<SearchDocument> docs) throws SQLException {
+    if (docs.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement s =
+        connection.prepareStatement(
+            "DELETE FROM search_document WHERE product_id = ? AND doc_version < ?")) {
+      for (SearchDocument d : docs) {
+        s.setLong(1, d.productId);
+        s.setLong(2, d.docVersion);
+        s.addBatch();
+      }
+      for (int count : s.executeBatch()) {
+        rows += count;
+      }
+      statements++;
+    }
+  }
+
+  private static String placeholder(Column c) {
+    return switch (c) {
+      case ATTRIBUTES -> "?::jsonb";
+      case UPDATED_AT -> "?::timestamptz";
+      default -> "?";
+    };
+  }
+
+  private void bind(PreparedStatement s, int i, Column c, SearchDocument d) throws SQLException {
+    switch (c) {
+      case SKU -> s.setString(i, d.sku);
+      case NAME -> s.setString(i, d.name);
+      case DESCRIPTION -> s.setString(i, d.description);
+      case ATTRIBUTES -> s.setString(i, d.attributes);
+      case BRAND_ID -> s.setObject(i, d.brandId, Types.BIGINT);
+      case BRAND_NAME -> s.setString(i, d.brandName);
+      case CATEGORY_ID -> s.setObject(i, d.categoryId, Types.BIGINT);
+      case CATEGORY_PATH -> {
+        Array path =
+            d.categoryPath == null
+                ? null
+                : connection.createArrayOf("text", d.categoryPath.toArray());
+        s.setArray(i, path);
+      }
+      case PRICE -> s.setBigDecimal(i, d.price);
+      case CURRENCY -> s.setString(i, d.currency);
+      case PRICE_VERSION -> s.setObject(i, d.priceVersion, Types.BIGINT);
+      case UPDATED_AT -> s.setString(i, d.updatedAt);
+    }
+  }
+
+  @Override
+  public String[] largeValues(long productId) throws SQLException {
+    try (PreparedStatement s =
+        connection.prepareStatement(
+            "SELECT description, attributes::text FROM search_document WHERE product_id = ?")) {
+      s.setLong(1, productId);
+      try (ResultSet rs = s.executeQuery()) {
+        String[] values =
+            rs.next() ? new String[] {rs.getString(1), rs.getString(2)} : new String[2];
+        connection.commit();
+        return values;
+      }
+    }
+  }
+
+  @Override
+  public long rowsWritten() {
+    return rows;
+  }
+
+  /** Statements sent (each a batch). */
+  public long statements() {
+    return statements;
+  }
+
+  @Override
+  public void close() throws SQLException {
+    connection.close();
+  }
+}

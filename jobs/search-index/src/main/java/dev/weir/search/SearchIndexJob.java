@@ -1,0 +1,171 @@
+package dev.weir.search;
+
+import dev.weir.common.DeadLetters;
+import dev.weir.common.config.WeirConfig;
+import dev.weir.common.config.WeirOptions;
+import dev.weir.common.job.WeirJob;
+import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.postgres.Migrations;
+import dev.weir.common.sink.BufferedStoreSink;
+import dev.weir.schema.ChangeEvent;
+import dev.weir.schema.EventCodec;
+import dev.weir.schema.EventSchema;
+import dev.weir.schema.PricingEvent;
+import dev.weir.sink.elasticsearch.ElasticsearchSettings;
+import dev.weir.sink.elasticsearch.ElasticsearchSink;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * search-index: {@code cdc.catalog.product} + {@code pricing.events} (keyed by product) joined with
+ * {@code cdc.catalog.brand} and {@code cdc.catalog.category} (broadcast) → one document per
+ * product, emitted when its content changed → {@code search_document} (changed columns only) and
+ * Elasticsearch behind the alias {@code products} (external versions).
+ */
+public final class SearchIndexJob implements WeirJob {
+
+  public static final String NAME = "search-index";
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public List<String> topics(WeirConfig config) {
+    String prefix = config.get(SearchIndexOptions.CDC_TOPIC_PREFIX);
+    return List.of(
+        prefix + "product",
+        prefix + "brand",
+        prefix + "category",
+        config.get(SearchIndexOptions.PRICING_TOPIC),
+        config.get(WeirOptions.DLQ_TOPIC));
+  }
+
+  @Override
+  public void prepare(WeirConfig config) {
+    Migrations.apply(config);
+    try {
+      ProductsIndex.ensureAlias(
+          ElasticsearchSettings.from(config),
+          config.get(SearchIndexOptions.ALIAS),
+          config.get(SearchIndexOptions.INITIAL_INDEX));
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "Elasticsearch at " + config.get(WeirOptions.ELASTICSEARCH_URL) + ": " + e.getMessage(),
+          e);
+    }
+  }
+
+  @Override
+  public void build(StreamExecutionEnvironment env, WeirConfig config) {
+    DeadLetters dlq = new DeadLetters(NAME);
+    String prefix = config.get(SearchIndexOptions.CDC_TOPIC_PREFIX);
+    DataStream<ProductRow> products =
+        changes(env, config, dlq, prefix + "product", ProductRow::of, ProductRow.class);
+    DataStream<Dimension> brands =
+        changes(
+            env,
+            config,
+            dlq,
+            prefix + "brand",
+            e -> Dimension.of(Dimension.Kind.BRAND, e),
+            Dimension.class);
+    DataStream<Dimension> categories =
+        changes(
+            env,
+            config,
+            dlq,
+            prefix + "category",
+            e -> Dimension.of(Dimension.Kind.CATEGORY, e),
+            Dimension.class);
+    DataStream<PricingEvent> prices =
+        KafkaIo.read(
+            env,
+            config,
+            dlq,
+            config.get(SearchIndexOptions.PRICING_TOPIC),
+            EventCodec.of(EventSchema.PRICING_EVENTS, PricingEvent.class),
+            TypeInformation.of(PricingEvent.class),
+            KafkaIo.Watermarks.none(),
+            NAME + "-pricing");
+    DataStream<SearchDocument> documents = join(products, prices, brands.union(categories), config);
+    documents.sinkTo(copySink(config)).uid(NAME + "-copy").name("search_document");
+    documents.sinkTo(indexSink(config)).uid(NAME + "-index").name("Elasticsearch");
+    dlq.sinkTo(config);
+  }
+
+  /** The job's logic between its sources and its sinks: tests call it with their own ends. */
+  public static DataStream<SearchDocument> join(
+      DataStream<ProductRow> products,
+      DataStream<PricingEvent> prices,
+      DataStream<Dimension> dimensions,
+      WeirConfig config) {
+    DataStream<ProductInput> perProduct =
+        products
+            .map(ProductInput::of)
+            .returns(ProductInput.class)
+            .name("product row")
+            .union(prices.map(ProductInput::of).returns(ProductInput.class).name("price"));
+    return perProduct
+        .keyBy(ProductInput::productId, Types.LONG)
+        .connect(dimensions.broadcast(DocumentJoiner.BRANDS, DocumentJoiner.CATEGORIES))
+        .process(new DocumentJoiner(() -> SearchDocumentStore.open(config)))
+        .returns(SearchDocument.class)
+        .uid(NAME + "-join")
+        .name("join → document");
+  }
+
+  private static <T> DataStream<T> changes(
+      StreamExecutionEnvironment env,
+      WeirConfig config,
+      DeadLetters dlq,
+      String topic,
+      CatalogChanges.Reader<T> reader,
+      Class<T> type) {
+    String uid = NAME + "-" + topic.substring(topic.lastIndexOf('.') + 1);
+    SingleOutputStreamOperator<T> rows =
+        KafkaIo.read(
+                env,
+                config,
+                dlq,
+                topic,
+                EventCodec.of(EventSchema.CDC_CATALOG, ChangeEvent.class),
+                TypeInformation.of(ChangeEvent.class),
+                KafkaIo.Watermarks.none(),
+                uid)
+            .process(new CatalogChanges.Read<>(NAME, topic, reader))
+            .returns(type)
+            .uid(uid + "-read")
+            .name("read " + topic);
+    dlq.add(rows.getSideOutput(DeadLetters.TAG));
+    return rows;
+  }
+
+  /** search_document: documents folded per product and written in batches. */
+  public static Sink<SearchDocument> copySink(WeirConfig config) {
+    return new BufferedStoreSink<>(
+        "search_document",
+        () -> SearchDocumentStore.open(config),
+        d -> Long.toString(d.productId),
+        SearchDocument::then,
+        config.get(SearchIndexOptions.WRITE_FLUSH).toMillis(),
+        1000);
+  }
+
+  /** Elasticsearch, through the alias. */
+  public static Sink<SearchDocument> indexSink(WeirConfig config) {
+    return ElasticsearchSink.<SearchDocument>builder()
+        .setSettings(ElasticsearchSettings.from(config))
+        .setConverter(ProductsIndex.converter(config.get(SearchIndexOptions.ALIAS)))
+        .setMaxTimeInBufferMs(config.get(SearchIndexOptions.INDEX_FLUSH).toMillis())
+        .build();
+  }
+}

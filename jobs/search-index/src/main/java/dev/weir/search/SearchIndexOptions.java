@@ -1,0 +1,72 @@
+package dev.weir.search;
+
+import java.time.Duration;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+
+/** The search-index and cdc-catalog jobs' options (besides the shared ones in WeirOptions). */
+public final class SearchIndexOptions {
+
+  public static final ConfigOption<String> CDC_TOPIC_PREFIX =
+      ConfigOptions.key("search.cdc-topic-prefix")
+          .stringType()
+          .defaultValue("cdc.catalog.")
+          .withDescription(
+              "Debezium change events of the catalog: <prefix>product, <prefix>brand,"
+                  + " <prefix>category.");
+
+  public static final ConfigOption<String> PRICING_TOPIC =
+      ConfigOptions.key("search.pricing-topic")
+          .stringType()
+          .defaultValue("pricing.events")
+          .withDescription("Prices from the pricing service (the highest version wins).");
+
+  public static final ConfigOption<String> ALIAS =
+      ConfigOptions.key("search.alias")
+          .stringType()
+          .defaultValue("products")
+          .withDescription("The Elasticsearch alias searches use and the job writes to.");
+
+  public static final ConfigOption<String> INITIAL_INDEX =
+      ConfigOptions.key("search.initial-index")
+          .stringType()
+          .defaultValue("products-v1")
+          .withDescription(
+              "The index created behind the alias when the alias does not exist yet (mapping from"
+                  + " schemas/elasticsearch/products.mapping.json).");
+
+  public static final ConfigOption<Duration> WRITE_FLUSH =
+      ConfigOptions.key("search.write-flush")
+          .durationType()
+          .defaultValue(Duration.ofMillis(500))
+          .withDescription(
+              "How long writes to search_document may wait to be batched (also at each checkpoint).");
+
+  public static final ConfigOption<Duration> INDEX_FLUSH =
+      ConfigOptions.key("search.index-flush")
+          .durationType()
+          .defaultValue(Duration.ofMillis(500))
+          .withDescription("How long a partial Elasticsearch bulk may wait.");
+
+  public static final ConfigOption<String> CATALOG_URL =
+      ConfigOptions.key("catalog.postgres.url")
+          .stringType()
+          .defaultValue("jdbc:postgresql://127.0.0.1:15432/catalog")
+          .withDescription(
+              "cdc-catalog: the catalog database to capture (user and password as postgres.*).");
+
+  public static final ConfigOption<String> CATALOG_SLOT =
+      ConfigOptions.key("catalog.slot")
+          .stringType()
+          .defaultValue("weir_catalog")
+          .withDescription("cdc-catalog: the replication slot (one per capture job).");
+
+  public static final ConfigOption<String> CATALOG_PUBLICATION =
+      ConfigOptions.key("catalog.publication")
+          .stringType()
+          .defaultValue("weir_catalog")
+          .withDescription(
+              "cdc-catalog: the publication, created for the captured tables only (filtered).");
+
+  private SearchIndexOptions() {}
+}
