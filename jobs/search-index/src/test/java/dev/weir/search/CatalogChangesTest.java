@@ -1,0 +1,94 @@
+package dev.weir.search;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.weir.schema.ChangeEvent;
+import dev.weir.schema.EventCodec;
+import dev.weir.schema.EventSchema;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The envelopes the indexer accepts: weir's cdc-catalog and Debezium Server (bare envelope), Kafka
+ * Connect with schemas.enable=true ({schema, payload}), and what converters vary on.
+ */
+class CatalogChangesTest {
+
+  private final EventCodec<ChangeEvent> codec =
+      EventCodec.of(EventSchema.CDC_CATALOG, ChangeEvent.class);
+
+  @Test
+  void aBareEnvelopeWithAnUnavailableDescriptionKeepsItUnchanged() throws Exception {
+    ProductRow row = ProductRow.of(sample("product-update-no-schema.json"));
+    assertThat(row.id).isEqualTo(1001);
+    assertThat(row.stamp).isEqualTo(24023928L);
+    assertThat(row.descriptionUnavailable).isTrue();
+    assertThat(row.description).isNull(); // never the marker string
+    assertThat(row.attributes).isEqualTo("{\"color\":\"red\"}");
+    assertThat(row.updatedAt).isEqualTo("2026-11-20T09:18:00Z");
+  }
+
+  @Test
+  void theSchemaAndPayloadFormOfKafkaConnectReadsTheSame() throws Exception {
+    Dimension brand = Dimension.of(Dimension.Kind.BRAND, sample("brand-insert-with-schema.json"));
+    assertThat(brand.id).isEqualTo(3);
+    assertThat(brand.name).isEqualTo("Northwind");
+    assertThat(brand.stamp).isEqualTo(23999000L);
+  }
+
+  @Test
+  void aDeleteReadsTheKeyFromBeforeAndASnapshotReadIsOlderThanAnyChange() throws Exception {
+    ProductRow deleted = ProductRow.of(sample("product-delete.json"));
+    assertThat(deleted.deleted).isTrue();
+    assertThat(deleted.stamp).isPositive();
+    Dimension category = Dimension.of(Dimension.Kind.CATEGORY, sample("category-snapshot.json"));
+    assertThat(category.stamp).isZero();
+  }
+
+  @Test
+  void convertersThatSendIdsAsTextJsonbAsAnObjectAndTimestampsAsEpochAreRead() throws Exception {
+    ProductRow row =
+        ProductRow.of(
+            decode(
+                "{\"op\":\"c\",\"after\":{\"id\":\"7\",\"sku\":\"S\",\"name\":\"N\","
+                    + "\"attributes\":{\"size\":\"L\"},\"brand_id\":2,\"category_id\":null,"
+                    + "\"updated_at\":1763630280123},\"source\":{\"table\":\"product\",\"lsn\":99}}"));
+    assertThat(row.id).isEqualTo(7);
+    assertThat(row.attributes).isEqualTo("{\"size\":\"L\"}");
+    assertThat(row.categoryId).isNull();
+    assertThat(row.updatedAt).isEqualTo("2025-11-20T09:18:00.123Z");
+
+    ProductRow micros =
+        ProductRow.of(
+            decode(
+                "{\"op\":\"u\",\"after\":{\"id\":8,\"updated_at\":1763630280123456},"
+                    + "\"source\":{\"lsn\":100}}"));
+    assertThat(micros.updatedAt).isEqualTo("2025-11-20T09:18:00.123456Z");
+  }
+
+  @Test
+  void anEventWithoutItsRowOrKeyIsRejectedWithAReadableReason() throws Exception {
+    assertThatThrownBy(() -> ProductRow.of(decode("{\"op\":\"u\",\"after\":null}")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("op 'u' without 'after'");
+    assertThatThrownBy(() -> ProductRow.of(decode("{\"op\":\"c\",\"after\":{\"sku\":\"x\"}}")))
+        .hasMessage("no 'id' in the row");
+    assertThatThrownBy(() -> ProductRow.of(decode("{\"op\":\"c\",\"after\":{\"id\":\"seven\"}}")))
+        .hasMessage("'id' is not an integer: seven");
+  }
+
+  private ChangeEvent decode(String json) throws Exception {
+    return codec.decode(json.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** The project's own samples of cdc.catalog (schemas/samples), as a writer would send them. */
+  private ChangeEvent sample(String name) throws Exception {
+    return codec.decode(
+        Files.readAllBytes(
+            Path.of(
+                System.getProperty("basedir", "."), "../../schemas/samples/cdc.catalog/v1", name)));
+  }
+}
