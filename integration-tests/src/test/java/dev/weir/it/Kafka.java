@@ -4,9 +4,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.function.Predicate;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -20,6 +23,14 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 public final class Kafka {
 
   private Kafka() {}
+
+  /** An admin client of the run's broker (close it). */
+  public static Admin admin() {
+    return Admin.create(
+        Map.of(
+            AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+            LocalStackExtension.connections().kafkaBootstrapServers()));
+  }
 
   public static void produce(String topic, List<String> values) {
     produce(topic, null, values);

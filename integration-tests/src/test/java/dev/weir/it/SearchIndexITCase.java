@@ -27,7 +27,6 @@ import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterEach;
@@ -182,11 +181,7 @@ class SearchIndexITCase {
     Map<String, String> copied = copiedVersions();
     assertThat(indexed).hasSize(2).isEqualTo(copied); // same versions and hashes in both
     indexer.cancel().get();
-    try (Admin admin =
-        Admin.create(
-            Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                LocalStackExtension.connections().kafkaBootstrapServers()))) {
+    try (Admin admin = Kafka.admin()) {
       Await.until(
           WAIT,
           () -> {
@@ -339,18 +334,8 @@ class SearchIndexITCase {
 
   /** Whether the indexer's consumer group has committed the end offset of every input. */
   private boolean replayedToTheEnd() throws Exception {
-    String prefix = config.get(SearchIndexOptions.CDC_TOPIC_PREFIX);
-    List<String> topics =
-        List.of(
-            prefix + "product",
-            prefix + "brand",
-            prefix + "category",
-            config.get(SearchIndexOptions.PRICING_TOPIC));
-    try (Admin admin =
-        Admin.create(
-            Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                LocalStackExtension.connections().kafkaBootstrapServers()))) {
+    List<String> topics = SearchIndexJob.inputs(config);
+    try (Admin admin = Kafka.admin()) {
       var committed =
           admin
               .listConsumerGroupOffsets("weir-" + SearchIndexJob.NAME)

@@ -205,14 +205,12 @@ public final class IdentityBenchmark {
   private static Measurement measure(
       String name, WeirConfig config, long events, BenchDatabases.Work work) throws Exception {
     long[] before = dbCounters(config);
-    var os =
-        (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-    long cpuBefore = os.getProcessCpuTime();
+    long cpuBefore = cpuNanos();
     long start = System.nanoTime();
     WARM.set(null);
     work.run();
     long end = System.nanoTime();
-    long cpuEnd = os.getProcessCpuTime();
+    long cpuEnd = cpuNanos();
     double seconds = (end - start) / 1e9;
     double cpuSeconds = (cpuEnd - cpuBefore) / 1e9;
     long[] warm = WARM.get();

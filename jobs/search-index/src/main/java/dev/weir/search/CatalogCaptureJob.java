@@ -41,8 +41,12 @@ public final class CatalogCaptureJob implements WeirJob {
 
   @Override
   public List<String> topics(WeirConfig config) {
-    String prefix = config.get(SearchIndexOptions.CDC_TOPIC_PREFIX);
-    return TABLES.stream().map(t -> prefix + t).toList();
+    return TABLES.stream().map(t -> topic(config, t)).toList();
+  }
+
+  /** The topic of a catalog table's change events. */
+  public static String topic(WeirConfig config, String table) {
+    return config.get(SearchIndexOptions.CDC_TOPIC_PREFIX) + table;
   }
 
   /** Creates the publication of the captured tables unless it exists. */

@@ -3,7 +3,6 @@ package dev.weir.search;
 import dev.weir.common.metrics.WeirMetrics;
 import dev.weir.schema.PricingEvent;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -170,18 +169,29 @@ public class DocumentJoiner
       Dimension d, ProductRow p, ReadOnlyBroadcastState<Long, Dimension> categories)
       throws Exception {
     if (d.kind == Dimension.Kind.BRAND) {
-      return d.id == (p.brandId == null ? Long.MIN_VALUE : p.brandId);
+      return p.brandId != null && d.id == p.brandId;
     }
+    return categoryChain(p.categoryId, categories).stream().anyMatch(c -> c.id == d.id);
+  }
+
+  /**
+   * The categories from a leaf up to its root, as far as they are known: the chain ends before a
+   * category not known (yet) and after a deleted one; a deeper or cyclic chain is cut.
+   */
+  static List<Dimension> categoryChain(
+      Long leafId, ReadOnlyBroadcastState<Long, Dimension> categories) throws Exception {
+    List<Dimension> chain = new ArrayList<>();
     Set<Long> seen = new HashSet<>();
-    Long id = p.categoryId;
+    Long id = leafId;
     while (id != null && seen.size() < MAX_DEPTH && seen.add(id)) {
-      if (id == d.id) {
-        return true;
-      }
       Dimension c = categories.get(id);
-      id = c == null ? null : c.parentId;
+      if (c == null) {
+        break;
+      }
+      chain.add(c);
+      id = c.deleted ? null : c.parentId;
     }
-    return false;
+    return chain;
   }
 
   /** Builds the document from the state; emits it if its content differs from the last one. */
@@ -201,21 +211,21 @@ public class DocumentJoiner
       return;
     }
     long[] hashes = doc.columnHashes();
-    doc.contentHash = SearchDocument.contentHash(hashes);
     if (state.writtenHashes == null) {
       doc.isNew = true;
       doc.changed = SearchDocument.ALL;
     } else {
-      if (Arrays.equals(doc.contentHash, SearchDocument.contentHash(state.writtenHashes))) {
-        unchanged.inc();
-        return;
-      }
       for (SearchDocument.Column c : SearchDocument.Column.values()) {
         if (hashes[c.ordinal()] != state.writtenHashes[c.ordinal()]) {
           doc.changed |= c.bit();
         }
       }
+      if (!SearchDocument.contentChanged(doc.changed)) {
+        unchanged.inc();
+        return;
+      }
     }
+    doc.contentHash = SearchDocument.contentHash(hashes);
     state.writtenHashes = hashes;
     documents.inc();
     out.collect(doc);
@@ -252,25 +262,13 @@ public class DocumentJoiner
       }
     }
     // The path root → leaf; a category not known (yet) or deleted ends it there.
-    List<String> leafToRoot = new ArrayList<>();
-    Set<Long> seen = new HashSet<>();
-    Long id = p.categoryId;
-    while (id != null && seen.size() < MAX_DEPTH && seen.add(id)) {
-      Dimension c = categories.get(id);
-      if (c == null) {
-        break;
-      }
+    List<String> path = new ArrayList<>();
+    for (Dimension c : categoryChain(p.categoryId, categories)) {
       known++;
       stamp = Math.max(stamp, c.stamp);
-      if (c.deleted) {
-        break;
+      if (!c.deleted) {
+        path.add(0, c.name);
       }
-      leafToRoot.add(c.name);
-      id = c.parentId;
-    }
-    List<String> path = new ArrayList<>(leafToRoot.size());
-    for (int i = leafToRoot.size() - 1; i >= 0; i--) {
-      path.add(leafToRoot.get(i));
     }
     doc.categoryPath = path;
     if (state.priceVersion >= 0) {

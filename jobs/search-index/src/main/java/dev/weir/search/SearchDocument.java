@@ -117,18 +117,24 @@ public class SearchDocument {
 
   /** A 64-bit hash per column: enough to tell which columns changed, without keeping them. */
   long[] columnHashes() {
+    MessageDigest sha = sha256();
     long[] hashes = new long[Column.values().length];
     for (Column c : Column.values()) {
       String v = text(c);
-      hashes[c.ordinal()] = v == null ? 0 : 1 + sha256Prefix(v);
+      hashes[c.ordinal()] = v == null ? 0 : 1 + sha256Prefix(sha, v);
     }
     return hashes;
   }
 
   /**
-   * The hash of what a search sees: every column but price_version (a new price version with the
-   * same price changes nothing visible).
+   * Whether changed columns change what a search sees: any but price_version (a new price version
+   * with the same price changes nothing visible).
    */
+  static boolean contentChanged(int changed) {
+    return (changed & ~Column.PRICE_VERSION.bit()) != 0;
+  }
+
+  /** The hash of what a search sees: every column but price_version. */
   static byte[] contentHash(long[] columnHashes) {
     MessageDigest sha = sha256();
     for (Column c : Column.values()) {
@@ -185,8 +191,8 @@ public class SearchDocument {
     return later;
   }
 
-  private static long sha256Prefix(String v) {
-    byte[] d = sha256().digest(v.getBytes(StandardCharsets.UTF_8));
+  private static long sha256Prefix(MessageDigest sha, String v) {
+    byte[] d = sha.digest(v.getBytes(StandardCharsets.UTF_8));
     long h = 0;
     for (int i = 0; i < 8; i++) {
       h = (h << 8) | (d[i] & 0xff);

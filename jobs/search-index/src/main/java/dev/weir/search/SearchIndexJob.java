@@ -15,6 +15,7 @@ import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import dev.weir.sink.elasticsearch.ElasticsearchSink;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -40,13 +41,16 @@ public final class SearchIndexJob implements WeirJob {
 
   @Override
   public List<String> topics(WeirConfig config) {
-    String prefix = config.get(SearchIndexOptions.CDC_TOPIC_PREFIX);
-    return List.of(
-        prefix + "product",
-        prefix + "brand",
-        prefix + "category",
-        config.get(SearchIndexOptions.PRICING_TOPIC),
-        config.get(WeirOptions.DLQ_TOPIC));
+    List<String> topics = new ArrayList<>(inputs(config));
+    topics.add(config.get(WeirOptions.DLQ_TOPIC));
+    return topics;
+  }
+
+  /** What the job reads: the catalog's change events and the prices. */
+  public static List<String> inputs(WeirConfig config) {
+    List<String> inputs = new ArrayList<>(new CatalogCaptureJob().topics(config));
+    inputs.add(config.get(SearchIndexOptions.PRICING_TOPIC));
+    return inputs;
   }
 
   @Override
@@ -67,15 +71,20 @@ public final class SearchIndexJob implements WeirJob {
   @Override
   public void build(StreamExecutionEnvironment env, WeirConfig config) {
     DeadLetters dlq = new DeadLetters(NAME);
-    String prefix = config.get(SearchIndexOptions.CDC_TOPIC_PREFIX);
     DataStream<ProductRow> products =
-        changes(env, config, dlq, prefix + "product", ProductRow::of, ProductRow.class);
+        changes(
+            env,
+            config,
+            dlq,
+            CatalogCaptureJob.topic(config, "product"),
+            ProductRow::of,
+            ProductRow.class);
     DataStream<Dimension> brands =
         changes(
             env,
             config,
             dlq,
-            prefix + "brand",
+            CatalogCaptureJob.topic(config, "brand"),
             e -> Dimension.of(Dimension.Kind.BRAND, e),
             Dimension.class);
     DataStream<Dimension> categories =
@@ -83,7 +92,7 @@ public final class SearchIndexJob implements WeirJob {
             env,
             config,
             dlq,
-            prefix + "category",
+            CatalogCaptureJob.topic(config, "category"),
             e -> Dimension.of(Dimension.Kind.CATEGORY, e),
             Dimension.class);
     DataStream<PricingEvent> prices =
