@@ -131,15 +131,27 @@ final class KafkaService implements LocalService {
 
   private String clusterId() throws IOException {
     Path file = dir.resolve("cluster.id");
-    if (!Files.exists(file)) {
-      // Kafka wants 16 random bytes, URL-safe base64 without padding.
+    // An id left by an older version may start with '-' and so never format: draw again.
+    if (!Files.exists(file) || Files.readString(file).startsWith("-")) {
+      Files.writeString(file, newClusterId());
+    }
+    return Files.readString(file).trim();
+  }
+
+  /**
+   * 16 random bytes, URL-safe base64 without padding, as Kafka wants. Like Kafka's own {@code
+   * Uuid.randomUuid()}, never one starting with '-': the storage tool would read it as an option.
+   */
+  static String newClusterId() {
+    while (true) {
       UUID u = UUID.randomUUID();
       java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(16);
       b.putLong(u.getMostSignificantBits()).putLong(u.getLeastSignificantBits());
-      Files.writeString(
-          file, java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(b.array()));
+      String id = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(b.array());
+      if (!id.startsWith("-")) {
+        return id;
+      }
     }
-    return Files.readString(file).trim();
   }
 
   private String serverProperties() {
