@@ -3,6 +3,9 @@ package dev.weir.search;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch.indices.CreateIndexRequest;
 import co.elastic.clients.transport.endpoints.BooleanResponse;
+import co.elastic.clients.transport.rest_client.RestClientTransport;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weir.schema.Json;
 import dev.weir.sink.elasticsearch.DocumentOperation;
 import dev.weir.sink.elasticsearch.ElasticsearchClients;
 import dev.weir.sink.elasticsearch.ElasticsearchSettings;
@@ -11,8 +14,12 @@ import java.io.InputStream;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import org.apache.flink.connector.base.sink.writer.ElementConverter;
+import org.elasticsearch.client.Request;
+import org.elasticsearch.client.Response;
 
 /**
  * The products index: its mapping (from schemas/), its alias, and the bulk operation per document.
@@ -25,10 +32,46 @@ public final class ProductsIndex {
 
   /** The mapping and settings of schemas/elasticsearch/products.mapping.json. */
   public static String mapping() {
-    try (InputStream in =
-        ProductsIndex.class.getClassLoader().getResourceAsStream(MAPPING_RESOURCE)) {
+    return resource(MAPPING_RESOURCE);
+  }
+
+  /**
+   * The example queries of the search contract (schemas/elasticsearch/examples/NAME.json), in the
+   * order the README shows them.
+   */
+  public static final List<String> EXAMPLE_QUERIES =
+      List.of("full-text", "brand-and-category", "price-range");
+
+  /** The body of example query {@code name} (one of {@link #EXAMPLE_QUERIES}). */
+  public static String exampleQuery(String name) {
+    return resource("weir/schemas/elasticsearch/examples/" + name + ".json");
+  }
+
+  /**
+   * Sends a search request body to {@code alias} as it is, the way an API consumer does ({@code
+   * POST /alias/_search}); the hits' sources, best first.
+   */
+  public static List<ObjectNode> search(ElasticsearchClient es, String alias, String body)
+      throws IOException {
+    Request request = new Request("POST", "/" + alias + "/_search");
+    request.setJsonEntity(body);
+    Response response =
+        ((RestClientTransport) es._transport()).restClient().performRequest(request);
+    try (InputStream in = response.getEntity().getContent()) {
+      List<ObjectNode> sources = new ArrayList<>();
+      Json.mapper()
+          .readTree(in)
+          .path("hits")
+          .path("hits")
+          .forEach(hit -> sources.add((ObjectNode) hit.get("_source")));
+      return sources;
+    }
+  }
+
+  private static String resource(String name) {
+    try (InputStream in = ProductsIndex.class.getClassLoader().getResourceAsStream(name)) {
       if (in == null) {
-        throw new IllegalStateException(MAPPING_RESOURCE + " is not on the class path");
+        throw new IllegalStateException(name + " is not on the class path");
       }
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
