@@ -30,8 +30,10 @@ import picocli.CommandLine.Spec;
     name = "demo",
     mixinStandardHelpOptions = true,
     description = {
-      "Start the local stack, run the activity-feed job on the bundled GitHub sample and show what it did.",
-      "Uses its own database (weir_demo) and topic (demo.activity.events), recreated on every run."
+      "Start the local stack, run the activity-feed job on the bundled GitHub sample and show what it did;",
+      "then capture and index a generated catalog (cdc-catalog, search-index), change it and run the example queries.",
+      "Uses its own databases (weir_demo, weir_demo_catalog), topics (demo.*) and alias (demo-products),"
+          + " recreated on every run."
     })
 final class DemoCommand implements java.util.concurrent.Callable<Integer> {
 
@@ -103,21 +105,33 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
     } finally {
       job.cancel().get();
     }
+    out.flush();
+    CatalogDemo.run(out, stack, connections, config, webPort);
     out.printf(
-        "== 5. explore: . %s && psql -d %s ; weir stack status ; weir stack down%n",
-        stack.envFile(), DATABASE);
+        "== 9. explore: . %s && psql -d %s (feed_entry, feed_archive, search_document);"
+            + " curl '%s/%s/_search?q=jacket' ; weir stack status ; weir stack down%n",
+        stack.envFile(), DATABASE, connections.elasticsearchUrl(), CatalogDemo.ALIAS);
     out.flush();
     return 0;
   }
 
   /** Waits until the hot and archived counts stop changing (the job writes within seconds). */
   private static long[] awaitStable(WeirConfig config) throws Exception {
-    long[] last = {-1, -1};
+    return awaitStable(
+        () -> new long[] {count(config, "feed_entry"), count(config, "feed_archive")});
+  }
+
+  /**
+   * Waits until {@code counts} stop changing for 8 s (and are not all 0), at most 90 s; the last
+   * counts.
+   */
+  static long[] awaitStable(java.util.concurrent.Callable<long[]> counts) throws Exception {
+    long[] last = {-1};
     long stableSince = System.nanoTime();
     long deadline = System.nanoTime() + 90_000_000_000L;
     while (System.nanoTime() < deadline) {
-      long[] now = {count(config, "feed_entry"), count(config, "feed_archive")};
-      if (now[0] != last[0] || now[1] != last[1] || now[0] + now[1] == 0) {
+      long[] now = counts.call();
+      if (!java.util.Arrays.equals(now, last) || java.util.Arrays.stream(now).sum() == 0) {
         last = now;
         stableSince = System.nanoTime();
       } else if (System.nanoTime() - stableSince > 8_000_000_000L) {
@@ -191,7 +205,7 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
     }
   }
 
-  private static void recreateTopic(Connections connections, String topic) throws Exception {
+  static void recreateTopic(Connections connections, String topic) throws Exception {
     Properties props = new Properties();
     props.setProperty(
         AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, connections.kafkaBootstrapServers());

@@ -1,9 +1,14 @@
 package dev.weir.cli;
 
+import dev.weir.cli.load.CatalogLoader;
 import dev.weir.cli.load.GithubLoader;
 import dev.weir.common.config.WeirConfig;
+import dev.weir.search.SearchIndexOptions;
+import dev.weir.stack.LocalStack;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -14,7 +19,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "load",
     mixinStandardHelpOptions = true,
-    description = "Produce sample or real data to weir's topics.")
+    description = "Produce sample or real data: to weir's topics, and the upstream catalog.")
 final class LoadCommand {
 
   @Spec CommandSpec spec;
@@ -49,6 +54,79 @@ final class LoadCommand {
             "produced %d activity events to %s (%d line(s) skipped)%n",
             loaded.produced(), topic, loaded.skipped());
     return 0;
+  }
+
+  @Command(
+      name = "catalog",
+      mixinStandardHelpOptions = true,
+      description = {
+        "The upstream catalog for search-index: creates the database on the local stack and its tables"
+            + " (product, brand, category), fills an empty catalog with products whose descriptions"
+            + " are several kB (TOASTed) and a price each on the pricing topic, then applies a stream"
+            + " of realistic changes: renames, description edits, attribute changes, deletes, brand"
+            + " renames, category moves and price changes.",
+        "Capture it with `weir run cdc-catalog`, index it with `weir run search-index`."
+      })
+  int catalog(
+      @Option(
+              names = "--database",
+              defaultValue = "catalog",
+              description = "Database on the local stack's PostgreSQL (default: ${DEFAULT-VALUE}).")
+          String database,
+      @Option(
+              names = "--products",
+              defaultValue = "2000",
+              description = "Products to fill an empty catalog with (default: ${DEFAULT-VALUE}).")
+          int products,
+      @Option(
+              names = "--brands",
+              defaultValue = "40",
+              description = "Brands (default: ${DEFAULT-VALUE}).")
+          int brands,
+      @Option(
+              names = "--changes",
+              defaultValue = "0",
+              description = "Changes to apply after filling (default: ${DEFAULT-VALUE}).")
+          int changes,
+      @Option(
+              names = "--pause",
+              defaultValue = "0ms",
+              converter = DurationConverter.class,
+              description = "Pause between changes, e.g. 200ms (default: ${DEFAULT-VALUE}).")
+          Duration pause,
+      @Option(
+              names = "--seed",
+              defaultValue = "42",
+              description =
+                  "Random seed; the same seed fills the same catalog (default: ${DEFAULT-VALUE}).")
+          long seed)
+      throws Exception {
+    LocalStack stack = LocalStack.fromEnvironment();
+    stack.ensurePostgresDatabase(database);
+    WeirConfig config = WeirConfig.from(Map.of(), stack.connections().environment());
+    String url = stack.connections().postgresJdbcUrl(database);
+    String pricing = config.get(SearchIndexOptions.PRICING_TOPIC);
+    CatalogLoader.Result result =
+        new CatalogLoader(seed).load(config, url, pricing, products, brands, changes, pause);
+    PrintWriter out = spec.commandLine().getOut();
+    out.printf(
+        result.filled() > 0
+            ? "catalog %s: filled %d products and %d brands%n"
+            : "catalog %s: already filled, left as it was%n",
+        url,
+        result.filled(),
+        brands);
+    out.printf("sent %d price event(s) to %s%n", result.prices(), pricing);
+    result.changes().forEach((kind, n) -> out.printf("applied %d x %s%n", n, kind));
+    return 0;
+  }
+
+  /** Reads 200ms, 2s, 1m as a duration (Flink's notation, as in the job options). */
+  static final class DurationConverter implements picocli.CommandLine.ITypeConverter<Duration> {
+    @Override
+    public Duration convert(String value) {
+      return org.apache.flink.util.TimeUtils.parseDuration(value);
+    }
   }
 
   static Loaded loadGithub(WeirConfig config, Path file, String topic, java.io.PrintWriter err)

@@ -9,13 +9,13 @@ import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.JobRunner;
 import dev.weir.common.postgres.PostgresConnectionProvider;
+import dev.weir.common.postgres.TableStats;
 import dev.weir.search.CatalogCaptureJob;
 import dev.weir.search.SearchIndexJob;
 import dev.weir.search.SearchIndexOptions;
 import dev.weir.sink.elasticsearch.ElasticsearchClients;
 import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -259,30 +259,16 @@ class SearchIndexITCase {
   /** Tuples inserted into search_document's TOAST table (what re-sending a large value costs). */
   private long copyToastTuplesWritten() throws Exception {
     try (Connection c = PostgresConnectionProvider.open(config, copyUrl)) {
-      c.createStatement().execute("SELECT pg_stat_force_next_flush()");
-      Thread.sleep(200);
-      try (ResultSet rs =
-          c.createStatement()
-              .executeQuery(
-                  "SELECT coalesce(t.n_tup_ins, 0) FROM pg_class r"
-                      + " JOIN pg_stat_all_tables t ON t.relid = r.reltoastrelid"
-                      + " WHERE r.relname = 'search_document'")) {
-        rs.next();
-        return rs.getLong(1);
-      }
+      return TableStats.read(c, "search_document").toastInserted();
     }
   }
 
   /** Rows inserted, updated or deleted in search_document so far. */
   private long copyStatementsApplied() throws Exception {
-    Thread.sleep(1_000);
-    return Long.parseLong(
-        TestDatabases.strings(
-                config,
-                copyUrl,
-                "SELECT n_tup_ins + n_tup_upd + n_tup_del FROM pg_stat_user_tables"
-                    + " WHERE relname = 'search_document'")
-            .get(0));
+    try (Connection c = PostgresConnectionProvider.open(config, copyUrl)) {
+      TableStats rows = TableStats.read(c, "search_document");
+      return rows.inserted() + rows.updated() + rows.deleted();
+    }
   }
 
   private Map<String, String> copiedVersions() throws Exception {

@@ -2,6 +2,7 @@ package dev.weir.cli.bench;
 
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.postgres.PostgresConnectionProvider;
+import dev.weir.common.postgres.TableStats;
 import dev.weir.feed.ActivityFeedJob;
 import dev.weir.feed.CollationKey;
 import dev.weir.feed.FeedEntry;
@@ -12,7 +13,6 @@ import dev.weir.stack.Connections;
 import dev.weir.stack.LocalStack;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
@@ -213,24 +213,16 @@ public final class FeedBenchmark {
     String before;
     try (Connection c = PostgresConnectionProvider.open(config)) {
       c.createStatement().execute("CHECKPOINT");
-      before = single(c, "SELECT pg_current_wal_lsn()::text");
+      before = TableStats.walPosition(c);
     }
     long start = System.nanoTime();
     work.run();
     double seconds = (System.nanoTime() - start) / 1e9;
     try (Connection c = PostgresConnectionProvider.open(config)) {
-      long wal =
-          Long.parseLong(
-              single(c, "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '" + before + "')::bigint"));
-      c.createStatement().execute("SELECT pg_stat_force_next_flush()");
-      try (ResultSet rs =
-          c.createStatement()
-              .executeQuery(
-                  "SELECT n_tup_ins, n_tup_upd, n_tup_del, n_dead_tup FROM pg_stat_user_tables WHERE relname = 'feed_entry'")) {
-        rs.next();
-        return new Measurement(
-            name, events, wal, rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), seconds);
-      }
+      long wal = TableStats.walBytesSince(c, before);
+      TableStats rows = TableStats.read(c, "feed_entry");
+      return new Measurement(
+          name, events, wal, rows.inserted(), rows.updated(), rows.deleted(), rows.dead(), seconds);
     }
   }
 
@@ -295,13 +287,6 @@ public final class FeedBenchmark {
       insert.executeBatch();
       delete.executeBatch();
       c.commit();
-    }
-  }
-
-  private static String single(Connection c, String sql) throws SQLException {
-    try (ResultSet rs = c.createStatement().executeQuery(sql)) {
-      rs.next();
-      return rs.getString(1);
     }
   }
 

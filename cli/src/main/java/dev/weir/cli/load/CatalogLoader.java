@@ -1,15 +1,21 @@
 package dev.weir.cli.load;
 
 import dev.weir.common.config.WeirConfig;
+import dev.weir.common.kafka.KafkaIo;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 
 /**
  * The catalog service's database (not weir's: the upstream search-index captures), with realistic
@@ -49,9 +55,78 @@ public final class CatalogLoader {
   };
 
   private final Random random;
+  private long priceVersion;
 
   public CatalogLoader(long seed) {
     this.random = new Random(seed);
+  }
+
+  /** What a load did: products filled (0 if the catalog had some), prices sent, changes by kind. */
+  public record Result(int filled, long prices, Map<String, Integer> changes) {}
+
+  /**
+   * Creates the catalog's tables if missing; fills an empty catalog ({@code products} products,
+   * {@code brands} brands, a price for each); then applies {@code changes} realistic changes, about
+   * a third of them price changes, {@code pause} apart.
+   */
+  public Result load(
+      WeirConfig config,
+      String url,
+      String pricingTopic,
+      int products,
+      int brands,
+      int changes,
+      Duration pause)
+      throws SQLException, InterruptedException {
+    createTables(config, url);
+    KafkaIo.createTopicsIfMissing(config, List.of(pricingTopic), 2);
+    Map<String, Integer> applied = new TreeMap<>();
+    try (Connection c = PostgresConnectionProvider.open(config, url);
+        EventProducer prices = new EventProducer(config)) {
+      int existing = count(c, "product");
+      int filled = 0;
+      if (existing == 0) {
+        fill(config, url, products, brands);
+        for (long id = 1; id <= products; id++) {
+          sendPrice(prices, pricingTopic, id);
+        }
+        filled = products;
+      }
+      int known = Math.max(existing, filled);
+      int knownBrands = Math.max(1, count(c, "brand"));
+      for (int i = 0; i < changes && known > 0; i++) {
+        String kind;
+        if (random.nextInt(3) == 0) {
+          sendPrice(prices, pricingTopic, 1 + random.nextInt(known));
+          kind = "price change";
+        } else {
+          kind = change(c, known, knownBrands);
+        }
+        applied.merge(kind, 1, Integer::sum);
+        if (!pause.isZero()) {
+          Thread.sleep(pause.toMillis());
+        }
+      }
+      prices.flush();
+      return new Result(filled, prices.sent(), applied);
+    }
+  }
+
+  private void sendPrice(EventProducer producer, String topic, long productId) {
+    // Versions grow across runs of the loader: the highest version wins in the join.
+    priceVersion = Math.max(priceVersion + 1, System.currentTimeMillis());
+    producer.send(
+        topic,
+        Long.toString(productId).getBytes(StandardCharsets.UTF_8),
+        price(productId, priceVersion));
+  }
+
+  private static int count(Connection c, String table) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT count(*) FROM " + table)) {
+      rs.next();
+      return rs.getInt(1);
+    }
   }
 
   public static void createTables(WeirConfig config, String url) throws SQLException {

@@ -1,0 +1,80 @@
+package dev.weir.common.postgres;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * What PostgreSQL counted for one table (pg_stat_all_tables, cumulative since the table was
+ * created): rows inserted, updated, deleted, dead, and tuples inserted into its TOAST table (one
+ * per chunk of a large value written). For benchmarks, tests and the demo.
+ */
+public record TableStats(long inserted, long updated, long deleted, long dead, long toastInserted) {
+
+  /**
+   * The counts for {@code table}. Each backend reports its counts about once a second and when it
+   * goes idle, so this waits a little after flushing its own.
+   */
+  public static TableStats read(Connection c, String table) throws SQLException {
+    try (Statement s = c.createStatement()) {
+      s.execute("SELECT pg_stat_force_next_flush()");
+      sleep(1_100);
+      try (ResultSet rs =
+          s.executeQuery(
+              "SELECT t.n_tup_ins, t.n_tup_upd, t.n_tup_del, t.n_dead_tup,"
+                  + " coalesce(toast.n_tup_ins, 0)"
+                  + " FROM pg_class r JOIN pg_stat_all_tables t ON t.relid = r.oid"
+                  + " LEFT JOIN pg_stat_all_tables toast ON toast.relid = r.reltoastrelid"
+                  + " WHERE r.oid = to_regclass('"
+                  + table.replace("'", "''")
+                  + "')")) {
+        if (!rs.next()) {
+          throw new SQLException("no table " + table);
+        }
+        return new TableStats(
+            rs.getLong(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5));
+      }
+    }
+  }
+
+  /** The current WAL position. */
+  public static String walPosition(Connection c) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT pg_current_wal_lsn()::text")) {
+      rs.next();
+      return rs.getString(1);
+    }
+  }
+
+  /** WAL bytes written (by everything on the server) since {@code position}. */
+  public static long walBytesSince(Connection c, String position) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '"
+                    + position.replace("'", "")
+                    + "')::bigint")) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  /** The counts of this minus an earlier reading. */
+  public TableStats minus(TableStats earlier) {
+    return new TableStats(
+        inserted - earlier.inserted,
+        updated - earlier.updated,
+        deleted - earlier.deleted,
+        dead - earlier.dead,
+        toastInserted - earlier.toastInserted);
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
