@@ -104,4 +104,40 @@ final class BenchCommand {
     spec.commandLine().getOut().println("written to " + out);
     return 0;
   }
+
+  @Command(
+      name = "search-index",
+      mixinStandardHelpOptions = true,
+      description =
+          "WAL and TOAST writes of price-only changes (weir vs a full-row upsert) and end-to-end"
+              + " documents/s (weir vs a raw Elasticsearch bulk of the same documents).")
+  int searchIndex(
+      @Option(
+              names = "--products",
+              defaultValue = "5000",
+              description = "Products in the catalog (default: ${DEFAULT-VALUE}).")
+          int products,
+      @Option(
+              names = "--rounds",
+              defaultValue = "3",
+              description =
+                  "Rounds of price changes, one per product each (default: ${DEFAULT-VALUE}).")
+          int rounds,
+      @Option(
+              names = "--out",
+              defaultValue = "benchmarks/results/search-index.md",
+              description = "Results file (default: ${DEFAULT-VALUE}).")
+          Path out)
+      throws Exception {
+    dev.weir.cli.bench.SearchIndexBenchmark.Result result =
+        dev.weir.cli.bench.SearchIndexBenchmark.run(LocalStack.fromEnvironment(), products, rounds);
+    String md =
+        dev.weir.cli.bench.SearchIndexBenchmark.markdown(
+            result, "bin/weir bench search-index --products " + products + " --rounds " + rounds);
+    Files.createDirectories(out.toAbsolutePath().getParent());
+    Files.writeString(out, md);
+    spec.commandLine().getOut().println(md);
+    spec.commandLine().getOut().println("written to " + out);
+    return 0;
+  }
 }

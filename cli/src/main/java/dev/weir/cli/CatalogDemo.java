@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.cli.load.CatalogLoader;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.job.JobRunner;
+import dev.weir.common.kafka.KafkaIo;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.common.postgres.TableStats;
 import dev.weir.search.CatalogCaptureJob;
@@ -57,10 +58,7 @@ final class CatalogDemo {
     // A slot left by the previous run would keep its database from being dropped.
     CatalogCaptureJob.dropSlot(config);
     stack.recreatePostgresDatabase(CATALOG_DATABASE);
-    for (String table : CatalogCaptureJob.TABLES) {
-      DemoCommand.recreateTopic(connections, CatalogCaptureJob.topic(config, table));
-    }
-    DemoCommand.recreateTopic(connections, config.get(SearchIndexOptions.PRICING_TOPIC));
+    KafkaIo.deleteTopics(config, SearchIndexJob.inputs(config));
     ElasticsearchClient es = ElasticsearchClients.blocking(ElasticsearchSettings.from(config));
     try {
       // Deleting by wildcard is refused (action.destructive_requires_name): name each index.

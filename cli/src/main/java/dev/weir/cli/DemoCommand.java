@@ -4,6 +4,7 @@ import dev.weir.cli.load.GithubLoader;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.JobRunner;
+import dev.weir.common.kafka.KafkaIo;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.feed.ActivityFeedJob;
 import dev.weir.feed.FeedOptions;
@@ -17,10 +18,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -76,7 +74,7 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
             .with(FeedOptions.TOPIC, TOPIC)
             .with(FeedOptions.ARCHIVE_AFTER, archiveAfter)
             .with(WeirOptions.CHECKPOINT_INTERVAL, "2 s");
-    recreateTopic(connections, TOPIC);
+    KafkaIo.deleteTopics(config, List.of(TOPIC));
 
     out.printf(
         "== 2. activity-feed job on a local Flink MiniCluster (web UI: http://127.0.0.1:%d)%n",
@@ -200,21 +198,6 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
                 rs.getString("element_id"),
                 rs.getInt("event_count"));
           }
-        }
-      }
-    }
-  }
-
-  static void recreateTopic(Connections connections, String topic) throws Exception {
-    Properties props = new Properties();
-    props.setProperty(
-        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, connections.kafkaBootstrapServers());
-    try (Admin admin = Admin.create(props)) {
-      if (admin.listTopics().names().get().contains(topic)) {
-        admin.deleteTopics(List.of(topic)).all().get();
-        // Deletion is asynchronous on the broker: wait until the name is free again.
-        while (admin.listTopics().names().get().contains(topic)) {
-          Thread.sleep(200);
         }
       }
     }

@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
       LoadCommand.class,
       DemoCommand.class,
       BenchCommand.class,
+      BackfillCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class WeirCli implements Runnable {

@@ -9,6 +9,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -198,6 +199,54 @@ public final class SearchDocumentStore
       case PRICE_VERSION -> s.setObject(i, d.priceVersion, Types.BIGINT);
       case UPDATED_AT -> s.setString(i, d.updatedAt);
     }
+  }
+
+  /** The lowest and highest product id in the copy, or null when it is empty. */
+  public static long[] idRange(Connection c) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery("SELECT min(product_id), max(product_id) FROM search_document")) {
+      rs.next();
+      return rs.getObject(1) == null ? null : new long[] {rs.getLong(1), rs.getLong(2)};
+    }
+  }
+
+  /** The documents of the copy with {@code from <= product_id < to}, by product id. */
+  public static List<SearchDocument> readRange(Connection c, long from, long to)
+      throws SQLException {
+    List<SearchDocument> docs = new ArrayList<>();
+    try (PreparedStatement s =
+        c.prepareStatement(
+            "SELECT product_id, sku, name, description, attributes::text, brand_id, brand_name,"
+                + " category_id, category_path, price, currency, price_version,"
+                + " to_json(updated_at) #>> '{}', content_hash, doc_version"
+                + " FROM search_document WHERE product_id >= ? AND product_id < ? ORDER BY product_id")) {
+      s.setLong(1, from);
+      s.setLong(2, to);
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          SearchDocument d = new SearchDocument();
+          d.productId = rs.getLong(1);
+          d.sku = rs.getString(2);
+          d.name = rs.getString(3);
+          d.description = rs.getString(4);
+          d.attributes = rs.getString(5);
+          d.brandId = (Long) rs.getObject(6, Long.class);
+          d.brandName = rs.getString(7);
+          d.categoryId = (Long) rs.getObject(8, Long.class);
+          Array path = rs.getArray(9);
+          d.categoryPath = path == null ? null : List.of((String[]) path.getArray());
+          d.price = rs.getBigDecimal(10);
+          d.currency = rs.getString(11) == null ? null : rs.getString(11).trim();
+          d.priceVersion = (Long) rs.getObject(12, Long.class);
+          d.updatedAt = rs.getString(13);
+          d.contentHash = rs.getBytes(14);
+          d.docVersion = rs.getLong(15);
+          docs.add(d);
+        }
+      }
+    }
+    return docs;
   }
 
   @Override

@@ -8,6 +8,7 @@ import dev.weir.schema.EventCodec;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
@@ -99,12 +100,7 @@ public final class KafkaIo {
    */
   public static void createTopicsIfMissing(
       WeirConfig config, Collection<String> topics, int partitions) {
-    Properties props = new Properties();
-    props.setProperty(
-        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-        config.get(WeirOptions.KAFKA_BOOTSTRAP_SERVERS));
-    props.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000");
-    try (Admin admin = Admin.create(props)) {
+    try (Admin admin = admin(config)) {
       Set<String> existing = admin.listTopics().names().get();
       List<NewTopic> missing =
           topics.stream()
@@ -134,6 +130,68 @@ public final class KafkaIo {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while creating topics", e);
     }
+  }
+
+  /**
+   * Deletes the topics that exist and waits until their names are free again (deletion is
+   * asynchronous on the broker). For the demo and benchmarks, which start from a clean slate.
+   */
+  public static void deleteTopics(WeirConfig config, Collection<String> topics) {
+    try (Admin admin = admin(config)) {
+      Set<String> existing = new java.util.HashSet<>(admin.listTopics().names().get());
+      existing.retainAll(topics);
+      if (existing.isEmpty()) {
+        return;
+      }
+      admin.deleteTopics(existing).all().get();
+      while (admin.listTopics().names().get().stream().anyMatch(existing::contains)) {
+        Thread.sleep(200);
+      }
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(
+          "cannot delete Kafka topics " + topics + ": " + e.getCause(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while deleting topics", e);
+    }
+  }
+
+  /**
+   * The sum of a topic's end offsets: its records, plus a marker per transaction for topics written
+   * exactly once.
+   */
+  public static long endOffsets(WeirConfig config, String topic) {
+    try (Admin admin = admin(config)) {
+      var partitions =
+          admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions();
+      Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec>
+          latest = new java.util.HashMap<>();
+      partitions.forEach(
+          p ->
+              latest.put(
+                  new org.apache.kafka.common.TopicPartition(topic, p.partition()),
+                  org.apache.kafka.clients.admin.OffsetSpec.latest()));
+      return admin.listOffsets(latest).all().get().values().stream()
+          .mapToLong(o -> o.offset())
+          .sum();
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException) {
+        return 0;
+      }
+      throw new IllegalStateException("cannot read the end of " + topic + ": " + e.getCause(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while reading offsets", e);
+    }
+  }
+
+  private static Admin admin(WeirConfig config) {
+    Properties props = new Properties();
+    props.setProperty(
+        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+        config.get(WeirOptions.KAFKA_BOOTSTRAP_SERVERS));
+    props.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000");
+    return Admin.create(props);
   }
 
   /** How a source assigns event time; {@link #none()} for processing-time inputs. */

@@ -56,7 +56,7 @@ public final class DocumentOperation implements Serializable {
     return source;
   }
 
-  long sizeInBytes() {
+  public long sizeInBytes() {
     return 64 + index.length() + id.length() + (source == null ? 0 : source.length);
   }
 

@@ -1,0 +1,106 @@
+package dev.weir.cli;
+
+import dev.weir.backfill.Backfill;
+import dev.weir.backfill.BackfillException;
+import dev.weir.backfill.BackfillOptions;
+import dev.weir.common.config.WeirConfig;
+import dev.weir.common.config.WeirOptions;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(
+    name = "backfill",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Rebuild an Elasticsearch index from the Postgres copy (search_document) while the streaming"
+          + " indexer keeps running: a copy pass, the alias swap (--swap-alias), a catch-up pass.",
+      "Documents the target already holds with the same content hash are not sent again, so a re-run"
+          + " or a run started again after a crash sends almost nothing.",
+      "Other job options (postgres.url, elasticsearch.url, search.alias, backfill.split-size, ...)"
+          + " follow as --key value. Exit code 0 only if nothing failed."
+    })
+final class BackfillCommand implements java.util.concurrent.Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--target",
+      required = true,
+      description = "The index to build, e.g. products-v2.")
+  String target;
+
+  @Option(
+      names = "--swap-alias",
+      description = "Move the alias (search.alias, default products) to the target when built.")
+  boolean swapAlias;
+
+  @Option(
+      names = "--parallelism",
+      description = "Parallel readers and writers (default: the job's parallelism).")
+  Integer parallelism;
+
+  @Option(names = "--dry-run", description = "Compare and count, send nothing, swap nothing.")
+  boolean dryRun;
+
+  @picocli.CommandLine.Unmatched List<String> jobArgs = new ArrayList<>();
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter out = spec.commandLine().getOut();
+    WeirConfig config =
+        WeirConfig.fromArgs(jobArgs.toArray(String[]::new))
+            .with(BackfillOptions.TARGET, target)
+            .with(BackfillOptions.DRY_RUN, Boolean.toString(dryRun));
+    if (parallelism != null) {
+      config = config.with(WeirOptions.PARALLELISM, parallelism.toString());
+    }
+    try {
+      Backfill.Summary s =
+          Backfill.run(
+              config,
+              swapAlias,
+              () -> RunCommand.localEnvironment(0),
+              new Backfill.Progress() {
+                @Override
+                public void update(String pass, long done, long total, double rate) {
+                  double eta = rate > 0 ? Math.max(0, total - done) / rate : Double.NaN;
+                  out.printf(
+                      "\r%-8s %,d / %,d documents  %,.0f docs/s  ETA %s   ",
+                      pass,
+                      done,
+                      total,
+                      rate,
+                      Double.isNaN(eta) ? "?" : String.format("%.0f s", eta));
+                  out.flush();
+                }
+
+                @Override
+                public void ended(String pass) {
+                  out.println();
+                }
+              });
+      out.printf(
+          "%s%s: %,d documents in the copy; sent %,d, skipped as unchanged %,d, deleted %,d (gone"
+              + " from the copy), failed 0; %,d bytes sent; %.1f s%s%n",
+          dryRun ? "dry run, nothing sent: " : "",
+          s.target(),
+          s.documents(),
+          s.sent(),
+          s.skippedUnchanged(),
+          s.deleted(),
+          s.bytesSent(),
+          s.elapsed().toMillis() / 1e3,
+          s.swapped() ? "; alias moved to " + s.target() : "");
+      return 0;
+    } catch (BackfillException e) {
+      out.println();
+      spec.commandLine().getErr().println("weir backfill: " + e.getMessage());
+      return 1;
+    }
+  }
+}

@@ -1,0 +1,452 @@
+package dev.weir.cli.bench;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.elasticsearch._types.FieldValue;
+import co.elastic.clients.elasticsearch._types.SortOrder;
+import co.elastic.clients.elasticsearch._types.VersionType;
+import co.elastic.clients.elasticsearch.core.BulkRequest;
+import co.elastic.clients.elasticsearch.core.BulkResponse;
+import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
+import co.elastic.clients.elasticsearch.core.search.Hit;
+import co.elastic.clients.json.JsonData;
+import dev.weir.cli.load.CatalogLoader;
+import dev.weir.cli.load.EventProducer;
+import dev.weir.common.config.WeirConfig;
+import dev.weir.common.job.JobRunner;
+import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.postgres.PostgresConnectionProvider;
+import dev.weir.common.postgres.TableStats;
+import dev.weir.search.CatalogCaptureJob;
+import dev.weir.search.ProductsIndex;
+import dev.weir.search.SearchIndexJob;
+import dev.weir.search.SearchIndexOptions;
+import dev.weir.sink.elasticsearch.ElasticsearchClients;
+import dev.weir.sink.elasticsearch.ElasticsearchSettings;
+import dev.weir.stack.Connections;
+import dev.weir.stack.LocalStack;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * search-index, side by side in one run on the local stack:
+ *
+ * <ol>
+ *   <li>a catalog of {@code products} products (descriptions of ~6 kB) is filled and captured by
+ *       cdc-catalog into Kafka (not measured);
+ *   <li><b>end to end</b>: the search-index job reads the topics and writes search_document and
+ *       Elasticsearch; timed from the job's submission until every document is searchable. Then a
+ *       <b>raw bulk load</b> of the very same documents (read back from weir's index) into a fresh
+ *       index with the same mapping, as many concurrent bulk requests of the same size as the job
+ *       has sink instances;
+ *   <li><b>price-only changes</b>: a new price for every product. weir's job writes them to
+ *       search_document; the naive side applies the same final rows as plain full-row upserts to a
+ *       copy seeded with the same rows. WAL bytes and TOAST tuples written, each side on its own.
+ * </ol>
+ */
+public final class SearchIndexBenchmark {
+
+  private static final String CATALOG = "bench_catalog";
+  private static final String ALIAS = "bench-products";
+  private static final int BULK_SIZE = 1000;
+
+  private SearchIndexBenchmark() {}
+
+  /** End-to-end load: documents, seconds. */
+  public record Load(String name, long documents, double seconds) {
+    double documentsPerSecond() {
+      return documents / seconds;
+    }
+  }
+
+  /** Price-only changes written to a copy: WAL bytes, rows updated, TOAST tuples written. */
+  public record Writes(String name, long changes, long walBytes, long rowsUpdated, long toast) {}
+
+  public record Result(int products, Load weir, Load raw, Writes weirWrites, Writes naiveWrites) {}
+
+  public static Result run(LocalStack stack, int products, int rounds) throws Exception {
+    Connections connections = stack.up();
+    WeirConfig copy = BenchDatabases.fresh(stack, connections, "bench_search_weir");
+    stack.ensurePostgresDatabase(CATALOG);
+    WeirConfig config =
+        copy.with(SearchIndexOptions.CATALOG_URL, connections.postgresJdbcUrl(CATALOG))
+            .with(SearchIndexOptions.CATALOG_SLOT, CATALOG)
+            .with(SearchIndexOptions.CATALOG_PUBLICATION, CATALOG)
+            .with(SearchIndexOptions.CDC_TOPIC_PREFIX, "bench.cdc.catalog.")
+            .with(SearchIndexOptions.PRICING_TOPIC, "bench.pricing.events")
+            .with(SearchIndexOptions.ALIAS, ALIAS)
+            .with(SearchIndexOptions.INITIAL_INDEX, ALIAS + "-weir");
+    CatalogCaptureJob.dropSlot(config);
+    stack.recreatePostgresDatabase(CATALOG);
+    KafkaIo.deleteTopics(config, SearchIndexJob.inputs(config));
+    ElasticsearchClient es = ElasticsearchClients.blocking(ElasticsearchSettings.from(config));
+    try {
+      for (String index : List.of(ALIAS + "-weir", ALIAS + "-raw")) {
+        es.indices().delete(d -> d.index(index).ignoreUnavailable(true));
+      }
+      // 1. The catalog, captured into Kafka.
+      CatalogLoader loader = new CatalogLoader(7);
+      String pricing = config.get(SearchIndexOptions.PRICING_TOPIC);
+      loader.load(
+          config,
+          config.get(SearchIndexOptions.CATALOG_URL),
+          pricing,
+          products,
+          50,
+          0,
+          Duration.ZERO);
+      capture(config, products);
+
+      // 2. End to end, then the raw bulk of the same documents.
+      long start = System.nanoTime();
+      JobClient job = JobRunner.start(new SearchIndexJob(), environment(), config);
+      try {
+        awaitCount(() -> count(es, ALIAS), products);
+        Load weir =
+            new Load(
+                "weir: Kafka → join → search_document + Elasticsearch", products, seconds(start));
+        List<String> seeded = rows(config);
+
+        // 3. Price-only changes through the job, round after round.
+        Writes weirWrites;
+        List<List<String>> afterEachRound = new ArrayList<>();
+        try (Connection c = PostgresConnectionProvider.open(config)) {
+          c.createStatement().execute("CHECKPOINT");
+          String wal = TableStats.walPosition(c);
+          TableStats before = TableStats.read(c, "search_document");
+          long version = System.currentTimeMillis() + 1_000_000;
+          for (int round = 0; round < rounds; round++) {
+            version++;
+            try (EventProducer producer = new EventProducer(config)) {
+              for (long id = 1; id <= products; id++) {
+                producer.send(
+                    pricing,
+                    Long.toString(id).getBytes(StandardCharsets.UTF_8),
+                    loader.price(id, version));
+              }
+              producer.flush();
+            }
+            long v = version;
+            awaitCount(() -> priceVersions(c, v), products);
+            afterEachRound.add(rows(config));
+          }
+          long walBytes = TableStats.walBytesSince(c, wal);
+          // The job's connections report their counts when they close (an idle one may wait 10 s).
+          job.cancel().get();
+          job = null;
+          TableStats written = TableStats.read(c, "search_document").minus(before);
+          weirWrites =
+              new Writes(
+                  "weir: only the changed columns",
+                  (long) products * rounds,
+                  walBytes,
+                  written.updated(),
+                  written.toastInserted());
+        }
+        List<Json> documents = documents(es, ALIAS);
+        Load raw = rawBulk(es, documents, ALIAS + "-raw");
+        Writes naive = naiveUpserts(stack, connections, seeded, afterEachRound);
+        return new Result(products, weir, raw, weirWrites, naive);
+      } finally {
+        if (job != null) {
+          job.cancel().get();
+        }
+      }
+    } finally {
+      CatalogCaptureJob.dropSlot(config);
+      es._transport().close();
+    }
+  }
+
+  /**
+   * Runs cdc-catalog until the product topic holds the snapshot, then stops it with a savepoint: it
+   * writes exactly once, so its last records become visible only when that commits. Not measured.
+   */
+  private static void capture(WeirConfig config, int products) throws Exception {
+    JobClient capture = JobRunner.start(new CatalogCaptureJob(), environment(), config);
+    awaitCount(
+        () -> KafkaIo.endOffsets(config, CatalogCaptureJob.topic(config, "product")), products);
+    capture
+        .stopWithSavepoint(
+            false,
+            java.nio.file.Files.createTempDirectory("weir-bench-savepoint").toUri().toString(),
+            org.apache.flink.core.execution.SavepointFormatType.CANONICAL)
+        .get();
+  }
+
+  private static StreamExecutionEnvironment environment() {
+    return StreamExecutionEnvironment.getExecutionEnvironment();
+  }
+
+  /** A document as Elasticsearch holds it: id, version, source. */
+  private record Json(String id, long version, JsonData source) {}
+
+  private static List<Json> documents(ElasticsearchClient es, String index) throws Exception {
+    List<Json> documents = new ArrayList<>();
+    List<FieldValue> after = null;
+    while (true) {
+      List<FieldValue> from = after;
+      var hits =
+          es.search(
+                  s -> {
+                    s.index(index)
+                        .size(1000)
+                        .version(true)
+                        .sort(o -> o.field(f -> f.field("product_id").order(SortOrder.Asc)));
+                    return from == null ? s : s.searchAfter(from);
+                  },
+                  JsonData.class)
+              .hits()
+              .hits();
+      if (hits.isEmpty()) {
+        return documents;
+      }
+      for (Hit<JsonData> hit : hits) {
+        documents.add(new Json(hit.id(), hit.version(), hit.source()));
+      }
+      after = hits.get(hits.size() - 1).sort();
+    }
+  }
+
+  /**
+   * The same documents bulk-loaded as fast as a plain client does: batches of {@value #BULK_SIZE}
+   * with external versions, one sequential loader per core (the job's parallelism).
+   */
+  private static Load rawBulk(ElasticsearchClient es, List<Json> documents, String index)
+      throws Exception {
+    ProductsIndex.create(es, index);
+    int loaders = Runtime.getRuntime().availableProcessors();
+    ExecutorService pool = Executors.newFixedThreadPool(loaders);
+    long start = System.nanoTime();
+    try {
+      List<Future<?>> running = new ArrayList<>();
+      for (int l = 0; l < loaders; l++) {
+        int loader = l;
+        running.add(
+            pool.submit(
+                (Callable<Void>)
+                    () -> {
+                      for (int from = loader * BULK_SIZE;
+                          from < documents.size();
+                          from += loaders * BULK_SIZE) {
+                        List<BulkOperation> ops = new ArrayList<>();
+                        for (Json d :
+                            documents.subList(from, Math.min(from + BULK_SIZE, documents.size()))) {
+                          ops.add(
+                              BulkOperation.of(
+                                  b ->
+                                      b.index(
+                                          i ->
+                                              i.index(index)
+                                                  .id(d.id())
+                                                  .version(d.version())
+                                                  .versionType(VersionType.External)
+                                                  .document(d.source()))));
+                        }
+                        BulkResponse response = es.bulk(BulkRequest.of(b -> b.operations(ops)));
+                        if (response.errors()) {
+                          throw new IllegalStateException("raw bulk failed: " + response);
+                        }
+                      }
+                      return null;
+                    }));
+      }
+      for (Future<?> f : running) {
+        f.get();
+      }
+      awaitCount(() -> count(es, index), documents.size());
+      return new Load(
+          "raw bulk of the same documents (" + loaders + " loaders)",
+          documents.size(),
+          seconds(start));
+    } finally {
+      pool.shutdown();
+    }
+  }
+
+  /**
+   * A copy seeded with the rows weir's copy had before the price changes, then the rows it has
+   * after them, written the plain way: every column of every row upserted.
+   */
+  private static Writes naiveUpserts(
+      LocalStack stack, Connections connections, List<String> seeded, List<List<String>> rounds)
+      throws Exception {
+    WeirConfig naive = BenchDatabases.fresh(stack, connections, "bench_search_naive");
+    try (Connection c = PostgresConnectionProvider.open(naive)) {
+      upsertAll(c, seeded);
+      c.createStatement().execute("CHECKPOINT");
+      String wal = TableStats.walPosition(c);
+      TableStats before = TableStats.read(c, "search_document");
+      for (List<String> round : rounds) {
+        upsertAll(c, round);
+      }
+      long walBytes = TableStats.walBytesSince(c, wal);
+      TableStats written = TableStats.read(c, "search_document").minus(before);
+      return new Writes(
+          "plain full-row upsert",
+          rounds.stream().mapToLong(List::size).sum(),
+          walBytes,
+          written.updated(),
+          written.toastInserted());
+    }
+  }
+
+  /** The rows of search_document as JSON (one per row), by product id. */
+  private static List<String> rows(WeirConfig config) throws Exception {
+    List<String> rows = new ArrayList<>();
+    try (Connection c = PostgresConnectionProvider.open(config);
+        Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT row_to_json(d)::text FROM search_document d ORDER BY product_id")) {
+      while (rs.next()) {
+        rows.add(rs.getString(1));
+      }
+    }
+    return rows;
+  }
+
+  /** INSERT … ON CONFLICT DO UPDATE SET every column, in batches of 500 per transaction. */
+  private static void upsertAll(Connection c, List<String> rows) throws Exception {
+    List<String> columns = new ArrayList<>();
+    try (ResultSet rs = c.createStatement().executeQuery("SELECT * FROM search_document LIMIT 0")) {
+      ResultSetMetaData meta = rs.getMetaData();
+      for (int i = 1; i <= meta.getColumnCount(); i++) {
+        columns.add(meta.getColumnName(i));
+      }
+    }
+    String set =
+        String.join(
+            ", ",
+            columns.stream()
+                .filter(n -> !n.equals("product_id"))
+                .map(n -> n + " = excluded." + n)
+                .toList());
+    String sql =
+        "INSERT INTO search_document SELECT * FROM json_populate_record(NULL::search_document, ?::json)"
+            + " ON CONFLICT (product_id) DO UPDATE SET "
+            + set;
+    c.setAutoCommit(false);
+    try (PreparedStatement s = c.prepareStatement(sql)) {
+      for (int i = 0; i < rows.size(); i++) {
+        s.setString(1, rows.get(i));
+        s.addBatch();
+        if ((i + 1) % 500 == 0 || i == rows.size() - 1) {
+          s.executeBatch();
+          c.commit();
+        }
+      }
+    }
+    c.setAutoCommit(true);
+  }
+
+  private static long priceVersions(Connection c, long version) throws Exception {
+    try (PreparedStatement s =
+        c.prepareStatement("SELECT count(*) FROM search_document WHERE price_version = ?")) {
+      s.setLong(1, version);
+      try (ResultSet rs = s.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
+  private static long count(ElasticsearchClient es, String index) throws Exception {
+    return es.count(c -> c.index(index)).count();
+  }
+
+  private static void awaitCount(Callable<Long> count, long expected) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+    long last = -1;
+    while (System.nanoTime() < deadline) {
+      last = count.call();
+      if (last >= expected) {
+        return;
+      }
+      Thread.sleep(100);
+    }
+    throw new IllegalStateException("waited 3 minutes for " + expected + ", have " + last);
+  }
+
+  private static double seconds(long startNanos) {
+    return (System.nanoTime() - startNanos) / 1e9;
+  }
+
+  /** The results as Markdown, with the command that made them. */
+  public static String markdown(Result r, String command) {
+    StringBuilder md = new StringBuilder("# search-index benchmark\n\n");
+    md.append("Regenerate: `").append(command).append("`  \n");
+    md.append("Measured: ")
+        .append(Instant.now())
+        .append(", ")
+        .append(Runtime.getRuntime().availableProcessors())
+        .append(
+            " cores, the local stack (PostgreSQL with fsync off, one Elasticsearch node). Input: a catalog of ")
+        .append(String.format("%,d", r.products()))
+        .append(
+            " products (descriptions of ~6 kB, TOASTed; 50 brands; 52 categories) and a price each, captured"
+                + " by cdc-catalog into Kafka before anything is timed.\n\n");
+    md.append("## Price-only changes: what the copy writes\n\n");
+    md.append(
+        "Rounds of a new price for every product (the first round after a CHECKPOINT). weir's job writes them to `search_document`; the naive side"
+            + " upserts the same final rows, every column (`INSERT … ON CONFLICT DO UPDATE SET` all), into a"
+            + " copy seeded with the same rows. WAL is the server's `pg_current_wal_lsn()` difference over"
+            + " the step, TOAST tuples are `n_tup_ins` of the table's TOAST table.\n\n");
+    md.append(
+        "| | changes | WAL bytes | WAL bytes / change | rows updated | TOAST tuples written |\n");
+    md.append("|---|---:|---:|---:|---:|---:|\n");
+    for (Writes w : new Writes[] {r.weirWrites(), r.naiveWrites()}) {
+      md.append(
+          String.format(
+              "| %s | %,d | %,d | %,.0f | %,d | %,d |%n",
+              w.name(),
+              w.changes(),
+              w.walBytes(),
+              (double) w.walBytes() / w.changes(),
+              w.rowsUpdated(),
+              w.toast()));
+    }
+    double walRatio = (double) r.naiveWrites().walBytes() / r.weirWrites().walBytes();
+    md.append(
+        String.format(
+            "%n- **%.0f× less WAL** than the full-row upsert (target ≥ 50×: %s); TOAST tuples written by"
+                + " weir: **%d** (target 0: %s).%n%n",
+            walRatio,
+            walRatio >= 50 ? "met" : "NOT met",
+            r.weirWrites().toast(),
+            r.weirWrites().toast() == 0 ? "met" : "NOT met"));
+    md.append("## End to end: documents per second\n\n");
+    md.append("| | documents | seconds | documents/s |\n|---|---:|---:|---:|\n");
+    for (Load l : new Load[] {r.weir(), r.raw()}) {
+      md.append(
+          String.format(
+              "| %s | %,d | %.1f | %,.0f |%n",
+              l.name(), l.documents(), l.seconds(), l.documentsPerSecond()));
+    }
+    double ratio = r.weir().documentsPerSecond() / r.raw().documentsPerSecond();
+    md.append(
+        String.format(
+            "%n- weir end to end / raw bulk: **%.2f** (target ≥ 0.8: %s).%n",
+            ratio, ratio >= 0.8 ? "met" : "NOT met"));
+    md.append(
+        "- weir is timed from the job's submission (MiniCluster start, Kafka reads, the join, the copy in"
+            + " PostgreSQL, every document in Elasticsearch) until the alias counts every product; the raw"
+            + " bulk from its first request until the index counts every document. The raw bulk sends the"
+            + " documents weir indexed (read back from its index), with their versions, after weir's run:"
+            + " Elasticsearch is warmer for it, which is in its favour.\n");
+    return md.toString();
+  }
+}

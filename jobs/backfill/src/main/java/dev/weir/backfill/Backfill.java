@@ -1,0 +1,181 @@
+package dev.weir.backfill;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.elasticsearch._types.VersionType;
+import dev.weir.common.config.WeirConfig;
+import dev.weir.common.job.JobRunner;
+import dev.weir.common.postgres.PostgresConnectionProvider;
+import dev.weir.search.SearchIndexOptions;
+import dev.weir.sink.elasticsearch.ElasticsearchClients;
+import dev.weir.sink.elasticsearch.ElasticsearchSettings;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * A whole rebuild while the streaming indexer keeps running:
+ *
+ * <ol>
+ *   <li><b>copy pass</b>: {@link BackfillJob} sends the target every document of search_document it
+ *       does not hold with the same content hash, with the document's stored version;
+ *   <li>with {@code swap}: the alias moves to the target in one alias update; from then on the
+ *       streaming job writes there;
+ *   <li>after {@link BackfillOptions#SETTLE} (the streaming job's writes in flight land in the
+ *       copy), a <b>catch-up pass</b>: the same job again. It sends only what changed in the copy
+ *       during the copy pass (every other document is skipped by its hash); versions keep it from
+ *       regressing anything the streaming job wrote to the target meanwhile;
+ *   <li>documents in the target that the copy no longer has (deleted during the rebuild, when the
+ *       streaming delete went to the old index) are deleted, with a version above the one held.
+ * </ol>
+ *
+ * A killed run started again with the same target resumes: every document already sent is skipped
+ * by its hash.
+ */
+public final class Backfill {
+
+  /** Progress of the running pass. */
+  public interface Progress {
+    void update(String pass, long done, long total, double docsPerSecond);
+
+    /** The pass ended (after its last update). */
+    default void ended(String pass) {}
+  }
+
+  /** What a rebuild did. */
+  public record Summary(
+      String target,
+      long documents,
+      long sent,
+      long skippedUnchanged,
+      long deleted,
+      long bytesSent,
+      boolean swapped,
+      Duration elapsed) {}
+
+  private Backfill() {}
+
+  public static Summary run(
+      WeirConfig config, boolean swap, Supplier<StreamExecutionEnvironment> env, Progress progress)
+      throws Exception {
+    long start = System.nanoTime();
+    String target =
+        config
+            .getOptional(BackfillOptions.TARGET)
+            .orElseThrow(() -> new BackfillException("no target index: give --target <index>"));
+    long total = copyCount(config);
+    Map<String, Long> copyPass = pass(config, env.get(), "copy", total, progress);
+    boolean dryRun = config.get(BackfillOptions.DRY_RUN);
+    long deleted = 0;
+    Map<String, Long> catchUp = Map.of();
+    if (!dryRun) {
+      try (var transport = ElasticsearchClients.transport(ElasticsearchSettings.from(config))) {
+        ElasticsearchClient es = new ElasticsearchClient(transport);
+        if (swap) {
+          TargetIndex.swap(es, config.get(SearchIndexOptions.ALIAS), target);
+        }
+        Thread.sleep(config.get(BackfillOptions.SETTLE).toMillis());
+        catchUp = pass(config, env.get(), "catch-up", copyCount(config), progress);
+        deleted = deleteWhatTheCopyNoLongerHas(config, es, target);
+      }
+    }
+    return new Summary(
+        target,
+        total,
+        sum(SplitComparer.SENT, copyPass, catchUp),
+        copyPass.getOrDefault(SplitComparer.SKIPPED, 0L),
+        deleted,
+        sum(SplitComparer.BYTES, copyPass, catchUp),
+        swap && !dryRun,
+        Duration.ofNanos(System.nanoTime() - start));
+  }
+
+  /** Runs one pass of {@link BackfillJob} to its end, reporting progress every second. */
+  static Map<String, Long> pass(
+      WeirConfig config, StreamExecutionEnvironment env, String name, long total, Progress progress)
+      throws Exception {
+    long start = System.nanoTime();
+    JobClient job = JobRunner.start(new BackfillJob(), env, config);
+    var result = job.getJobExecutionResult();
+    while (!result.isDone()) {
+      try {
+        Map<String, Long> now = counters(job.getAccumulators().get());
+        long done = now.getOrDefault(SplitComparer.READ, 0L);
+        progress.update(name, done, total, done / ((System.nanoTime() - start) / 1e9));
+      } catch (Exception e) {
+        // accumulators are unavailable while the job starts or ends: the next tick will do
+      }
+      Thread.sleep(1_000);
+    }
+    Map<String, Long> end = counters(result.get().getAllAccumulatorResults());
+    long done = end.getOrDefault(SplitComparer.READ, 0L);
+    progress.update(name, done, total, done / ((System.nanoTime() - start) / 1e9));
+    progress.ended(name);
+    return end;
+  }
+
+  private static Map<String, Long> counters(Map<String, Object> accumulators) {
+    Map<String, Long> counters = new HashMap<>();
+    accumulators.forEach(
+        (k, v) -> {
+          if (v instanceof Number n) {
+            counters.put(k, n.longValue());
+          }
+        });
+    return counters;
+  }
+
+  private static long sum(String key, Map<String, Long> a, Map<String, Long> b) {
+    return a.getOrDefault(key, 0L) + b.getOrDefault(key, 0L);
+  }
+
+  static long copyCount(WeirConfig config) throws Exception {
+    try (Connection c = PostgresConnectionProvider.open(config);
+        ResultSet rs = c.createStatement().executeQuery("SELECT count(*) FROM search_document")) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  /**
+   * Deletes the target's documents whose product the copy no longer has, with an external version
+   * one above the one held: if the streaming job wrote a newer version meanwhile, it stays.
+   */
+  private static long deleteWhatTheCopyNoLongerHas(
+      WeirConfig config, ElasticsearchClient es, String target) throws Exception {
+    Map<Long, TargetIndex.Held> held =
+        TargetIndex.held(es, target, Long.MIN_VALUE / 2, Long.MAX_VALUE / 2);
+    long deleted = 0;
+    try (Connection c = PostgresConnectionProvider.open(config);
+        PreparedStatement exists =
+            c.prepareStatement("SELECT 1 FROM search_document WHERE product_id = ?")) {
+      for (Map.Entry<Long, TargetIndex.Held> doc : held.entrySet()) {
+        exists.setLong(1, doc.getKey());
+        try (ResultSet rs = exists.executeQuery()) {
+          if (rs.next()) {
+            continue;
+          }
+        }
+        try {
+          es.delete(
+              d ->
+                  d.index(target)
+                      .id(Long.toString(doc.getKey()))
+                      .version(doc.getValue().version() + 1)
+                      .versionType(VersionType.External));
+          deleted++;
+        } catch (co.elastic.clients.elasticsearch._types.ElasticsearchException e) {
+          if (e.status() != 409) {
+            throw e;
+          }
+        }
+      }
+    }
+    return deleted;
+  }
+}

@@ -1,0 +1,98 @@
+package dev.weir.backfill;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import dev.weir.common.config.WeirConfig;
+import dev.weir.common.job.WeirJob;
+import dev.weir.common.postgres.PostgresConnectionProvider;
+import dev.weir.search.SearchDocumentStore;
+import dev.weir.sink.elasticsearch.DocumentOperation;
+import dev.weir.sink.elasticsearch.ElasticsearchClients;
+import dev.weir.sink.elasticsearch.ElasticsearchSettings;
+import dev.weir.sink.elasticsearch.ElasticsearchSink;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * backfill, one pass: the copy's product ids cut into splits → each split compared with the target
+ * ({@link SplitComparer}) → the documents the target lacks, bulk-written with their versions. A
+ * bounded job; {@link Backfill} runs it (twice, around the alias swap).
+ */
+public final class BackfillJob implements WeirJob {
+
+  public static final String NAME = "backfill";
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public List<String> topics(WeirConfig config) {
+    return List.of();
+  }
+
+  /** Creates the target index from the mapping in schemas/, or checks the existing one's. */
+  @Override
+  public void prepare(WeirConfig config) {
+    String target =
+        config
+            .getOptional(BackfillOptions.TARGET)
+            .orElseThrow(() -> new BackfillException("no target index: give --target <index>"));
+    try (var transport = ElasticsearchClients.transport(ElasticsearchSettings.from(config))) {
+      TargetIndex.createOrCheck(new ElasticsearchClient(transport), target);
+    } catch (java.io.IOException e) {
+      throw new BackfillException(
+          "Elasticsearch at "
+              + config.get(dev.weir.common.config.WeirOptions.ELASTICSEARCH_URL)
+              + " cannot be used: "
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  @Override
+  public void build(StreamExecutionEnvironment env, WeirConfig config) {
+    String target = config.get(BackfillOptions.TARGET);
+    int splitSize = config.get(BackfillOptions.SPLIT_SIZE);
+    long[] ids = idRange(config);
+    long splits = ids == null ? 1 : (ids[1] - ids[0]) / splitSize + 1;
+    env.fromSequence(0, splits - 1)
+        .name("splits of search_document")
+        .uid(NAME + "-splits")
+        .rebalance()
+        .flatMap(
+            new SplitComparer(
+                config,
+                target,
+                ids == null ? 0 : ids[0],
+                splitSize,
+                config.get(BackfillOptions.DRY_RUN)))
+        .name("compare with " + target)
+        .uid(NAME + "-compare")
+        .sinkTo(
+            ElasticsearchSink.<DocumentOperation>builder()
+                .setSettings(ElasticsearchSettings.from(config))
+                .setConverter((op, context) -> op)
+                .build())
+        .name("Elasticsearch " + target)
+        .uid(NAME + "-index");
+  }
+
+  /** The copy's lowest and highest product id; null if empty. Fails clearly without the table. */
+  static long[] idRange(WeirConfig config) {
+    try (Connection c = PostgresConnectionProvider.open(config)) {
+      return SearchDocumentStore.idRange(c);
+    } catch (SQLException e) {
+      if ("42P01".equals(e.getSQLState())) {
+        throw new BackfillException(
+            "there is no search_document table at "
+                + config.get(dev.weir.common.config.WeirOptions.POSTGRES_URL)
+                + ": run the search-index job first (or point postgres.url at its database)",
+            e);
+      }
+      throw new BackfillException("cannot read search_document: " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,40 @@
+package dev.weir.backfill;
+
+import java.time.Duration;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+
+/** The backfill's options (the alias is search.alias, the copy is postgres.url). */
+public final class BackfillOptions {
+
+  public static final ConfigOption<String> TARGET =
+      ConfigOptions.key("backfill.target")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "The index to rebuild: created from the mapping in schemas/ if missing, else its mapping"
+                  + " must match.");
+
+  public static final ConfigOption<Integer> SPLIT_SIZE =
+      ConfigOptions.key("backfill.split-size")
+          .intType()
+          .defaultValue(1000)
+          .withDescription(
+              "Product ids per split: the unit of parallel reading and of comparison.");
+
+  public static final ConfigOption<Boolean> DRY_RUN =
+      ConfigOptions.key("backfill.dry-run")
+          .booleanType()
+          .defaultValue(false)
+          .withDescription("Compare and count what would be sent, send nothing.");
+
+  public static final ConfigOption<Duration> SETTLE =
+      ConfigOptions.key("backfill.settle")
+          .durationType()
+          .defaultValue(Duration.ofSeconds(5))
+          .withDescription(
+              "After the alias swap, how long to wait for the streaming job's writes in flight (its"
+                  + " copy and index flush intervals) before the catch-up pass.");
+
+  private BackfillOptions() {}
+}
