@@ -77,6 +77,8 @@ public final class Backfill {
       try (var transport = ElasticsearchClients.transport(ElasticsearchSettings.from(config))) {
         ElasticsearchClient es = new ElasticsearchClient(transport);
         if (swap) {
+          // Searchers must find the whole index the moment the alias moves.
+          es.indices().refresh(r -> r.index(target));
           TargetIndex.swap(es, config.get(SearchIndexOptions.ALIAS), target);
         }
         Thread.sleep(config.get(BackfillOptions.SETTLE).toMillis());

@@ -1,0 +1,279 @@
+package dev.weir.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.elasticsearch._types.VersionType;
+import dev.weir.backfill.Backfill;
+import dev.weir.backfill.BackfillJob;
+import dev.weir.backfill.BackfillOptions;
+import dev.weir.common.config.WeirConfig;
+import dev.weir.common.config.WeirOptions;
+import dev.weir.common.job.JobRunner;
+import dev.weir.common.postgres.PostgresConnectionProvider;
+import dev.weir.search.ProductsIndex;
+import dev.weir.search.SearchDocument;
+import dev.weir.search.SearchDocumentStore;
+import dev.weir.search.SearchIndexOptions;
+import dev.weir.sink.elasticsearch.ElasticsearchClients;
+import dev.weir.sink.elasticsearch.ElasticsearchSettings;
+import java.io.StringReader;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * weir backfill on the real stack: search_document in PostgreSQL → a new index, while a writer does
+ * what the streaming job's two sinks do (the copy through {@link SearchDocumentStore}, the alias
+ * with external versions).
+ */
+@ExtendWith(LocalStackExtension.class)
+class BackfillITCase {
+
+  @RegisterExtension
+  static final MiniClusterExtension FLINK =
+      new MiniClusterExtension(
+          new MiniClusterResourceConfiguration.Builder().setNumberSlotsPerTaskManager(4).build());
+
+  private final String run = UUID.randomUUID().toString().substring(0, 8);
+  private final String alias = "it-backfill-" + run;
+  private WeirConfig config;
+  private ElasticsearchClient es;
+
+  @BeforeEach
+  void copyAndOldIndex() throws Exception {
+    config =
+        TestDatabases.fresh(LocalStackExtension.config(), "it_backfill")
+            .with(SearchIndexOptions.ALIAS, alias)
+            .with(BackfillOptions.SETTLE, "2 s")
+            .with(BackfillOptions.SPLIT_SIZE, "100")
+            .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
+    dev.weir.common.postgres.Migrations.apply(config);
+    es = ElasticsearchClients.blocking(ElasticsearchSettings.from(config));
+    ProductsIndex.ensureAlias(ElasticsearchSettings.from(config), alias, alias + "-v1");
+  }
+
+  @Test
+  void aRebuildWhileStreamingEndsEqualToTheCopySwapsAtomicallyAndAReRunSendsAlmostNothing()
+      throws Exception {
+    seed(1500);
+    AtomicBoolean streaming = new AtomicBoolean(true);
+    AtomicReference<Throwable> streamFailure = new AtomicReference<>();
+    Thread streamer = new Thread(() -> stream(streaming, streamFailure), "streaming writer");
+    AtomicLong searches = new AtomicLong();
+    AtomicReference<String> badSearch = new AtomicReference<>();
+    AtomicBoolean searching = new AtomicBoolean(true);
+    Thread searcher =
+        new Thread(
+            () -> {
+              while (searching.get()) {
+                try {
+                  long n = es.count(c -> c.index(alias)).count();
+                  searches.incrementAndGet();
+                  if (n < 1000) {
+                    badSearch.compareAndSet(null, "the alias counted " + n + " documents");
+                  }
+                } catch (Exception e) {
+                  badSearch.compareAndSet(null, e.toString());
+                }
+              }
+            },
+            "searcher");
+    streamer.start();
+    searcher.start();
+    Backfill.Summary first;
+    try {
+      first = backfill(alias + "-v2", true);
+    } finally {
+      streaming.set(false);
+      streamer.join();
+      Thread.sleep(500);
+      searching.set(false);
+      searcher.join();
+    }
+    assertThat(streamFailure.get()).isNull();
+    assertThat(first.swapped()).isTrue();
+    assertThat(first.sent()).isGreaterThanOrEqualTo(1500);
+    // The alias answered throughout: never an error, never an empty or partial index.
+    assertThat(badSearch.get()).isNull();
+    assertThat(searches.get()).isGreaterThan(10);
+    assertThat(es.indices().getAlias(a -> a.name(alias)).result().keySet())
+        .containsExactly(alias + "-v2");
+    // Every update made during the rebuild is in the new index, none regressed, deletes included.
+    assertThat(indexed(alias + "-v2")).isEqualTo(copy());
+
+    Backfill.Summary again = backfill(alias + "-v2", false);
+    assertThat(again.sent()).isZero();
+    assertThat(again.skippedUnchanged()).isEqualTo(again.documents());
+    assertThat(again.bytesSent()).isLessThanOrEqualTo(first.bytesSent() / 100);
+  }
+
+  @Test
+  void aBackfillKilledMidwayResumesWithoutResendingWhatWasDone() throws Exception {
+    seed(3000);
+    WeirConfig target =
+        config.with(BackfillOptions.TARGET, alias + "-v2").with(WeirOptions.PARALLELISM, "1");
+    JobClient killed =
+        JobRunner.start(
+            new BackfillJob(), StreamExecutionEnvironment.getExecutionEnvironment(), target);
+    long before =
+        Await.until(
+            java.time.Duration.ofSeconds(60),
+            () -> {
+              es.indices().refresh(r -> r.index(alias + "-v2"));
+              return es.count(c -> c.index(alias + "-v2")).count();
+            },
+            n -> n >= 500);
+    killed.cancel().get();
+    long held = es.count(c -> c.index(alias + "-v2")).count();
+    assertThat(held).as("killed midway").isBetween(before, 2999L);
+
+    Backfill.Summary resumed = backfill(alias + "-v2", false);
+    assertThat(resumed.skippedUnchanged()).isGreaterThanOrEqualTo(held);
+    assertThat(resumed.sent()).isEqualTo(3000 - resumed.skippedUnchanged());
+    assertThat(indexed(alias + "-v2")).isEqualTo(copy());
+  }
+
+  private Backfill.Summary backfill(String target, boolean swap) throws Exception {
+    return Backfill.run(
+        config.with(BackfillOptions.TARGET, target),
+        swap,
+        StreamExecutionEnvironment::getExecutionEnvironment,
+        (pass, done, total, rate) -> {});
+  }
+
+  /** The same documents in the copy and behind the alias, as the streaming job leaves them. */
+  private void seed(int products) throws Exception {
+    List<SearchDocument> docs = new ArrayList<>();
+    for (long id = 1; id <= products; id++) {
+      docs.add(doc(id, 64 * id, "9.99"));
+    }
+    try (SearchDocumentStore store = SearchDocumentStore.open(config)) {
+      store.write(docs);
+    }
+    for (SearchDocument d : docs) {
+      index(d);
+    }
+  }
+
+  /** Price changes and a few deletes, written as the streaming job's sinks write them. */
+  private void stream(AtomicBoolean streaming, AtomicReference<Throwable> failure) {
+    Random random = new Random(1);
+    long round = 1;
+    try (SearchDocumentStore store = SearchDocumentStore.open(config)) {
+      while (streaming.get()) {
+        long id = 1 + random.nextInt(1500);
+        long version = 64 * id + 1_000_000 * round++;
+        if (random.nextInt(20) == 0) {
+          store.write(List.of(SearchDocument.deletion(id, version)));
+          try {
+            es.delete(
+                d ->
+                    d.index(alias)
+                        .id(Long.toString(id))
+                        .version(version)
+                        .versionType(VersionType.External));
+          } catch (co.elastic.clients.elasticsearch._types.ElasticsearchException e) {
+            // already deleted (404) or newer (409)
+          }
+        } else {
+          SearchDocument d = doc(id, version, (1 + random.nextInt(9000)) / 100.0 + "");
+          store.write(List.of(d));
+          index(d);
+        }
+        Thread.sleep(5);
+      }
+    } catch (Throwable e) {
+      failure.set(e);
+    }
+  }
+
+  private void index(SearchDocument d) throws Exception {
+    try {
+      es.index(
+          i ->
+              i.index(alias)
+                  .id(Long.toString(d.productId))
+                  .version(d.docVersion)
+                  .versionType(VersionType.External)
+                  .withJson(new StringReader(new String(d.toJson(), StandardCharsets.UTF_8))));
+    } catch (co.elastic.clients.elasticsearch._types.ElasticsearchException e) {
+      if (e.status() != 409) {
+        throw e;
+      }
+    }
+  }
+
+  private static SearchDocument doc(long id, long version, String price) throws Exception {
+    SearchDocument d = new SearchDocument();
+    d.productId = id;
+    d.isNew = true; // written whole; on conflict only a newer version applies
+    d.sku = "SKU-" + id;
+    d.name = "Product " + id;
+    d.description = ("A long description of product " + id + ". ").repeat(40);
+    d.attributes = "{\"colour\":\"red\"}";
+    d.brandId = 1 + id % 7;
+    d.brandName = "Brand " + d.brandId;
+    d.categoryId = 11L;
+    d.categoryPath = List.of("Outdoor", "Hiking");
+    d.price = new BigDecimal(price);
+    d.currency = "EUR";
+    d.priceVersion = version;
+    d.updatedAt = "2026-11-21T10:00:00Z";
+    d.contentHash =
+        java.util.Arrays.copyOf(
+            MessageDigest.getInstance("SHA-256")
+                .digest((id + "|" + d.price).getBytes(StandardCharsets.UTF_8)),
+            16);
+    d.docVersion = version;
+    return d;
+  }
+
+  /** product id → version#content hash, of the copy. */
+  private Map<String, String> copy() throws Exception {
+    Map<String, String> rows = new TreeMap<>();
+    try (var c = PostgresConnectionProvider.open(config);
+        var rs =
+            c.createStatement()
+                .executeQuery(
+                    "SELECT product_id, doc_version, encode(content_hash, 'hex') FROM search_document")) {
+      while (rs.next()) {
+        rows.put(rs.getString(1), rs.getLong(2) + "#" + rs.getString(3));
+      }
+    }
+    return rows;
+  }
+
+  /** product id → version#content hash, of an index. */
+  private Map<String, String> indexed(String index) throws Exception {
+    es.indices().refresh(r -> r.index(index));
+    Map<String, String> docs = new TreeMap<>();
+    var hits =
+        es.search(
+                s -> s.index(index).size(10_000).version(true),
+                com.fasterxml.jackson.databind.node.ObjectNode.class)
+            .hits()
+            .hits();
+    for (var hit : hits) {
+      docs.put(hit.id(), hit.version() + "#" + hit.source().get("content_hash").asText());
+    }
+    return docs;
+  }
+}
