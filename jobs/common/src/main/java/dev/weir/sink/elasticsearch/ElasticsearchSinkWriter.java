@@ -95,7 +95,16 @@ final class ElasticsearchSinkWriter<T> extends AsyncSinkWriter<T, DocumentOperat
         backoffMs,
         why);
     CompletableFuture.delayedExecutor(backoffMs, TimeUnit.MILLISECONDS)
-        .execute(() -> result.retryForEntries(operations));
+        .execute(
+            () -> {
+              try {
+                result.retryForEntries(operations);
+              } catch (java.util.concurrent.RejectedExecutionException closed) {
+                // The task stopped meanwhile (cancelled or failing over): the entries are in the
+                // last checkpoint's state or will be replayed, nothing to retry here.
+                LOG.debug("retry dropped, the sink is closed", closed);
+              }
+            });
   }
 
   private static List<BulkOutcome.Item> items(BulkResponse response) {
