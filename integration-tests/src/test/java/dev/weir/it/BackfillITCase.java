@@ -190,7 +190,8 @@ class BackfillITCase {
                         .id(Long.toString(id))
                         .version(version)
                         .versionType(VersionType.External));
-          } catch (co.elastic.clients.elasticsearch._types.ElasticsearchException e) {
+          } catch (co.elastic.clients.elasticsearch._types.ElasticsearchException
+              | java.io.IOException e) {
             // already deleted (404) or newer (409)
           }
         } else {

@@ -175,6 +175,11 @@ public final class Backfill {
           if (e.status() != 409) {
             throw e;
           }
+        } catch (org.elasticsearch.client.ResponseException e) {
+          // A delete's 409 (a newer version is there: it stays) comes back as a response error.
+          if (e.getResponse().getStatusLine().getStatusCode() != 409) {
+            throw e;
+          }
         }
       }
     }
