@@ -63,10 +63,7 @@ final class BenchCommand {
                     .collect(java.util.stream.Collectors.joining(","))
                 + " --paced-entries "
                 + pacedEntries);
-    Files.createDirectories(out.toAbsolutePath().getParent());
-    Files.writeString(out, md);
-    spec.commandLine().getOut().println(md);
-    spec.commandLine().getOut().println("written to " + out);
+    writeResults(md, out);
     return 0;
   }
 
@@ -98,10 +95,7 @@ final class BenchCommand {
     String md =
         dev.weir.cli.bench.IdentityBenchmark.markdown(
             result, "bin/weir bench identity --events " + events + " --repeat " + repeat);
-    Files.createDirectories(out.toAbsolutePath().getParent());
-    Files.writeString(out, md);
-    spec.commandLine().getOut().println(md);
-    spec.commandLine().getOut().println("written to " + out);
+    writeResults(md, out);
     return 0;
   }
 
@@ -134,10 +128,15 @@ final class BenchCommand {
     String md =
         dev.weir.cli.bench.SearchIndexBenchmark.markdown(
             result, "bin/weir bench search-index --products " + products + " --rounds " + rounds);
+    writeResults(md, out);
+    return 0;
+  }
+
+  /** Writes a benchmark's Markdown to its results file and shows it. */
+  private void writeResults(String md, Path out) throws java.io.IOException {
     Files.createDirectories(out.toAbsolutePath().getParent());
     Files.writeString(out, md);
     spec.commandLine().getOut().println(md);
     spec.commandLine().getOut().println("written to " + out);
-    return 0;
   }
 }

@@ -9,7 +9,6 @@ import dev.weir.search.SearchIndexOptions;
 import dev.weir.sink.elasticsearch.ElasticsearchClients;
 import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.HashMap;
@@ -64,10 +63,7 @@ public final class Backfill {
       WeirConfig config, boolean swap, Supplier<StreamExecutionEnvironment> env, Progress progress)
       throws Exception {
     long start = System.nanoTime();
-    String target =
-        config
-            .getOptional(BackfillOptions.TARGET)
-            .orElseThrow(() -> new BackfillException("no target index: give --target <index>"));
+    String target = BackfillOptions.target(config);
     long total = copyCount(config);
     Map<String, Long> copyPass = pass(config, env.get(), "copy", total, progress);
     boolean dryRun = config.get(BackfillOptions.DRY_RUN);
@@ -152,34 +148,34 @@ public final class Backfill {
       WeirConfig config, ElasticsearchClient es, String target) throws Exception {
     Map<Long, TargetIndex.Held> held =
         TargetIndex.held(es, target, Long.MIN_VALUE / 2, Long.MAX_VALUE / 2);
-    long deleted = 0;
+    java.util.Set<Long> copied = new java.util.HashSet<>();
     try (Connection c = PostgresConnectionProvider.open(config);
-        PreparedStatement exists =
-            c.prepareStatement("SELECT 1 FROM search_document WHERE product_id = ?")) {
-      for (Map.Entry<Long, TargetIndex.Held> doc : held.entrySet()) {
-        exists.setLong(1, doc.getKey());
-        try (ResultSet rs = exists.executeQuery()) {
-          if (rs.next()) {
-            continue;
-          }
+        ResultSet rs = c.createStatement().executeQuery("SELECT product_id FROM search_document")) {
+      while (rs.next()) {
+        copied.add(rs.getLong(1));
+      }
+    }
+    long deleted = 0;
+    for (Map.Entry<Long, TargetIndex.Held> doc : held.entrySet()) {
+      if (copied.contains(doc.getKey())) {
+        continue;
+      }
+      try {
+        es.delete(
+            d ->
+                d.index(target)
+                    .id(Long.toString(doc.getKey()))
+                    .version(doc.getValue().version() + 1)
+                    .versionType(VersionType.External));
+        deleted++;
+      } catch (co.elastic.clients.elasticsearch._types.ElasticsearchException e) {
+        if (e.status() != 409) {
+          throw e;
         }
-        try {
-          es.delete(
-              d ->
-                  d.index(target)
-                      .id(Long.toString(doc.getKey()))
-                      .version(doc.getValue().version() + 1)
-                      .versionType(VersionType.External));
-          deleted++;
-        } catch (co.elastic.clients.elasticsearch._types.ElasticsearchException e) {
-          if (e.status() != 409) {
-            throw e;
-          }
-        } catch (org.elasticsearch.client.ResponseException e) {
-          // A delete's 409 (a newer version is there: it stays) comes back as a response error.
-          if (e.getResponse().getStatusLine().getStatusCode() != 409) {
-            throw e;
-          }
+      } catch (org.elasticsearch.client.ResponseException e) {
+        // A delete's 409 (a newer version is there: it stays) comes back as a response error.
+        if (e.getResponse().getStatusLine().getStatusCode() != 409) {
+          throw e;
         }
       }
     }

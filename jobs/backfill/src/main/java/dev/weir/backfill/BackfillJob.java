@@ -36,10 +36,7 @@ public final class BackfillJob implements WeirJob {
   /** Creates the target index from the mapping in schemas/, or checks the existing one's. */
   @Override
   public void prepare(WeirConfig config) {
-    String target =
-        config
-            .getOptional(BackfillOptions.TARGET)
-            .orElseThrow(() -> new BackfillException("no target index: give --target <index>"));
+    String target = BackfillOptions.target(config);
     try (var transport = ElasticsearchClients.transport(ElasticsearchSettings.from(config))) {
       TargetIndex.createOrCheck(new ElasticsearchClient(transport), target);
     } catch (java.io.IOException e) {
@@ -54,7 +51,7 @@ public final class BackfillJob implements WeirJob {
 
   @Override
   public void build(StreamExecutionEnvironment env, WeirConfig config) {
-    String target = config.get(BackfillOptions.TARGET);
+    String target = BackfillOptions.target(config);
     int splitSize = config.get(BackfillOptions.SPLIT_SIZE);
     long[] ids = idRange(config);
     long splits = ids == null ? 1 : (ids[1] - ids[0]) / splitSize + 1;

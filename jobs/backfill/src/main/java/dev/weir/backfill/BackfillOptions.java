@@ -37,4 +37,11 @@ public final class BackfillOptions {
                   + " copy and index flush intervals) before the catch-up pass.");
 
   private BackfillOptions() {}
+
+  /** The target index; a clear error when none was given. */
+  static String target(dev.weir.common.config.WeirConfig config) {
+    return config
+        .getOptional(TARGET)
+        .orElseThrow(() -> new BackfillException("no target index: give --target <index>"));
+  }
 }

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.schema.Json;
 import dev.weir.search.ProductsIndex;
+import dev.weir.sink.elasticsearch.ElasticsearchClients;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -40,7 +41,8 @@ final class TargetIndex {
       return;
     }
     JsonNode expected = Json.mapper().readTree(ProductsIndex.mapping()).path("mappings");
-    JsonNode actual = get(rest(es), "/" + index + "/_mapping").path(index).path("mappings");
+    JsonNode actual =
+        get(ElasticsearchClients.rest(es), "/" + index + "/_mapping").path(index).path("mappings");
     List<String> conflicts = new ArrayList<>();
     expected
         .path("properties")
@@ -137,11 +139,6 @@ final class TargetIndex {
 
   static long count(ElasticsearchClient es, String index) throws IOException {
     return es.count(c -> c.index(index)).count();
-  }
-
-  private static RestClient rest(ElasticsearchClient es) {
-    return ((co.elastic.clients.transport.rest_client.RestClientTransport) es._transport())
-        .restClient();
   }
 
   private static JsonNode get(RestClient rest, String path) throws IOException {

@@ -3,7 +3,6 @@ package dev.weir.search;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch.indices.CreateIndexRequest;
 import co.elastic.clients.transport.endpoints.BooleanResponse;
-import co.elastic.clients.transport.rest_client.RestClientTransport;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.schema.Json;
 import dev.weir.sink.elasticsearch.DocumentOperation;
@@ -55,8 +54,7 @@ public final class ProductsIndex {
       throws IOException {
     Request request = new Request("POST", "/" + alias + "/_search");
     request.setJsonEntity(body);
-    Response response =
-        ((RestClientTransport) es._transport()).restClient().performRequest(request);
+    Response response = ElasticsearchClients.rest(es).performRequest(request);
     try (InputStream in = response.getEntity().getContent()) {
       List<ObjectNode> sources = new ArrayList<>();
       Json.mapper()

@@ -45,4 +45,9 @@ public final class ElasticsearchClients {
   public static ElasticsearchAsyncClient async(ElasticsearchSettings settings) {
     return new ElasticsearchAsyncClient(transport(settings));
   }
+
+  /** The low-level REST client under a client made here, for requests sent as they are. */
+  public static org.elasticsearch.client.RestClient rest(ElasticsearchClient es) {
+    return ((RestClientTransport) es._transport()).restClient();
+  }
 }
