@@ -132,6 +132,52 @@ final class BenchCommand {
     return 0;
   }
 
+  @Command(
+      name = "backfill",
+      mixinStandardHelpOptions = true,
+      description =
+          "A backfill's documents/s vs a raw Elasticsearch bulk of the same documents, and the bytes"
+              + " a second run over the unchanged index sends.")
+  int backfill(
+      @Option(
+              names = "--documents",
+              defaultValue = "50000",
+              description = "Documents in the copy (default: ${DEFAULT-VALUE}).")
+          int documents,
+      @Option(
+              names = "--parallelism",
+              defaultValue = "2",
+              description =
+                  "The backfill's parallelism, and the raw bulk's loaders (default: ${DEFAULT-VALUE}).")
+          int parallelism,
+      @Option(
+              names = "--rounds",
+              defaultValue = "2",
+              description =
+                  "Rounds of each side in turn, the best kept (default: ${DEFAULT-VALUE}).")
+          int rounds,
+      @Option(
+              names = "--out",
+              defaultValue = "benchmarks/results/backfill.md",
+              description = "Results file (default: ${DEFAULT-VALUE}).")
+          Path out)
+      throws Exception {
+    dev.weir.cli.bench.BackfillBenchmark.Result result =
+        dev.weir.cli.bench.BackfillBenchmark.run(
+            LocalStack.fromEnvironment(), documents, parallelism, rounds);
+    String md =
+        dev.weir.cli.bench.BackfillBenchmark.markdown(
+            result,
+            "bin/weir bench backfill --documents "
+                + documents
+                + " --parallelism "
+                + parallelism
+                + " --rounds "
+                + rounds);
+    writeResults(md, out);
+    return 0;
+  }
+
   /** Writes a benchmark's Markdown to its results file and shows it. */
   private void writeResults(String md, Path out) throws java.io.IOException {
     Files.createDirectories(out.toAbsolutePath().getParent());

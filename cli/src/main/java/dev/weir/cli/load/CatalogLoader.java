@@ -3,6 +3,7 @@ package dev.weir.cli.load;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.kafka.KafkaIo;
 import dev.weir.common.postgres.PostgresConnectionProvider;
+import dev.weir.search.SearchDocument;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
@@ -186,6 +187,33 @@ public final class CatalogLoader {
       }
       c.commit();
     }
+  }
+
+  /**
+   * The search document the search-index job would make of a generated product (a ~6 kB
+   * description, like {@link #fill}'s): for filling a copy directly, e.g. the backfill benchmark.
+   */
+  public SearchDocument document(long id, long version) {
+    SearchDocument d = new SearchDocument();
+    d.productId = id;
+    d.isNew = true;
+    d.sku = String.format("SKU-%06d", id);
+    d.name = productName();
+    d.description = description(6_000);
+    d.attributes =
+        "{\"colour\": \"" + word() + "\", \"weight_g\": " + (100 + random.nextInt(5000)) + "}";
+    d.brandId = 1L + random.nextInt(50);
+    d.brandName = "Brand " + word() + " " + d.brandId;
+    d.categoryId = leafCategory();
+    d.categoryPath = List.of("Outdoor", "Outdoor " + capitalized(word()), capitalized(word()));
+    d.price =
+        BigDecimal.valueOf(500 + random.nextInt(50_000))
+            .divide(BigDecimal.valueOf(100), 2, RoundingMode.UNNECESSARY);
+    d.currency = "EUR";
+    d.priceVersion = version;
+    d.updatedAt = "2026-11-21T10:00:00Z";
+    d.docVersion = version;
+    return d.hashContent();
   }
 
   private static void insertCategory(PreparedStatement s, long id, String name, Long parent)

@@ -72,9 +72,11 @@ public final class Backfill {
     if (!dryRun) {
       try (var transport = ElasticsearchClients.transport(ElasticsearchSettings.from(config))) {
         ElasticsearchClient es = new ElasticsearchClient(transport);
+        // Searchers must find the whole index the moment the alias moves, and the catch-up pass
+        // compares with what a search finds: without a refresh it would send the last second's
+        // documents again.
+        es.indices().refresh(r -> r.index(target));
         if (swap) {
-          // Searchers must find the whole index the moment the alias moves.
-          es.indices().refresh(r -> r.index(target));
           TargetIndex.swap(es, config.get(SearchIndexOptions.ALIAS), target);
         }
         Thread.sleep(config.get(BackfillOptions.SETTLE).toMillis());

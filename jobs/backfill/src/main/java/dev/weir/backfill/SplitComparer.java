@@ -9,6 +9,7 @@ import dev.weir.sink.elasticsearch.DocumentOperation;
 import dev.weir.sink.elasticsearch.ElasticsearchClients;
 import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import java.sql.Connection;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -65,34 +66,47 @@ final class SplitComparer extends RichFlatMapFunction<Long, DocumentOperation> {
   public void flatMap(Long split, Collector<DocumentOperation> out) throws Exception {
     long from = firstId + split * splitSize;
     long to = from + splitSize;
-    List<SearchDocument> docs = SearchDocumentStore.readRange(copy, from, to);
-    if (docs.isEmpty()) {
-      return;
-    }
     Map<Long, TargetIndex.Held> held = TargetIndex.held(es, target, from, to);
+    List<SearchDocument> docs;
+    if (held.isEmpty()) {
+      // Nothing to compare with (a first run): read the documents straight away.
+      docs = SearchDocumentStore.readRange(copy, from, to);
+      read.add(docs.size());
+    } else {
+      // Compare the hashes first: whole documents (large descriptions) are read only to be sent.
+      Map<Long, byte[]> hashes = SearchDocumentStore.contentHashes(copy, from, to);
+      List<Long> differing = differing(hashes, held);
+      read.add(hashes.size());
+      skipped.add(hashes.size() - differing.size());
+      docs = differing.isEmpty() ? List.of() : SearchDocumentStore.read(copy, differing);
+    }
     for (SearchDocument d : docs) {
-      read.add(1);
-      DocumentOperation op = toSend(d, held.get(d.productId), target);
-      if (op == null) {
-        skipped.add(1);
-      } else {
-        sent.add(1);
-        bytes.add(op.sizeInBytes());
-        if (!dryRun) {
-          out.collect(op);
-        }
+      DocumentOperation op =
+          DocumentOperation.index(target, Long.toString(d.productId), d.docVersion, d.toJson());
+      sent.add(1);
+      bytes.add(op.sizeInBytes());
+      if (!dryRun) {
+        out.collect(op);
       }
     }
   }
 
-  /** The operation that brings the target up to the copy's document, or null if it has it. */
-  static DocumentOperation toSend(SearchDocument doc, TargetIndex.Held held, String target) {
-    String hash = doc.contentHash == null ? null : HexFormat.of().formatHex(doc.contentHash);
-    if (held != null && hash != null && hash.equals(held.contentHash())) {
-      return null;
-    }
-    return DocumentOperation.index(
-        target, Long.toString(doc.productId), doc.docVersion, doc.toJson());
+  /**
+   * The product ids whose document the target does not hold with the same content hash (a document
+   * without a hash is always sent).
+   */
+  static List<Long> differing(Map<Long, byte[]> copyHashes, Map<Long, TargetIndex.Held> held) {
+    List<Long> ids = new ArrayList<>();
+    copyHashes.forEach(
+        (id, hash) -> {
+          TargetIndex.Held h = held.get(id);
+          if (hash == null
+              || h == null
+              || !HexFormat.of().formatHex(hash).equals(h.contentHash())) {
+            ids.add(id);
+          }
+        });
+    return ids;
   }
 
   @Override

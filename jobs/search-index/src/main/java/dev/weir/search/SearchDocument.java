@@ -151,6 +151,15 @@ public class SearchDocument {
     return hash;
   }
 
+  /**
+   * Sets the content hash from the current values, as the job does: for documents made outside the
+   * job (benchmark data written straight to the copy).
+   */
+  public SearchDocument hashContent() {
+    contentHash = contentHash(columnHashes());
+    return this;
+  }
+
   /** The Elasticsearch document (the mapping in schemas/elasticsearch/products.mapping.json). */
   public byte[] toJson() {
     ObjectNode doc = Json.mapper().createObjectNode();

@@ -214,36 +214,74 @@ public final class SearchDocumentStore
   /** The documents of the copy with {@code from <= product_id < to}, by product id. */
   public static List<SearchDocument> readRange(Connection c, long from, long to)
       throws SQLException {
-    List<SearchDocument> docs = new ArrayList<>();
     try (PreparedStatement s =
         c.prepareStatement(
-            "SELECT product_id, sku, name, description, attributes::text, brand_id, brand_name,"
-                + " category_id, category_path, price, currency, price_version,"
-                + " to_json(updated_at) #>> '{}', content_hash, doc_version"
-                + " FROM search_document WHERE product_id >= ? AND product_id < ? ORDER BY product_id")) {
+            SELECT_DOCUMENTS + " WHERE product_id >= ? AND product_id < ? ORDER BY product_id")) {
+      s.setLong(1, from);
+      s.setLong(2, to);
+      return documents(s);
+    }
+  }
+
+  /** The documents of the copy with these product ids (those it has), by product id. */
+  public static List<SearchDocument> read(Connection c, Collection<Long> productIds)
+      throws SQLException {
+    try (PreparedStatement s =
+        c.prepareStatement(SELECT_DOCUMENTS + " WHERE product_id = ANY (?) ORDER BY product_id")) {
+      s.setArray(1, c.createArrayOf("bigint", productIds.toArray()));
+      return documents(s);
+    }
+  }
+
+  /**
+   * product id → content hash (null if none) of the copy's documents with {@code from <= product_id
+   * < to}: what to compare before reading whole documents, which are large.
+   */
+  public static Map<Long, byte[]> contentHashes(Connection c, long from, long to)
+      throws SQLException {
+    Map<Long, byte[]> hashes = new java.util.LinkedHashMap<>();
+    try (PreparedStatement s =
+        c.prepareStatement(
+            "SELECT product_id, content_hash FROM search_document"
+                + " WHERE product_id >= ? AND product_id < ? ORDER BY product_id")) {
       s.setLong(1, from);
       s.setLong(2, to);
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
-          SearchDocument d = new SearchDocument();
-          d.productId = rs.getLong(1);
-          d.sku = rs.getString(2);
-          d.name = rs.getString(3);
-          d.description = rs.getString(4);
-          d.attributes = rs.getString(5);
-          d.brandId = (Long) rs.getObject(6, Long.class);
-          d.brandName = rs.getString(7);
-          d.categoryId = (Long) rs.getObject(8, Long.class);
-          Array path = rs.getArray(9);
-          d.categoryPath = path == null ? null : List.of((String[]) path.getArray());
-          d.price = rs.getBigDecimal(10);
-          d.currency = rs.getString(11) == null ? null : rs.getString(11).trim();
-          d.priceVersion = (Long) rs.getObject(12, Long.class);
-          d.updatedAt = rs.getString(13);
-          d.contentHash = rs.getBytes(14);
-          d.docVersion = rs.getLong(15);
-          docs.add(d);
+          hashes.put(rs.getLong(1), rs.getBytes(2));
         }
+      }
+    }
+    return hashes;
+  }
+
+  private static final String SELECT_DOCUMENTS =
+      "SELECT product_id, sku, name, description, attributes::text, brand_id, brand_name,"
+          + " category_id, category_path, price, currency, price_version,"
+          + " to_json(updated_at) #>> '{}', content_hash, doc_version FROM search_document";
+
+  private static List<SearchDocument> documents(PreparedStatement s) throws SQLException {
+    List<SearchDocument> docs = new ArrayList<>();
+    try (ResultSet rs = s.executeQuery()) {
+      while (rs.next()) {
+        SearchDocument d = new SearchDocument();
+        d.productId = rs.getLong(1);
+        d.sku = rs.getString(2);
+        d.name = rs.getString(3);
+        d.description = rs.getString(4);
+        d.attributes = rs.getString(5);
+        d.brandId = (Long) rs.getObject(6, Long.class);
+        d.brandName = rs.getString(7);
+        d.categoryId = (Long) rs.getObject(8, Long.class);
+        Array path = rs.getArray(9);
+        d.categoryPath = path == null ? null : List.of((String[]) path.getArray());
+        d.price = rs.getBigDecimal(10);
+        d.currency = rs.getString(11) == null ? null : rs.getString(11).trim();
+        d.priceVersion = (Long) rs.getObject(12, Long.class);
+        d.updatedAt = rs.getString(13);
+        d.contentHash = rs.getBytes(14);
+        d.docVersion = rs.getLong(15);
+        docs.add(d);
       }
     }
     return docs;

@@ -1,0 +1,208 @@
+package dev.weir.cli.bench;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import dev.weir.backfill.Backfill;
+import dev.weir.backfill.BackfillOptions;
+import dev.weir.cli.load.CatalogLoader;
+import dev.weir.common.config.WeirConfig;
+import dev.weir.common.config.WeirOptions;
+import dev.weir.common.postgres.PostgresConnectionProvider;
+import dev.weir.search.SearchDocument;
+import dev.weir.search.SearchDocumentStore;
+import dev.weir.sink.elasticsearch.DocumentOperation;
+import dev.weir.sink.elasticsearch.ElasticsearchClients;
+import dev.weir.sink.elasticsearch.ElasticsearchSettings;
+import dev.weir.stack.Connections;
+import dev.weir.stack.LocalStack;
+import java.sql.Connection;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * backfill, side by side in one run on the local stack, over a copy of {@code documents} generated
+ * search documents (~6 kB descriptions) written to search_document as the search-index job writes
+ * them:
+ *
+ * <ol>
+ *   <li>a <b>raw bulk load</b> of the very same documents ({@link RawBulk}, as many loaders as the
+ *       backfill has parallel writers), already in memory;
+ *   <li><b>weir backfill</b> into an empty index: its copy pass (read the copy split by split,
+ *       compare with the target, bulk-write), then the whole run (plus the catch-up pass and the
+ *       check for deletes);
+ *   <li>the <b>same backfill again</b> over the unchanged index: what it sends.
+ * </ol>
+ */
+public final class BackfillBenchmark {
+
+  private static final String RAW = "bench-backfill-raw";
+  private static final String TARGET = "bench-backfill-weir";
+
+  private BackfillBenchmark() {}
+
+  /** One backfill run: its summary and its copy pass's seconds (job submission to its end). */
+  public record Run(Backfill.Summary summary, double copyPassSeconds) {
+    double copyPassDocsPerSecond() {
+      return summary.documents() / copyPassSeconds;
+    }
+
+    double docsPerSecond() {
+      return summary.documents() / (summary.elapsed().toMillis() / 1e3);
+    }
+  }
+
+  public record Result(
+      int documents, int parallelism, int rounds, double rawSeconds, Run first, Run second) {
+    double rawDocsPerSecond() {
+      return documents / rawSeconds;
+    }
+  }
+
+  public static Result run(LocalStack stack, int documents, int parallelism, int rounds)
+      throws Exception {
+    Connections connections = stack.up();
+    WeirConfig config =
+        BenchDatabases.fresh(stack, connections, "bench_backfill")
+            .with(WeirOptions.PARALLELISM, Integer.toString(parallelism))
+            .with(BackfillOptions.TARGET, TARGET)
+            // Nothing streams here: no in-flight writes to wait for before the catch-up pass.
+            .with(BackfillOptions.SETTLE, "0 s");
+    fill(config, documents);
+    try (var transport = ElasticsearchClients.transport(ElasticsearchSettings.from(config))) {
+      ElasticsearchClient es = new ElasticsearchClient(transport);
+      List<DocumentOperation> copy = copy(config);
+      // Warm the node (JIT, first index creation) so neither side pays for it.
+      RawBulk.load(es, RAW, copy.subList(0, Math.min(documents, 2 * RawBulk.BATCH)), 1);
+      // Rounds of both sides in turn; the best of each is kept (a shared machine is noisy).
+      double raw = Double.MAX_VALUE;
+      Run first = null;
+      for (int round = 0; round < rounds; round++) {
+        raw = Math.min(raw, RawBulk.load(es, RAW, copy, parallelism));
+        es.indices().delete(d -> d.index(RAW));
+        es.indices().delete(d -> d.index(TARGET).ignoreUnavailable(true));
+        Run run = backfill(config);
+        if (first == null || run.copyPassSeconds() < first.copyPassSeconds()) {
+          first = run;
+        }
+      }
+      Run second = backfill(config);
+      return new Result(documents, parallelism, rounds, raw, first, second);
+    }
+  }
+
+  /** The copy: {@code documents} generated documents, written by the job's store. */
+  private static void fill(WeirConfig config, int documents) throws Exception {
+    CatalogLoader generator = new CatalogLoader(11);
+    try (SearchDocumentStore store = SearchDocumentStore.open(config)) {
+      List<SearchDocument> batch = new ArrayList<>();
+      for (long id = 1; id <= documents; id++) {
+        batch.add(generator.document(id, 1_000 + id));
+        if (batch.size() == 500 || id == documents) {
+          store.write(batch);
+          batch.clear();
+        }
+      }
+    }
+  }
+
+  /** The copy's documents as the operations a raw loader sends (the backfill sends the same). */
+  private static List<DocumentOperation> copy(WeirConfig config) throws Exception {
+    List<DocumentOperation> ops = new ArrayList<>();
+    try (Connection c = PostgresConnectionProvider.open(config)) {
+      long[] ids = SearchDocumentStore.idRange(c);
+      for (SearchDocument d : SearchDocumentStore.readRange(c, ids[0], ids[1] + 1)) {
+        ops.add(DocumentOperation.index(RAW, Long.toString(d.productId), d.docVersion, d.toJson()));
+      }
+    }
+    return ops;
+  }
+
+  private static Run backfill(WeirConfig config) throws Exception {
+    Map<String, Double> passSeconds = new HashMap<>();
+    Backfill.Summary summary =
+        Backfill.run(
+            config,
+            false,
+            StreamExecutionEnvironment::getExecutionEnvironment,
+            (pass, done, total, rate) -> passSeconds.put(pass, rate > 0 ? done / rate : 0));
+    return new Run(summary, passSeconds.getOrDefault("copy", Double.NaN));
+  }
+
+  /** The results as Markdown, with the command that made them. */
+  public static String markdown(Result r, String command) {
+    StringBuilder md = new StringBuilder("# backfill benchmark\n\n");
+    md.append("Regenerate: `").append(command).append("`  \n");
+    md.append("Measured: ")
+        .append(Instant.now())
+        .append(", ")
+        .append(Runtime.getRuntime().availableProcessors())
+        .append(
+            " cores, the local stack (PostgreSQL with fsync off, one Elasticsearch node). Input: ")
+        .append(String.format("%,d", r.documents()))
+        .append(
+            " search documents (descriptions of ~6 kB) in `search_document`, written by the job's"
+                + " store. Parallelism ")
+        .append(r.parallelism())
+        .append(" for the backfill, as many loaders for the raw bulk. ")
+        .append(r.rounds())
+        .append(
+            " rounds of the raw bulk and the backfill into an empty index in turn; the best of each"
+                + " side is shown.\n\n");
+    md.append("## Documents per second\n\n");
+    md.append("| | documents | seconds | documents/s |\n|---|---:|---:|---:|\n");
+    row(
+        md,
+        "raw bulk of the same documents (in memory, batches of 1000)",
+        r.documents(),
+        r.rawSeconds());
+    row(
+        md,
+        "weir backfill, copy pass (read the copy, compare, bulk-write)",
+        r.documents(),
+        r.first().copyPassSeconds());
+    row(
+        md,
+        "weir backfill, whole run (copy pass, catch-up pass, deletes check)",
+        r.documents(),
+        r.first().summary().elapsed().toMillis() / 1e3);
+    double copyRatio = r.first().copyPassDocsPerSecond() / r.rawDocsPerSecond();
+    double wholeRatio = r.first().docsPerSecond() / r.rawDocsPerSecond();
+    md.append(
+        String.format(
+            "%n- copy pass / raw bulk: **%.2f** (target ≥ 0.9: %s); the whole run / raw bulk: **%.2f**.%n",
+            copyRatio, copyRatio >= 0.9 ? "met" : "NOT met", wholeRatio));
+    md.append(
+        "- The copy pass is timed from the job's submission (a MiniCluster start included) until its"
+            + " last bulk request is answered; the raw bulk from its first request until its last is"
+            + " answered, with the documents already in memory. Both are counted again afterwards. The"
+            + " whole run adds the catch-up pass (a second bounded job that reads and compares everything"
+            + " again, the price of running alongside streaming) and the read of the target's ids for"
+            + " deletes.\n\n");
+    md.append("## A second run over the unchanged index\n\n");
+    md.append(
+        "| | sent | skipped as unchanged | bytes sent | seconds |\n|---|---:|---:|---:|---:|\n");
+    for (String name : List.of("first run", "second run")) {
+      Backfill.Summary s = name.equals("first run") ? r.first().summary() : r.second().summary();
+      md.append(
+          String.format(
+              "| %s | %,d | %,d | %,d | %.1f |%n",
+              name, s.sent(), s.skippedUnchanged(), s.bytesSent(), s.elapsed().toMillis() / 1e3));
+    }
+    double share =
+        100.0 * r.second().summary().bytesSent() / Math.max(1, r.first().summary().bytesSent());
+    md.append(
+        String.format(
+            "%n- the second run sent **%.2f%%** of the first run's bytes (target ≤ 1%%: %s).%n",
+            share, share <= 1 ? "met" : "NOT met"));
+    return md.toString();
+  }
+
+  private static void row(StringBuilder md, String name, long documents, double seconds) {
+    md.append(
+        String.format(
+            "| %s | %,d | %.1f | %,.0f |%n", name, documents, seconds, documents / seconds));
+  }
+}

@@ -1,0 +1,90 @@
+package dev.weir.cli.bench;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.elasticsearch._types.VersionType;
+import co.elastic.clients.elasticsearch.core.BulkRequest;
+import co.elastic.clients.elasticsearch.core.BulkResponse;
+import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
+import co.elastic.clients.util.BinaryData;
+import co.elastic.clients.util.ContentType;
+import dev.weir.search.ProductsIndex;
+import dev.weir.sink.elasticsearch.DocumentOperation;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * The limit a job that indexes documents is measured against: the same documents bulk-loaded the
+ * way a plain client does it, with nothing else to do (already in memory, nothing read, nothing
+ * compared): batches of {@value #BATCH} with external versions, {@code loaders} sequential loaders
+ * side by side.
+ */
+final class RawBulk {
+
+  static final int BATCH = 1000;
+
+  private RawBulk() {}
+
+  /**
+   * Loads {@code documents} (their ids, versions and sources) into a fresh {@code index} made from
+   * the mapping; returns the seconds from the first request until the last answered.
+   */
+  static double load(
+      ElasticsearchClient es, String index, List<DocumentOperation> documents, int loaders)
+      throws Exception {
+    es.indices().delete(d -> d.index(index).ignoreUnavailable(true));
+    ProductsIndex.create(es, index);
+    ExecutorService pool = Executors.newFixedThreadPool(loaders);
+    long start = System.nanoTime();
+    try {
+      List<Future<?>> running = new ArrayList<>();
+      for (int l = 0; l < loaders; l++) {
+        int loader = l;
+        running.add(
+            pool.submit(
+                (Callable<Void>)
+                    () -> {
+                      for (int from = loader * BATCH;
+                          from < documents.size();
+                          from += loaders * BATCH) {
+                        bulk(
+                            es,
+                            index,
+                            documents.subList(from, Math.min(from + BATCH, documents.size())));
+                      }
+                      return null;
+                    }));
+      }
+      for (Future<?> f : running) {
+        f.get();
+      }
+      return (System.nanoTime() - start) / 1e9;
+    } finally {
+      pool.shutdown();
+    }
+  }
+
+  private static void bulk(ElasticsearchClient es, String index, List<DocumentOperation> batch)
+      throws Exception {
+    List<BulkOperation> ops = new ArrayList<>();
+    for (DocumentOperation d : batch) {
+      ops.add(
+          BulkOperation.of(
+              b ->
+                  b.index(
+                      i ->
+                          i.index(index)
+                              .id(d.id())
+                              .version(d.version())
+                              .versionType(VersionType.External)
+                              .document(BinaryData.of(d.source(), ContentType.APPLICATION_JSON)))));
+    }
+    BulkResponse response = es.bulk(BulkRequest.of(b -> b.operations(ops)));
+    if (response.errors()) {
+      throw new IllegalStateException("raw bulk failed: " + response);
+    }
+  }
+}
