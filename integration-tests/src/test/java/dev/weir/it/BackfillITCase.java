@@ -1,6 +1,7 @@
 package dev.weir.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.VersionType;
@@ -127,7 +128,8 @@ class BackfillITCase {
 
   @Test
   void aBackfillKilledMidwayResumesWithoutResendingWhatWasDone() throws Exception {
-    seed(3000);
+    // Enough that the first run is still going when it is killed.
+    List<SearchDocument> docs = seedCopy(20_000);
     WeirConfig target =
         config.with(BackfillOptions.TARGET, alias + "-v2").with(WeirOptions.PARALLELISM, "1");
     JobClient killed =
@@ -142,13 +144,35 @@ class BackfillITCase {
             },
             n -> n >= 500);
     killed.cancel().get();
+    es.indices().refresh(r -> r.index(alias + "-v2"));
     long held = es.count(c -> c.index(alias + "-v2")).count();
-    assertThat(held).as("killed midway").isBetween(before, 2999L);
+    assertThat(held).as("killed midway").isBetween(before, docs.size() - 1L);
 
     Backfill.Summary resumed = backfill(alias + "-v2", false);
     assertThat(resumed.skippedUnchanged()).isGreaterThanOrEqualTo(held);
-    assertThat(resumed.sent()).isEqualTo(3000 - resumed.skippedUnchanged());
+    assertThat(resumed.sent()).isEqualTo(docs.size() - resumed.skippedUnchanged());
     assertThat(indexed(alias + "-v2")).isEqualTo(copy());
+  }
+
+  @Test
+  void aDocumentTheTargetRefusesEndsTheRunWithItsReasonAndLeavesTheAliasWhereItWas()
+      throws Exception {
+    seed(200);
+    String target = alias + "-v2";
+    ProductsIndex.create(es, target);
+    // A refusal retrying cannot fix (403): an index someone made read-only.
+    es.indices().putSettings(p -> p.index(target).settings(x -> x.blocks(b -> b.write(true))));
+    try {
+      assertThatThrownBy(() -> backfill(target, true))
+          .isInstanceOf(dev.weir.backfill.BackfillException.class)
+          .hasMessageContaining("copy pass failed")
+          .hasMessageContaining("Elasticsearch rejected index " + target + "/")
+          .hasMessageContaining("cluster_block_exception");
+      assertThat(es.indices().getAlias(a -> a.name(alias)).result().keySet())
+          .containsExactly(alias + "-v1");
+    } finally {
+      es.indices().putSettings(p -> p.index(target).settings(x -> x.blocks(b -> b.write(false))));
+    }
   }
 
   private Backfill.Summary backfill(String target, boolean swap) throws Exception {
@@ -161,6 +185,15 @@ class BackfillITCase {
 
   /** The same documents in the copy and behind the alias, as the streaming job leaves them. */
   private void seed(int products) throws Exception {
+    for (SearchDocument d : seedCopy(products)) {
+      index(d);
+    }
+    // Searchable before anyone counts them (the refresh interval is a second).
+    es.indices().refresh(r -> r.index(alias));
+  }
+
+  /** Documents in the copy only. */
+  private List<SearchDocument> seedCopy(int products) throws Exception {
     List<SearchDocument> docs = new ArrayList<>();
     for (long id = 1; id <= products; id++) {
       docs.add(doc(id, 64 * id, "9.99"));
@@ -168,9 +201,7 @@ class BackfillITCase {
     try (SearchDocumentStore store = SearchDocumentStore.open(config)) {
       store.write(docs);
     }
-    for (SearchDocument d : docs) {
-      index(d);
-    }
+    return docs;
   }
 
   /** Price changes and a few deletes, written as the streaming job's sinks write them. */
@@ -266,15 +297,28 @@ class BackfillITCase {
   private Map<String, String> indexed(String index) throws Exception {
     es.indices().refresh(r -> r.index(index));
     Map<String, String> docs = new TreeMap<>();
-    var hits =
-        es.search(
-                s -> s.index(index).size(10_000).version(true),
-                com.fasterxml.jackson.databind.node.ObjectNode.class)
-            .hits()
-            .hits();
-    for (var hit : hits) {
-      docs.put(hit.id(), hit.version() + "#" + hit.source().get("content_hash").asText());
+    List<co.elastic.clients.elasticsearch._types.FieldValue> after = null;
+    while (true) {
+      List<co.elastic.clients.elasticsearch._types.FieldValue> from = after;
+      var hits =
+          es.search(
+                  s -> {
+                    s.index(index)
+                        .size(5_000)
+                        .version(true)
+                        .sort(o -> o.field(f -> f.field("product_id")));
+                    return from == null ? s : s.searchAfter(from);
+                  },
+                  com.fasterxml.jackson.databind.node.ObjectNode.class)
+              .hits()
+              .hits();
+      if (hits.isEmpty()) {
+        return docs;
+      }
+      for (var hit : hits) {
+        docs.put(hit.id(), hit.version() + "#" + hit.source().get("content_hash").asText());
+      }
+      after = hits.get(hits.size() - 1).sort();
     }
-    return docs;
   }
 }

@@ -112,11 +112,32 @@ public final class Backfill {
       }
       Thread.sleep(1_000);
     }
-    Map<String, Long> end = counters(result.get().getAllAccumulatorResults());
+    Map<String, Long> end;
+    try {
+      end = counters(result.get().getAllAccumulatorResults());
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw new BackfillException(
+          "the "
+              + name
+              + " pass failed: "
+              + reason(e)
+              + ". What was sent stays in the target; run the backfill again once this is fixed"
+              + " and it resumes, skipping those documents.",
+          e);
+    }
     long done = end.getOrDefault(SplitComparer.READ, 0L);
     progress.update(name, done, total, done / ((System.nanoTime() - start) / 1e9));
     progress.ended(name);
     return end;
+  }
+
+  /** The root cause's message: e.g. the document Elasticsearch refused, and why. */
+  private static String reason(Throwable failure) {
+    Throwable cause = failure;
+    while (cause.getCause() != null && cause.getCause() != cause) {
+      cause = cause.getCause();
+    }
+    return cause.getMessage() == null ? cause.toString() : cause.getMessage();
   }
 
   private static Map<String, Long> counters(Map<String, Object> accumulators) {

@@ -11,7 +11,10 @@ import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import dev.weir.sink.elasticsearch.ElasticsearchSink;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.List;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
@@ -51,6 +54,14 @@ public final class BackfillJob implements WeirJob {
 
   @Override
   public void build(StreamExecutionEnvironment env, WeirConfig config) {
+    // A bounded job ends: a few restarts ride out a lost TaskManager or connection, but a document
+    // Elasticsearch refuses would fail again forever, so the failure must reach the person running
+    // it.
+    Configuration restarts = new Configuration();
+    restarts.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+    restarts.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
+    restarts.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofSeconds(2));
+    env.configure(restarts);
     String target = BackfillOptions.target(config);
     int splitSize = config.get(BackfillOptions.SPLIT_SIZE);
     long[] ids = idRange(config);
