@@ -57,7 +57,31 @@ public final class Backfill {
       boolean swapped,
       Duration elapsed) {}
 
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Backfill.class);
+
   private Backfill() {}
+
+  /**
+   * The entry class of a backfill deployed on its own (a bounded FlinkDeployment in application
+   * mode): {@code --backfill.target products-v2 [--backfill.swap-alias true]} plus the job options.
+   * Progress and the summary go to the log; a failure ends the application.
+   */
+  public static void main(String[] args) throws Exception {
+    WeirConfig config = WeirConfig.fromArgs(args);
+    long[] lastLogged = {0};
+    Summary s =
+        run(
+            config,
+            config.get(BackfillOptions.SWAP_ALIAS),
+            StreamExecutionEnvironment::getExecutionEnvironment,
+            (pass, done, total, rate) -> {
+              if (System.nanoTime() - lastLogged[0] > 10_000_000_000L || done == total) {
+                lastLogged[0] = System.nanoTime();
+                LOG.info("{} pass: {} / {} documents, {} docs/s", pass, done, total, (long) rate);
+              }
+            });
+    LOG.info("backfill done: {}", s);
+  }
 
   public static Summary run(
       WeirConfig config, boolean swap, Supplier<StreamExecutionEnvironment> env, Progress progress)

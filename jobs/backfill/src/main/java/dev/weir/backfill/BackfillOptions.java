@@ -36,6 +36,13 @@ public final class BackfillOptions {
               "After the alias swap, how long to wait for the streaming job's writes in flight (its"
                   + " copy and index flush intervals) before the catch-up pass.");
 
+  public static final ConfigOption<Boolean> SWAP_ALIAS =
+      ConfigOptions.key("backfill.swap-alias")
+          .booleanType()
+          .defaultValue(false)
+          .withDescription(
+              "Move search.alias to the target once built (the command line's --swap-alias).");
+
   private BackfillOptions() {}
 
   /** The target index; a clear error when none was given. */

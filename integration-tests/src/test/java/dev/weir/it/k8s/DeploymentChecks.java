@@ -1,0 +1,213 @@
+package dev.weir.it.k8s;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.apache.flink.kubernetes.operator.api.FlinkDeployment;
+import org.apache.flink.kubernetes.operator.api.spec.JobSpec;
+import org.apache.flink.kubernetes.operator.api.spec.UpgradeMode;
+
+/**
+ * What every rendered manifest of k8s/ must satisfy, as a list of problems (empty: fine). A
+ * FlinkDeployment is loaded into the Flink Kubernetes Operator's own model, strictly (an unknown
+ * field is a problem: the operator would ignore it).
+ */
+final class DeploymentChecks {
+
+  private static final ObjectMapper STRICT =
+      new ObjectMapper(new YAMLFactory())
+          .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, true);
+
+  /** Object storage a checkpoint or HA file survives a lost node or cluster in. */
+  private static final Pattern DURABLE =
+      Pattern.compile("^(s3|s3a|s3p|gs|abfs|abfss|wasbs|oss|hdfs)://.+");
+
+  private static final Pattern CREDENTIAL =
+      Pattern.compile("(?i).*(password|passwd|secret|token|api[-_.]?key|access[-_.]?key).*");
+
+  /** Where the deployable jar is; its entries; the jobs it runs by name. */
+  record Jar(String uri, Set<String> entries, Set<String> jobNames) {}
+
+  private DeploymentChecks() {}
+
+  static List<String> problems(JsonNode resource, Jar jar) {
+    List<String> problems = new ArrayList<>();
+    String name = Kustomization.name(resource);
+    inlineCredentials(resource, name, problems);
+    if (resource.path("kind").asText().equals("Secret")) {
+      problems.add(
+          name + ": a Secret in the manifests; credentials are created outside the repository");
+    }
+    if (resource.path("kind").asText().equals("FlinkDeployment")) {
+      flinkDeployment(resource, name, jar, problems);
+    }
+    return problems;
+  }
+
+  private static void flinkDeployment(
+      JsonNode resource, String name, Jar jar, List<String> problems) {
+    FlinkDeployment d;
+    try {
+      d = STRICT.treeToValue(resource, FlinkDeployment.class);
+    } catch (Exception e) {
+      problems.add(name + ": does not fit the operator's FlinkDeployment model: " + e.getMessage());
+      return;
+    }
+    unknownFields(resource, STRICT.valueToTree(d), "", name, problems);
+    var spec = d.getSpec();
+    boolean bounded =
+        "true"
+            .equals(
+                d.getMetadata().getLabels() == null
+                    ? null
+                    : d.getMetadata().getLabels().get("weir.dev/bounded"));
+    Map<String, String> conf =
+        spec.getFlinkConfiguration() == null ? Map.of() : spec.getFlinkConfiguration();
+    JobSpec job = spec.getJob();
+    if (job == null) {
+      problems.add(name + ": no job (application mode runs one)");
+    } else {
+      if (!jar.uri().equals(job.getJarURI())) {
+        problems.add(name + ": jarURI " + job.getJarURI() + " is not the image's jar " + jar.uri());
+      }
+      String entry = job.getEntryClass();
+      if (entry == null || !jar.entries().contains(entry.replace('.', '/') + ".class")) {
+        problems.add(name + ": entry class " + entry + " is not in the jar");
+      }
+      List<String> args = job.getArgs() == null ? List.of() : List.of(job.getArgs());
+      int j = args.indexOf("--job");
+      if ("dev.weir.common.job.JobRunner".equals(entry)
+          && (j < 0 || j + 1 >= args.size() || !jar.jobNames().contains(args.get(j + 1)))) {
+        problems.add(name + ": --job must name one of " + jar.jobNames() + ", args " + args);
+      }
+      if (!bounded && job.getUpgradeMode() != UpgradeMode.SAVEPOINT) {
+        problems.add(name + ": upgradeMode " + job.getUpgradeMode() + ", must be savepoint");
+      }
+    }
+    boolean ha = "kubernetes".equalsIgnoreCase(conf.get("high-availability.type"));
+    if (!bounded && !ha) {
+      problems.add(name + ": high-availability.type must be kubernetes");
+    }
+    if (ha) {
+      durable(conf, "high-availability.storageDir", name, problems);
+    }
+    if (!ha && spec.getJobManager() != null && spec.getJobManager().getReplicas() > 1) {
+      problems.add(name + ": a standby JobManager needs high availability");
+    }
+    durable(conf, "execution.checkpointing.dir", name, problems);
+    durable(conf, "execution.checkpointing.savepoint-dir", name, problems);
+    if (!"rocksdb".equals(conf.get("state.backend.type"))
+        || !"true".equals(conf.get("execution.checkpointing.incremental"))) {
+      problems.add(name + ": state must be RocksDB with incremental checkpoints");
+    }
+    if (conf.entrySet().stream()
+        .noneMatch(
+            e ->
+                e.getKey().startsWith("metrics.reporter.")
+                    && e.getValue().endsWith("PrometheusReporterFactory"))) {
+      problems.add(name + ": no Prometheus metrics reporter");
+    }
+    for (var part :
+        new Object[][] {
+          {"jobManager", spec.getJobManager() == null ? null : spec.getJobManager().getResource()},
+          {
+            "taskManager",
+            spec.getTaskManager() == null ? null : spec.getTaskManager().getResource()
+          }
+        }) {
+      var r = (org.apache.flink.kubernetes.operator.api.spec.Resource) part[1];
+      if (r == null || r.getCpu() == null || r.getMemory() == null) {
+        problems.add(name + ": " + part[0] + " needs cpu and memory (requests and limits)");
+      }
+    }
+    var pod = spec.getPodTemplate() == null ? null : spec.getPodTemplate().getSpec();
+    var sc = pod == null ? null : pod.getSecurityContext();
+    if (sc == null
+        || !Boolean.TRUE.equals(sc.getRunAsNonRoot())
+        || sc.getRunAsUser() == null
+        || sc.getRunAsUser() == 0) {
+      problems.add(name + ": pods must run as a non-root user (runAsNonRoot, runAsUser != 0)");
+    }
+  }
+
+  /** Fields of the manifest that the model dropped: the operator would ignore them silently. */
+  private static void unknownFields(
+      JsonNode written, JsonNode modelled, String path, String name, List<String> problems) {
+    if (!written.isObject()) {
+      return;
+    }
+    written
+        .fields()
+        .forEachRemaining(
+            f -> {
+              if (!modelled.has(f.getKey())) {
+                problems.add(
+                    name
+                        + ": does not fit the operator's FlinkDeployment model: unknown field "
+                        + path
+                        + f.getKey());
+              } else {
+                unknownFields(
+                    f.getValue(),
+                    modelled.get(f.getKey()),
+                    path + f.getKey() + ".",
+                    name,
+                    problems);
+              }
+            });
+  }
+
+  private static void durable(
+      Map<String, String> conf, String key, String name, List<String> problems) {
+    String dir = conf.get(key);
+    if (dir == null || !DURABLE.matcher(dir).matches()) {
+      problems.add(name + ": " + key + " = " + dir + " is not durable object storage");
+    }
+  }
+
+  /**
+   * A credential written into a manifest: an env var or a configuration key named like one with a
+   * literal value, or an argument that passes one. Files ({@code *-file}, {@code *_FILE}) and
+   * secretKeyRefs are how they are given.
+   */
+  private static void inlineCredentials(JsonNode node, String name, List<String> problems) {
+    if (node.isObject()) {
+      if (node.has("name")
+          && node.has("value")
+          && CREDENTIAL.matcher(node.get("name").asText()).matches()) {
+        problems.add(
+            name + ": " + node.get("name").asText() + " is written inline; use a secretKeyRef");
+      }
+      node.fields()
+          .forEachRemaining(
+              f -> {
+                String key = f.getKey();
+                if (f.getValue().isValueNode()
+                    && !f.getValue().asText().isEmpty()
+                    && CREDENTIAL.matcher(key).matches()
+                    && !key.toLowerCase().endsWith("file")
+                    && !key.equals("secretKeyRef")) {
+                  problems.add(name + ": " + key + " is written inline");
+                }
+                inlineCredentials(f.getValue(), name, problems);
+              });
+    } else if (node.isArray()) {
+      for (int i = 0; i < node.size(); i++) {
+        String v = node.get(i).asText();
+        if (v.startsWith("--")
+            && CREDENTIAL.matcher(v).matches()
+            && !v.endsWith("file")
+            && i + 1 < node.size()) {
+          problems.add(name + ": argument " + v + " passes a credential inline");
+        }
+        inlineCredentials(node.get(i), name, problems);
+      }
+    }
+  }
+}

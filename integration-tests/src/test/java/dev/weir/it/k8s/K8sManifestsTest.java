@@ -1,0 +1,149 @@
+package dev.weir.it.k8s;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weir.common.job.JobRunner;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import java.util.zip.ZipFile;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * k8s/: the base and every overlay, rendered as Kustomize renders them, and each resource checked
+ * against the operator's model, the built jar ({@code jobs/dist}) and the deployment rules.
+ */
+class K8sManifestsTest {
+
+  private static final Path K8S = Path.of("..", "k8s");
+  private static DeploymentChecks.Jar jar;
+
+  @BeforeAll
+  static void theBuiltJar() throws IOException {
+    Path built;
+    try (Stream<Path> files = Files.list(Path.of("..", "jobs", "dist", "target"))) {
+      built =
+          files
+              .filter(p -> p.getFileName().toString().matches("weir-jobs-.*\\.jar"))
+              .findFirst()
+              .orElseThrow(
+                  () -> new IllegalStateException("build jobs/dist first (./mvnw package)"));
+    }
+    try (ZipFile zip = new ZipFile(built.toFile())) {
+      Set<String> entries = zip.stream().map(e -> e.getName()).collect(Collectors.toSet());
+      jar =
+          new DeploymentChecks.Jar(
+              "local:///opt/flink/usrlib/weir-jobs.jar", entries, JobRunner.jobs().keySet());
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"base", "overlays/staging", "overlays/production"})
+  void everyResourceParsesAndFollowsTheDeploymentRules(String dir) throws IOException {
+    List<ObjectNode> resources = Kustomization.render(K8S.resolve(dir));
+
+    assertThat(resources.stream().map(Kustomization::name))
+        .contains(
+            "ConfigMap/weir-config",
+            "FlinkDeployment/weir-activity-feed",
+            "FlinkDeployment/weir-identity",
+            "FlinkDeployment/weir-search-index",
+            "FlinkDeployment/weir-cdc-catalog",
+            "FlinkDeployment/weir-backfill");
+    List<String> problems = new ArrayList<>();
+    resources.forEach(r -> problems.addAll(DeploymentChecks.problems(r, jar)));
+    assertThat(problems).isEmpty();
+  }
+
+  @Test
+  void environmentsKeepTheirStateApartAndDifferInSize() throws IOException {
+    var staging = Kustomization.render(K8S.resolve("overlays/staging"));
+    var production = Kustomization.render(K8S.resolve("overlays/production"));
+
+    ObjectNode feedStaging = find(staging, "FlinkDeployment/weir-activity-feed");
+    ObjectNode feedProduction = find(production, "FlinkDeployment/weir-activity-feed");
+    assertThat(feedStaging.at("/metadata/namespace").asText()).isEqualTo("weir-staging");
+    assertThat(feedProduction.at("/metadata/namespace").asText()).isEqualTo("weir");
+    for (String key :
+        List.of(
+            "high-availability.storageDir",
+            "execution.checkpointing.dir",
+            "execution.checkpointing.savepoint-dir")) {
+      String pointer = "/spec/flinkConfiguration/" + key.replace("/", "~1");
+      assertThat(feedStaging.at(pointer).asText())
+          .as(key)
+          .startsWith("s3://weir-flink/staging/activity-feed/");
+      assertThat(feedProduction.at(pointer).asText())
+          .as(key)
+          .startsWith("s3://weir-flink/production/activity-feed/");
+    }
+    assertThat(feedStaging.at("/spec/job/parallelism").asInt()).isEqualTo(1);
+    assertThat(feedProduction.at("/spec/job/parallelism").asInt()).isEqualTo(4);
+    assertThat(feedProduction.at("/spec/jobManager/replicas").asInt()).isEqualTo(2);
+    // The patch replaced only what it names: the Secret references are still there.
+    assertThat(
+            feedProduction
+                .at("/spec/podTemplate/spec/containers/0/env/0/valueFrom/secretKeyRef/name")
+                .asText())
+        .isEqualTo("weir-credentials");
+    assertThat(
+            find(production, "FlinkDeployment/weir-backfill")
+                .at("/spec/jobManager/replicas")
+                .asInt())
+        .isEqualTo(1);
+  }
+
+  @Test
+  void anInlinePasswordIsCaught() throws IOException {
+    assertThat(problems("inline-password.yaml"))
+        .anySatisfy(p -> assertThat(p).contains("PGPASSWORD is written inline"))
+        .anySatisfy(p -> assertThat(p).contains("s3.secret-key is written inline"))
+        .anySatisfy(p -> assertThat(p).contains("a Secret in the manifests"));
+  }
+
+  @Test
+  void aMissingEntryClassOrJobIsCaught() throws IOException {
+    assertThat(problems("missing-class.yaml"))
+        .anySatisfy(p -> assertThat(p).contains("entry class dev.weir.NoSuchJob is not in the jar"))
+        .anySatisfy(p -> assertThat(p).contains("--job must name one of"));
+  }
+
+  @Test
+  void lostStateOnUpgradeOrLocalCheckpointsOrNoHaAreCaught() throws IOException {
+    assertThat(problems("fragile.yaml"))
+        .anySatisfy(p -> assertThat(p).contains("upgradeMode STATELESS, must be savepoint"))
+        .anySatisfy(p -> assertThat(p).contains("high-availability.type must be kubernetes"))
+        .anySatisfy(
+            p ->
+                assertThat(p)
+                    .contains("execution.checkpointing.dir = file:///tmp/ck is not durable"))
+        .anySatisfy(p -> assertThat(p).contains("must run as a non-root user"))
+        .anySatisfy(
+            p -> assertThat(p).contains("does not fit the operator's FlinkDeployment model"));
+  }
+
+  private static List<String> problems(String fixture) throws IOException {
+    List<String> problems = new ArrayList<>();
+    for (ObjectNode r :
+        Kustomization.documents(Path.of("src", "test", "resources", "k8s-bad", fixture))) {
+      problems.addAll(DeploymentChecks.problems(r, jar));
+    }
+    return problems;
+  }
+
+  private static ObjectNode find(List<ObjectNode> resources, String name) {
+    return resources.stream()
+        .filter(r -> Kustomization.name(r).equals(name))
+        .findFirst()
+        .orElseThrow();
+  }
+}
