@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
       DemoCommand.class,
       BenchCommand.class,
       BackfillCommand.class,
+      ClusterCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class WeirCli implements Runnable {

@@ -35,7 +35,12 @@ public record StackSettings(
 
   /** Service versions, managed in the parent pom and filtered into this module's resources. */
   public record Versions(
-      String kafka, String slf4j, String elasticsearch, String postgresBinaries) {}
+      String kafka,
+      String slf4j,
+      String elasticsearch,
+      String postgresBinaries,
+      String flink,
+      String log4j) {}
 
   public static StackSettings fromEnvironment() {
     return from(System.getProperties(), System.getenv());
@@ -109,7 +114,9 @@ public record StackSettings(
           p.getProperty("kafka.version"),
           p.getProperty("slf4j.version"),
           p.getProperty("elasticsearch.version"),
-          p.getProperty("postgres.binaries.version"));
+          p.getProperty("postgres.binaries.version"),
+          p.getProperty("flink.version"),
+          p.getProperty("log4j.version"));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -1,0 +1,414 @@
+package dev.weir.stack;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.stream.Collectors;
+
+/**
+ * A real Flink standalone session cluster on this machine: one JobManager and N TaskManagers, each
+ * its own JVM process, assembled from Flink's jars on Maven Central (there is no flink-dist there).
+ * Jobs are submitted through the REST API, as to any Flink cluster. The processes get the given
+ * environment (the local stack's connection settings), as pods get a ConfigMap and a Secret.
+ */
+public final class FlinkCluster {
+
+  public static final int DEFAULT_REST_PORT = 18081;
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+  private static final String RESULT_PREFIX = "BASH_JAVA_UTILS_EXEC_RESULT:";
+
+  /** Flink's own list for Java 17 (its default configuration's env.java.opts.all). */
+  private static final List<String> JAVA_17_OPENS =
+      List.of(
+          "--add-exports=java.base/sun.net.util=ALL-UNNAMED",
+          "--add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED",
+          "--add-exports=jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED",
+          "--add-exports=jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED",
+          "--add-exports=jdk.compiler/com.sun.tools.javac.parser=ALL-UNNAMED",
+          "--add-exports=jdk.compiler/com.sun.tools.javac.tree=ALL-UNNAMED",
+          "--add-exports=jdk.compiler/com.sun.tools.javac.util=ALL-UNNAMED",
+          "--add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED",
+          "--add-opens=java.base/java.lang=ALL-UNNAMED",
+          "--add-opens=java.base/java.net=ALL-UNNAMED",
+          "--add-opens=java.base/java.io=ALL-UNNAMED",
+          "--add-opens=java.base/java.nio=ALL-UNNAMED",
+          "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
+          "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
+          "--add-opens=java.base/java.text=ALL-UNNAMED",
+          "--add-opens=java.base/java.time=ALL-UNNAMED",
+          "--add-opens=java.base/java.util=ALL-UNNAMED",
+          "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
+          "--add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED",
+          "--add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED");
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final StackSettings settings;
+  private final Artifacts artifacts;
+  private final int restPort;
+  private final Path dir;
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+  public FlinkCluster(StackSettings settings, int restPort) {
+    this.settings = settings;
+    this.artifacts = new Artifacts(settings);
+    this.restPort = restPort;
+    this.dir = settings.home().resolve("flink");
+  }
+
+  public String restUrl() {
+    return "http://" + StackSettings.HOST + ":" + restPort;
+  }
+
+  /** What the cluster looks like now. */
+  public record Status(
+      boolean up, int taskManagers, int slotsTotal, int slotsAvailable, int jobsRunning) {}
+
+  /**
+   * Starts the JobManager and {@code taskManagers} TaskManagers if the cluster is not up, with the
+   * given environment, and waits until every TaskManager has registered.
+   */
+  public Status up(int taskManagers, Map<String, String> env) {
+    if (status().up()) {
+      return status();
+    }
+    try {
+      Files.createDirectories(dir.resolve("conf"));
+      Files.writeString(dir.resolve("conf").resolve("config.yaml"), configYaml());
+      Files.writeString(dir.resolve("conf").resolve("log4j.properties"), log4j());
+      // The local stack's password stays in its own file (WEIR_HOME), not in this one.
+      Map<String, String> processEnv = new LinkedHashMap<>(env);
+      processEnv.remove("PGPASSWORD");
+      Files.createDirectories(dir.resolve("tmp"));
+      Files.writeString(dir.resolve("env"), serialize(processEnv));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    Process jm =
+        start(
+            "jobmanager",
+            "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint",
+            "GET_JM_RESOURCE_PARAMS");
+    OsProcesses.awaitReady(
+        "Flink JobManager",
+        START_TIMEOUT,
+        log("jobmanager"),
+        Optional.of(jm.toHandle()),
+        () -> status().up());
+    for (int i = 1; i <= taskManagers; i++) {
+      startTaskManager(i);
+    }
+    awaitTaskManagers(taskManagers);
+    return status();
+  }
+
+  /** Starts TaskManager {@code n} (a replacement after a kill, for instance). */
+  public void startTaskManager(int n) {
+    start(
+        "taskmanager-" + n,
+        "org.apache.flink.runtime.taskexecutor.TaskManagerRunner",
+        "GET_TM_RESOURCE_PARAMS");
+  }
+
+  /** Kills TaskManager {@code n} with SIGKILL: no shutdown, no goodbye to the JobManager. */
+  public void killTaskManager(int n) {
+    OsProcesses.readPid(pidFile("taskmanager-" + n))
+        .flatMap(ProcessHandle::of)
+        .ifPresent(
+            p -> {
+              p.destroyForcibly();
+              p.onExit().join();
+            });
+  }
+
+  /** Waits until {@code count} TaskManagers are registered. */
+  public void awaitTaskManagers(int count) {
+    OsProcesses.awaitReady(
+        "Flink TaskManagers (" + count + ")",
+        START_TIMEOUT,
+        dir,
+        Optional.empty(),
+        () -> status().taskManagers() >= count);
+  }
+
+  /** Stops every process of the cluster. */
+  public void down() {
+    try (var pids = Files.list(dir)) {
+      for (Path pid : pids.filter(p -> p.toString().endsWith(".pid")).toList()) {
+        OsProcesses.readPid(pid).ifPresent(p -> OsProcesses.stop(p, Duration.ofSeconds(20)));
+        Files.deleteIfExists(pid);
+      }
+    } catch (java.nio.file.NoSuchFileException e) {
+      // never started
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  public Status status() {
+    try {
+      JsonNode o = get("/overview");
+      return new Status(
+          true,
+          o.path("taskmanagers").asInt(),
+          o.path("slots-total").asInt(),
+          o.path("slots-available").asInt(),
+          o.path("jobs-running").asInt());
+    } catch (IOException e) {
+      return new Status(false, 0, 0, 0, 0);
+    }
+  }
+
+  /**
+   * Uploads the jar and runs its entry class with these arguments; returns the job id. With a
+   * savepoint path, the job starts from it.
+   */
+  public String submit(
+      Path jar, String entryClass, List<String> args, Integer parallelism, String savepoint)
+      throws IOException {
+    String boundary = "weir-" + UUID.randomUUID();
+    byte[] head =
+        ("--"
+                + boundary
+                + "\r\nContent-Disposition: form-data; name=\"jarfile\"; filename=\""
+                + jar.getFileName()
+                + "\"\r\nContent-Type: application/java-archive\r\n\r\n")
+            .getBytes(StandardCharsets.UTF_8);
+    byte[] tail = ("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8);
+    HttpRequest upload =
+        HttpRequest.newBuilder(URI.create(restUrl() + "/jars/upload"))
+            .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+            .POST(
+                HttpRequest.BodyPublishers.concat(
+                    HttpRequest.BodyPublishers.ofByteArray(head),
+                    HttpRequest.BodyPublishers.ofFile(jar),
+                    HttpRequest.BodyPublishers.ofByteArray(tail)))
+            .build();
+    JsonNode uploaded = send(upload);
+    String jarId = Path.of(uploaded.path("filename").asText()).getFileName().toString();
+    Map<String, Object> run = new LinkedHashMap<>();
+    run.put("entryClass", entryClass);
+    run.put("programArgsList", args);
+    if (parallelism != null) {
+      run.put("parallelism", parallelism);
+    }
+    if (savepoint != null) {
+      run.put("savepointPath", savepoint);
+    }
+    return post("/jars/" + jarId + "/run", run).path("jobid").asText();
+  }
+
+  /** The job's state (RUNNING, RESTARTING, FAILED, ...) and whether all its tasks run. */
+  public record JobState(String state, boolean allTasksRunning) {}
+
+  public JobState job(String jobId) throws IOException {
+    JsonNode job = get("/jobs/" + jobId);
+    boolean running = job.path("vertices").size() > 0;
+    for (JsonNode v : job.path("vertices")) {
+      running &=
+          "RUNNING".equals(v.path("status").asText())
+              || "FINISHED".equals(v.path("status").asText());
+    }
+    return new JobState(job.path("state").asText(), running);
+  }
+
+  /** Stops the job with a savepoint (into the cluster's savepoint folder); returns its path. */
+  public String stopWithSavepoint(String jobId) throws IOException {
+    String trigger =
+        post("/jobs/" + jobId + "/stop", Map.of("drain", false)).path("request-id").asText();
+    long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+    while (System.nanoTime() < deadline) {
+      JsonNode s = get("/jobs/" + jobId + "/savepoints/" + trigger);
+      if ("COMPLETED".equals(s.path("status").path("id").asText())) {
+        JsonNode op = s.path("operation");
+        if (op.has("failure-cause")) {
+          throw new IOException("savepoint of " + jobId + " failed: " + op.path("failure-cause"));
+        }
+        return op.path("location").asText();
+      }
+      OsProcesses.sleep(Duration.ofMillis(250));
+    }
+    throw new IOException("savepoint of " + jobId + " did not complete within 2 minutes");
+  }
+
+  public void cancel(String jobId) throws IOException {
+    send(
+        HttpRequest.newBuilder(URI.create(restUrl() + "/jobs/" + jobId))
+            .method("PATCH", HttpRequest.BodyPublishers.noBody())
+            .build());
+  }
+
+  private Process start(String name, String mainClass, String resourceParams) {
+    List<Path> classPath = classPath();
+    String cp = classPath.stream().map(Path::toString).collect(Collectors.joining(":"));
+    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    Path conf = dir.resolve("conf");
+    // The JVM sizes and the dynamic memory settings Flink's own start scripts compute.
+    List<String> results =
+        OsProcesses.capture(
+                List.of(
+                    java,
+                    "-cp",
+                    cp,
+                    "org.apache.flink.runtime.util.bash.BashJavaUtils",
+                    resourceParams,
+                    "--configDir",
+                    conf.toString()))
+            .lines()
+            .filter(l -> l.startsWith(RESULT_PREFIX))
+            .map(l -> l.substring(RESULT_PREFIX.length()).trim())
+            .toList();
+    if (results.size() < 2) {
+      throw new StackException(
+          "Flink " + name + ": cannot compute its memory settings: " + results);
+    }
+    List<String> command = new ArrayList<>(List.of(java));
+    command.addAll(Arrays.asList(results.get(0).split("\\s+")));
+    command.addAll(JAVA_17_OPENS);
+    command.add("-Dlog.file=" + log(name));
+    command.add("-Dlog4j.configurationFile=file:" + conf.resolve("log4j.properties"));
+    command.addAll(List.of("-cp", cp, mainClass, "--configDir", conf.toString()));
+    command.addAll(Arrays.asList(results.get(1).split("\\s+")));
+    Map<String, String> env = deserialize(dir.resolve("env"));
+    env.put("WEIR_HOME", settings.home().toString());
+    try {
+      Process process = OsProcesses.startDetached(command, dir, env, log(name));
+      Files.writeString(pidFile(name), Long.toString(process.pid()));
+      return process;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private List<Path> classPath() {
+    String flink = settings.versions().flink();
+    String log4j = settings.versions().log4j();
+    return artifacts.classPath(
+        List.of(
+            "org.apache.flink:flink-runtime:" + flink,
+            "org.apache.flink:flink-runtime-web:" + flink,
+            "org.apache.flink:flink-clients:" + flink,
+            "org.apache.flink:flink-streaming-java:" + flink,
+            "org.apache.flink:flink-connector-base:" + flink,
+            "org.apache.flink:flink-connector-files:" + flink,
+            "org.apache.logging.log4j:log4j-slf4j-impl:" + log4j,
+            "org.apache.logging.log4j:log4j-api:" + log4j,
+            "org.apache.logging.log4j:log4j-core:" + log4j,
+            "org.apache.logging.log4j:log4j-1.2-api:" + log4j));
+  }
+
+  private String configYaml() {
+    return String.join(
+        "\n",
+        "# Written by weir cluster up; a standalone session cluster on 127.0.0.1.",
+        "jobmanager.rpc.address: 127.0.0.1",
+        "jobmanager.rpc.port: " + (restPort + 1),
+        "jobmanager.bind-host: 127.0.0.1",
+        "taskmanager.bind-host: 127.0.0.1",
+        "taskmanager.host: 127.0.0.1",
+        "rest.address: 127.0.0.1",
+        "rest.bind-address: 127.0.0.1",
+        "rest.port: " + restPort,
+        "jobmanager.memory.process.size: 1024m",
+        "taskmanager.memory.process.size: 1536m",
+        "taskmanager.numberOfTaskSlots: 2",
+        "parallelism.default: 1",
+        // A killed TaskManager is noticed within seconds, not the default 50 s.
+        "heartbeat.interval: 1000",
+        "heartbeat.timeout: 5000",
+        "execution.checkpointing.dir: file://" + dir.resolve("checkpoints"),
+        "execution.checkpointing.savepoint-dir: file://" + dir.resolve("savepoints"),
+        "io.tmp.dirs: " + dir.resolve("tmp"),
+        "web.upload.dir: " + dir.resolve("upload"),
+        "");
+  }
+
+  private static String log4j() {
+    return String.join(
+        "\n",
+        "rootLogger.level = INFO",
+        "rootLogger.appenderRef.console.ref = ConsoleAppender",
+        "appender.console.name = ConsoleAppender",
+        "appender.console.type = CONSOLE",
+        "appender.console.layout.type = PatternLayout",
+        "appender.console.layout.pattern = %d{HH:mm:ss.SSS} %-5p %c{1} - %m%n",
+        "logger.kafka.name = org.apache.kafka",
+        "logger.kafka.level = WARN",
+        "");
+  }
+
+  public Path log(String process) {
+    return dir.resolve(process + ".log");
+  }
+
+  private Path pidFile(String process) {
+    return dir.resolve(process + ".pid");
+  }
+
+  private JsonNode get(String path) throws IOException {
+    return send(HttpRequest.newBuilder(URI.create(restUrl() + path)).GET().build());
+  }
+
+  private JsonNode post(String path, Object body) throws IOException {
+    return send(
+        HttpRequest.newBuilder(URI.create(restUrl() + path))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body)))
+            .build());
+  }
+
+  private JsonNode send(HttpRequest request) throws IOException {
+    try {
+      HttpResponse<String> response =
+          http.send(
+              HttpRequest.newBuilder(request, (k, v) -> true)
+                  .timeout(Duration.ofSeconds(60))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      if (response.statusCode() >= 300) {
+        throw new IOException(
+            request.method()
+                + " "
+                + request.uri()
+                + ": "
+                + response.statusCode()
+                + " "
+                + response.body());
+      }
+      return response.body().isBlank() ? JSON.createObjectNode() : JSON.readTree(response.body());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted", e);
+    }
+  }
+
+  private static String serialize(Map<String, String> env) throws IOException {
+    return JSON.writeValueAsString(env);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, String> deserialize(Path file) {
+    try {
+      return new LinkedHashMap<>(JSON.readValue(file.toFile(), Map.class));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
