@@ -70,7 +70,9 @@ public final class FlinkCluster {
     this.settings = settings;
     this.artifacts = new Artifacts(settings);
     this.restPort = restPort;
-    this.dir = settings.home().resolve("flink");
+    // A second cluster (a test's, next to a developer's) keeps its files apart.
+    this.dir =
+        settings.home().resolve(restPort == DEFAULT_REST_PORT ? "flink" : "flink-" + restPort);
   }
 
   public String restUrl() {
@@ -229,6 +231,19 @@ public final class FlinkCluster {
     return new JobState(job.path("state").asText(), running);
   }
 
+  /** Checkpoints of the job completed so far. */
+  public long completedCheckpoints(String jobId) throws IOException {
+    return get("/jobs/" + jobId + "/checkpoints").path("counts").path("completed").asLong();
+  }
+
+  /** The savepoint or checkpoint the job was last restored from, if any. */
+  public Optional<String> restoredFrom(String jobId) throws IOException {
+    JsonNode restored = get("/jobs/" + jobId + "/checkpoints").path("latest").path("restored");
+    return restored.hasNonNull("external_path")
+        ? Optional.of(restored.get("external_path").asText())
+        : Optional.empty();
+  }
+
   /** Stops the job with a savepoint (into the cluster's savepoint folder); returns its path. */
   public String stopWithSavepoint(String jobId) throws IOException {
     String trigger =
@@ -330,6 +345,8 @@ public final class FlinkCluster {
         "taskmanager.memory.process.size: 1536m",
         "taskmanager.numberOfTaskSlots: 2",
         "parallelism.default: 1",
+        // Tasks spread over the TaskManagers, as over pods: losing one loses part of the job.
+        "cluster.evenly-spread-out-slots: true",
         // A killed TaskManager is noticed within seconds, not the default 50 s.
         "heartbeat.interval: 1000",
         "heartbeat.timeout: 5000",
