@@ -15,7 +15,6 @@ import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import dev.weir.stack.Connections;
 import dev.weir.stack.LocalStack;
 import java.sql.Connection;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -133,14 +132,8 @@ public final class BackfillBenchmark {
 
   /** The results as Markdown, with the command that made them. */
   public static String markdown(Result r, String command) {
-    StringBuilder md = new StringBuilder("# backfill benchmark\n\n");
-    md.append("Regenerate: `").append(command).append("`  \n");
-    md.append("Measured: ")
-        .append(Instant.now())
-        .append(", ")
-        .append(Runtime.getRuntime().availableProcessors())
-        .append(
-            " cores, the local stack (PostgreSQL with fsync off, one Elasticsearch node). Input: ")
+    StringBuilder md = BenchReport.header("backfill benchmark", command);
+    md.append("the local stack (PostgreSQL with fsync off, one Elasticsearch node). Input: ")
         .append(String.format("%,d", r.documents()))
         .append(
             " search documents (descriptions of ~6 kB) in `search_document`, written by the job's"

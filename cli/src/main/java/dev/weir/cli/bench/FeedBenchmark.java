@@ -292,16 +292,10 @@ public final class FeedBenchmark {
 
   /** The results as Markdown, with the command that made them. */
   public static String markdown(Report report, String command) {
-    StringBuilder md = new StringBuilder();
-    md.append("# activity-feed benchmark\n\n");
-    md.append("Regenerate: `").append(command).append("`  \n");
-    md.append("Measured: ")
-        .append(Instant.now())
-        .append(", ")
-        .append(Runtime.getRuntime().availableProcessors())
-        .append(
-            " cores, PostgreSQL of the local stack (fsync off). For each input, weir's job and the naive"
-                + " collation run on the same server one after the other, each on a fresh database after a CHECKPOINT.\n\n");
+    StringBuilder md = BenchReport.header("activity-feed benchmark", command);
+    md.append(
+        "PostgreSQL of the local stack (fsync off). For each input, weir's job and the naive"
+            + " collation run on the same server one after the other, each on a fresh database after a CHECKPOINT.\n\n");
     md.append(
         "Input: generated bursts (one person, one repository, events a second apart, entries interleaved);"
             + " a burst of b events means (b - 1) / b of the events collate into an existing entry."

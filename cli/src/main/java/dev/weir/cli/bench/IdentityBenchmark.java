@@ -252,15 +252,10 @@ public final class IdentityBenchmark {
 
   /** The results as Markdown, with the command that made them. */
   public static String markdown(Result r, String command) {
-    StringBuilder md = new StringBuilder("# identity benchmark\n\n");
-    md.append("Regenerate: `").append(command).append("`  \n");
-    md.append("Measured: ")
-        .append(Instant.now())
-        .append(", ")
-        .append(Runtime.getRuntime().availableProcessors())
-        .append(
-            " cores, PostgreSQL of the local stack (fsync off); weir's job (parallelism 1, in a local"
-                + " MiniCluster) and the naive loop on the same input, one after the other, each on a fresh database.\n\n");
+    StringBuilder md = BenchReport.header("identity benchmark", command);
+    md.append(
+        "PostgreSQL of the local stack (fsync off); weir's job (parallelism 1, in a local"
+            + " MiniCluster) and the naive loop on the same input, one after the other, each on a fresh database.\n\n");
     md.append(
         String.format(
             "Input: %,d generated tracking events over %,d distinct ids (%.1f %% of the events repeat an id"

@@ -27,7 +27,6 @@ import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -345,14 +344,9 @@ public final class SearchIndexBenchmark {
 
   /** The results as Markdown, with the command that made them. */
   public static String markdown(Result r, String command) {
-    StringBuilder md = new StringBuilder("# search-index benchmark\n\n");
-    md.append("Regenerate: `").append(command).append("`  \n");
-    md.append("Measured: ")
-        .append(Instant.now())
-        .append(", ")
-        .append(Runtime.getRuntime().availableProcessors())
-        .append(
-            " cores, the local stack (PostgreSQL with fsync off, one Elasticsearch node). Input: a catalog of ")
+    StringBuilder md = BenchReport.header("search-index benchmark", command);
+    md.append(
+            "the local stack (PostgreSQL with fsync off, one Elasticsearch node). Input: a catalog of ")
         .append(String.format("%,d", r.products()))
         .append(
             " products (descriptions of ~6 kB, TOASTed; 50 brands; 52 categories) and a price each, captured"
