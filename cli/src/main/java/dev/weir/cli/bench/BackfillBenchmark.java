@@ -171,8 +171,8 @@ public final class BackfillBenchmark {
         "- The copy pass is timed from the job's submission (a MiniCluster start included) until its"
             + " last bulk request is answered; the raw bulk from its first request until its last is"
             + " answered, with the documents already in memory. Both are counted again afterwards. The"
-            + " whole run adds the catch-up pass (a second bounded job that reads and compares everything"
-            + " again, the price of running alongside streaming) and the read of the target's ids for"
+            + " whole run adds the catch-up pass (a second bounded job that compares every content hash"
+            + " again and sends what changed, the price of running alongside streaming) and the read of the target's ids for"
             + " deletes.\n\n");
     md.append("## A second run over the unchanged index\n\n");
     md.append(
