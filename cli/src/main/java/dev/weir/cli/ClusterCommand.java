@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -66,10 +65,9 @@ final class ClusterCommand {
       description = "Stop the cluster's processes.")
   int down() {
     cluster().down();
-    spec.commandLine()
-        .getOut()
-        .println("Flink cluster " + (cluster().status().up() ? "STILL UP" : "stopped"));
-    return cluster().status().up() ? 1 : 0;
+    boolean stillUp = cluster().status().up();
+    spec.commandLine().getOut().println("Flink cluster " + (stillUp ? "STILL UP" : "stopped"));
+    return stillUp ? 1 : 0;
   }
 
   @Command(
@@ -139,28 +137,26 @@ final class ClusterCommand {
     }
   }
 
+  private FlinkCluster cluster;
+
+  /** One per command: it sets up Maven's resolver. */
   private FlinkCluster cluster() {
-    return new FlinkCluster(LocalStack.fromEnvironment().settings(), port);
+    if (cluster == null) {
+      cluster = new FlinkCluster(LocalStack.fromEnvironment().settings(), port);
+    }
+    return cluster;
   }
 
-  /** The shaded jar the build made (bin/weir builds it). */
-  static Path distJar() throws IOException {
-    Path home = LocalStack.fromEnvironment().settings().home();
-    for (Path root : List.of(Path.of("").toAbsolutePath(), home.getParent())) {
-      Path target = root.resolve("jobs").resolve("dist").resolve("target");
-      if (Files.isDirectory(target)) {
-        try (Stream<Path> files = Files.list(target)) {
-          var found =
-              files
-                  .filter(p -> p.getFileName().toString().matches("weir-jobs-.*\\.jar"))
-                  .findFirst();
-          if (found.isPresent()) {
-            return found.get();
-          }
-        }
-      }
-    }
-    throw new IOException(
-        "no jobs/dist/target/weir-jobs-*.jar: build it with ./mvnw package, or give --jar");
+  /**
+   * The shaded jar the build made (bin/weir builds it), from the project root or the folder above
+   * WEIR_HOME.
+   */
+  static Path distJar() {
+    Path here = Path.of("").toAbsolutePath();
+    Path root =
+        Files.isDirectory(here.resolve("jobs"))
+            ? here
+            : LocalStack.fromEnvironment().settings().home().getParent();
+    return FlinkCluster.jobsJar(root);
   }
 }

@@ -13,7 +13,6 @@ import dev.weir.schema.EventSchema;
 import dev.weir.schema.TrackingEvent;
 import dev.weir.stack.FlinkCluster;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,7 +24,6 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -228,12 +226,7 @@ class ClusterFailoverITCase {
     return args;
   }
 
-  private static Path jar() throws Exception {
-    try (Stream<Path> files = Files.list(Path.of("..", "jobs", "dist", "target"))) {
-      return files
-          .filter(p -> p.getFileName().toString().matches("weir-jobs-.*\\.jar"))
-          .findFirst()
-          .orElseThrow();
-    }
+  private static Path jar() {
+    return FlinkCluster.jobsJar(Path.of(".."));
   }
 }

@@ -79,6 +79,25 @@ public final class FlinkCluster {
     return "http://" + StackSettings.HOST + ":" + restPort;
   }
 
+  /**
+   * The deployable shaded jar of every job, as the build leaves it: {@code
+   * jobs/dist/target/weir-jobs-<version>.jar} under the project root.
+   */
+  public static Path jobsJar(Path projectRoot) {
+    Path target = projectRoot.resolve("jobs").resolve("dist").resolve("target");
+    try (var files = Files.list(target)) {
+      return files
+          .filter(p -> p.getFileName().toString().matches("weir-jobs-.*\\.jar"))
+          .findFirst()
+          .orElseThrow(
+              () ->
+                  new StackException(
+                      "no weir-jobs-*.jar in " + target + ": build it (./mvnw package)"));
+    } catch (IOException e) {
+      throw new StackException("no " + target + ": build the jobs jar (./mvnw package)", e);
+    }
+  }
+
   /** What the cluster looks like now. */
   public record Status(
       boolean up, int taskManagers, int slotsTotal, int slotsAvailable, int jobsRunning) {}
@@ -88,8 +107,9 @@ public final class FlinkCluster {
    * given environment, and waits until every TaskManager has registered.
    */
   public Status up(int taskManagers, Map<String, String> env) {
-    if (status().up()) {
-      return status();
+    Status now = status();
+    if (now.up()) {
+      return now;
     }
     try {
       Files.createDirectories(dir.resolve("conf"));

@@ -113,19 +113,16 @@ final class DeploymentChecks {
                     && e.getValue().endsWith("PrometheusReporterFactory"))) {
       problems.add(name + ": no Prometheus metrics reporter");
     }
-    for (var part :
-        new Object[][] {
-          {"jobManager", spec.getJobManager() == null ? null : spec.getJobManager().getResource()},
-          {
-            "taskManager",
-            spec.getTaskManager() == null ? null : spec.getTaskManager().getResource()
-          }
-        }) {
-      var r = (org.apache.flink.kubernetes.operator.api.spec.Resource) part[1];
-      if (r == null || r.getCpu() == null || r.getMemory() == null) {
-        problems.add(name + ": " + part[0] + " needs cpu and memory (requests and limits)");
-      }
-    }
+    resources(
+        "jobManager",
+        spec.getJobManager() == null ? null : spec.getJobManager().getResource(),
+        name,
+        problems);
+    resources(
+        "taskManager",
+        spec.getTaskManager() == null ? null : spec.getTaskManager().getResource(),
+        name,
+        problems);
     var pod = spec.getPodTemplate() == null ? null : spec.getPodTemplate().getSpec();
     var sc = pod == null ? null : pod.getSecurityContext();
     if (sc == null
@@ -161,6 +158,16 @@ final class DeploymentChecks {
                     problems);
               }
             });
+  }
+
+  private static void resources(
+      String part,
+      org.apache.flink.kubernetes.operator.api.spec.Resource r,
+      String name,
+      List<String> problems) {
+    if (r == null || r.getCpu() == null || r.getMemory() == null) {
+      problems.add(name + ": " + part + " needs cpu and memory (requests and limits)");
+    }
   }
 
   private static void durable(

@@ -5,13 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.common.job.JobRunner;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import java.util.zip.ZipFile;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -29,15 +27,7 @@ class K8sManifestsTest {
 
   @BeforeAll
   static void theBuiltJar() throws IOException {
-    Path built;
-    try (Stream<Path> files = Files.list(Path.of("..", "jobs", "dist", "target"))) {
-      built =
-          files
-              .filter(p -> p.getFileName().toString().matches("weir-jobs-.*\\.jar"))
-              .findFirst()
-              .orElseThrow(
-                  () -> new IllegalStateException("build jobs/dist first (./mvnw package)"));
-    }
+    Path built = dev.weir.stack.FlinkCluster.jobsJar(Path.of(".."));
     try (ZipFile zip = new ZipFile(built.toFile())) {
       Set<String> entries = zip.stream().map(e -> e.getName()).collect(Collectors.toSet());
       jar =
