@@ -155,6 +155,11 @@ final class ElasticsearchService implements LocalService {
   }
 
   @Override
+  public Optional<Long> pid() {
+    return OsProcesses.readPid(pidFile());
+  }
+
+  @Override
   public void stop() {
     OsProcesses.readPid(pidFile()).ifPresent(pid -> OsProcesses.stop(pid, Duration.ofSeconds(30)));
   }

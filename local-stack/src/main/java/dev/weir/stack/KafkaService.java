@@ -116,6 +116,11 @@ final class KafkaService implements LocalService {
   }
 
   @Override
+  public Optional<Long> pid() {
+    return OsProcesses.readPid(pidFile());
+  }
+
+  @Override
   public void stop() {
     OsProcesses.readPid(pidFile()).ifPresent(pid -> OsProcesses.stop(pid, Duration.ofSeconds(30)));
     try {

@@ -1,6 +1,7 @@
 package dev.weir.stack;
 
 import java.nio.file.Path;
+import java.util.Optional;
 
 /** One service of the local stack. */
 public interface LocalService {
@@ -24,4 +25,24 @@ public interface LocalService {
 
   /** Where the service writes its log. */
   Path log();
+
+  /** The process this stack started for the service, while it runs. */
+  Optional<Long> pid();
+
+  /**
+   * Suspends the service's processes (SIGSTOP): connections stay open and nothing answers, as when
+   * a host stops responding, which clients see as timeouts rather than refused connections.
+   */
+  default void freeze() {
+    OsProcesses.signalTree(pid().orElseThrow(() -> notRunning()), "STOP");
+  }
+
+  /** Resumes what {@link #freeze()} suspended. */
+  default void thaw() {
+    OsProcesses.signalTree(pid().orElseThrow(() -> notRunning()), "CONT");
+  }
+
+  private StackException notRunning() {
+    return new StackException(name() + " was not started by this stack, or is not running");
+  }
 }

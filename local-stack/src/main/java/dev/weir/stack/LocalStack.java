@@ -45,6 +45,18 @@ public final class LocalStack {
     return List.of(kafka, postgres, elasticsearch);
   }
 
+  public LocalService kafka() {
+    return kafka;
+  }
+
+  public LocalService postgres() {
+    return postgres;
+  }
+
+  public LocalService elasticsearch() {
+    return elasticsearch;
+  }
+
   /**
    * Starts every service that is not up yet (in parallel), writes {@code stack.env} and returns the
    * connection settings. Fails naming each service that did not come up.

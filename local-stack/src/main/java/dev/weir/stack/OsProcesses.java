@@ -231,6 +231,16 @@ final class OsProcesses {
     return tree.stream().noneMatch(ProcessHandle::isAlive);
   }
 
+  /** Sends a signal (e.g. STOP, CONT) to a process and all its descendants. */
+  static void signalTree(long pid, String signal) {
+    ProcessHandle root =
+        ProcessHandle.of(pid).orElseThrow(() -> new StackException("no process " + pid));
+    List<String> command = new ArrayList<>(List.of("kill", "-" + signal));
+    command.add(Long.toString(pid));
+    root.descendants().forEach(p -> command.add(Long.toString(p.pid())));
+    capture(command);
+  }
+
   static Optional<Long> readPid(Path pidFile) {
     try {
       if (!Files.exists(pidFile)) {

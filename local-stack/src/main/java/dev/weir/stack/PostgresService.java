@@ -206,6 +206,11 @@ final class PostgresService implements LocalService {
   }
 
   @Override
+  public Optional<Long> pid() {
+    return OsProcesses.readPid(dir.resolve("data").resolve("postmaster.pid"));
+  }
+
+  @Override
   public void stop() {
     Path data = dir.resolve("data");
     Optional<Long> pid = OsProcesses.readPid(data.resolve("postmaster.pid"));

@@ -121,8 +121,14 @@ public final class SearchIndexJob implements WeirJob {
         products
             .map(ProductInput::of)
             .returns(ProductInput.class)
+            .uid(NAME + "-product-row")
             .name("product row")
-            .union(prices.map(ProductInput::of).returns(ProductInput.class).name("price"));
+            .union(
+                prices
+                    .map(ProductInput::of)
+                    .returns(ProductInput.class)
+                    .uid(NAME + "-price")
+                    .name("price"));
     return perProduct
         .keyBy(ProductInput::productId, Types.LONG)
         .connect(dimensions.broadcast(DocumentJoiner.BRANDS, DocumentJoiner.CATEGORIES))

@@ -15,6 +15,7 @@ import java.util.ServiceLoader;
 import java.util.TreeMap;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.core.execution.JobClient;
@@ -41,7 +42,10 @@ public final class JobRunner {
     return job;
   }
 
-  /** Checkpointing (exactly-once), restarts and parallelism from the job's configuration. */
+  /**
+   * Checkpointing (exactly-once), restarts and parallelism from the job's configuration; every
+   * operator must have its own uid.
+   */
   public static void configure(StreamExecutionEnvironment env, WeirConfig config) {
     env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
     env.setParallelism(config.get(WeirOptions.PARALLELISM));
@@ -57,6 +61,9 @@ public final class JobRunner {
     restart.set(
         RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_MAX_BACKOFF,
         Duration.ofSeconds(30));
+    // Savepoints map state to operators by uid: a job that left one to Flink's generator would
+    // lose that operator's state after a rebuild that changes the graph, so it must not start.
+    restart.set(PipelineOptions.AUTO_GENERATE_UIDS, false);
     env.configure(restart);
     registerJsonValueTypes(env);
   }
