@@ -55,6 +55,22 @@ public final class Kafka {
   }
 
   /**
+   * A producer that waits out a broker restart instead of failing (up to five minutes), and writes
+   * a record it retried only once (idempotent). Close it.
+   */
+  public static KafkaProducer<byte[], byte[]> durableProducer() {
+    Properties props = new Properties();
+    props.setProperty(
+        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+        LocalStackExtension.connections().kafkaBootstrapServers());
+    props.setProperty(ProducerConfig.ACKS_CONFIG, "all");
+    props.setProperty(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+    props.setProperty(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "300000");
+    props.setProperty(ProducerConfig.MAX_BLOCK_MS_CONFIG, "300000");
+    return new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
+  }
+
+  /**
    * Reads committed records from the start of the topic until {@code done} holds for what was read,
    * or the timeout passes; returns what was read either way.
    */

@@ -88,7 +88,9 @@ public final class WeirOptions {
       ConfigOptions.key("parallelism")
           .intType()
           .defaultValue(1)
-          .withDescription("Default operator parallelism.");
+          .withDescription(
+              "Default operator parallelism. Locally 1 when not given; on a cluster, when not"
+                  + " given, the deployment's (a FlinkDeployment's job.parallelism).");
 
   private WeirOptions() {}
 }

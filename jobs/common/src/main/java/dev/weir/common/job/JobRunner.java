@@ -47,8 +47,13 @@ public final class JobRunner {
    * operator must have its own uid.
    */
   public static void configure(StreamExecutionEnvironment env, WeirConfig config) {
-    env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
     env.setParallelism(config.get(WeirOptions.PARALLELISM));
+    configureAllButParallelism(env, config);
+  }
+
+  private static void configureAllButParallelism(
+      StreamExecutionEnvironment env, WeirConfig config) {
+    env.setRuntimeMode(RuntimeExecutionMode.STREAMING);
     env.enableCheckpointing(
         config.get(WeirOptions.CHECKPOINT_INTERVAL).toMillis(), CheckpointingMode.EXACTLY_ONCE);
     env.getCheckpointConfig()
@@ -92,13 +97,13 @@ public final class JobRunner {
   /** Prepares, creates missing topics, builds and submits; returns without waiting for the job. */
   public static JobClient start(WeirJob job, StreamExecutionEnvironment env, WeirConfig config)
       throws Exception {
+    configure(env, config);
     prepareAndBuild(job, env, config);
     return env.executeAsync("weir " + job.name());
   }
 
   private static void prepareAndBuild(
       WeirJob job, StreamExecutionEnvironment env, WeirConfig config) {
-    configure(env, config);
     job.prepare(config);
     KafkaIo.createTopicsIfMissing(config, job.topics(config), 2);
     job.build(env, config);
@@ -114,6 +119,10 @@ public final class JobRunner {
     }
     WeirJob job = job(name);
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    // On a cluster the parallelism is the deployment's (a FlinkDeployment's job.parallelism, the
+    // REST submission's) unless --parallelism is given.
+    config.getOptional(WeirOptions.PARALLELISM).ifPresent(env::setParallelism);
+    configureAllButParallelism(env, config);
     prepareAndBuild(job, env, config);
     env.execute("weir " + job.name());
   }

@@ -3,10 +3,10 @@ package dev.weir.common.postgres;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Properties;
 import org.apache.flink.connector.jdbc.datasource.connections.JdbcConnectionProvider;
+import org.postgresql.Driver;
 
 /**
  * JDBC connections to weir's PostgreSQL for Flink's JDBC sink. Unlike the connector's own provider
@@ -16,6 +16,7 @@ import org.apache.flink.connector.jdbc.datasource.connections.JdbcConnectionProv
 public final class PostgresConnectionProvider implements JdbcConnectionProvider {
 
   private static final long serialVersionUID = 1L;
+  private static final Driver DRIVER = new Driver();
 
   private final String url;
   private final WeirConfig config;
@@ -39,7 +40,14 @@ public final class PostgresConnectionProvider implements JdbcConnectionProvider 
     props.setProperty("reWriteBatchedInserts", "true");
     props.setProperty("ApplicationName", "weir");
     props.setProperty("connectTimeout", "10");
-    return DriverManager.getConnection(url, props);
+    // The driver directly, not DriverManager: on a Flink cluster each submission has its own class
+    // loader, and DriverManager refuses a driver registered from another one ("No suitable
+    // driver").
+    Connection connection = DRIVER.connect(url, props);
+    if (connection == null) {
+      throw new SQLException("not a PostgreSQL JDBC URL: " + url);
+    }
+    return connection;
   }
 
   public static Connection open(WeirConfig config) throws SQLException {

@@ -1,0 +1,196 @@
+package dev.weir.it.failover;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.weir.common.config.WeirOptions;
+import dev.weir.it.Kafka;
+import dev.weir.it.LocalStackExtension;
+import dev.weir.stack.FlinkCluster;
+import dev.weir.stack.LocalService;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Failover on a real multi-process Flink cluster (a JobManager and two TaskManagers, each its own
+ * JVM, see {@link FlinkCluster}): every streaming job, submitted from the deployable jar, with
+ * input flowing the whole time, through a killed TaskManager, an upgrade through a savepoint, the
+ * restart of each service it uses, and Elasticsearch not answering for a minute. Afterwards its
+ * results must be exactly what the input should give. Recovery times go to {@code
+ * target/failover-results.md}.
+ */
+@ExtendWith(LocalStackExtension.class)
+class ClusterFailoverITCase {
+
+  private static final int PORT = 18181;
+  private static final Duration RECOVERY = Duration.ofSeconds(150);
+  private static final List<String> RESULTS = new ArrayList<>();
+  private static FlinkCluster cluster;
+
+  private final String run = UUID.randomUUID().toString().substring(0, 8);
+
+  @BeforeAll
+  static void clusterUp() {
+    cluster = new FlinkCluster(LocalStackExtension.stack().settings(), PORT);
+    cluster.up(2, LocalStackExtension.connections().environment());
+  }
+
+  @AfterAll
+  static void clusterDown() throws IOException {
+    if (cluster != null) {
+      cluster.down();
+    }
+    String table =
+        "| job | what happened | recovery | input |\n|---|---|---|---|\n"
+            + String.join("\n", RESULTS)
+            + "\n";
+    System.out.print(table);
+    Files.writeString(Path.of("target", "failover-results.md"), table);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"identity", "activity-feed", "search-index"})
+  void aTaskManagerKilledMidStreamLosesAndDuplicatesNothing(String job) throws Exception {
+    try (Workload workload = Workload.create(job, run);
+        ClusterJobs jobs = new ClusterJobs(cluster, workload, Map.of());
+        ContinuousInput input = new ContinuousInput(workload)) {
+      jobs.awaitCheckpoints(2, RECOVERY);
+
+      long killed = System.nanoTime();
+      cluster.killTaskManager(1);
+      cluster.startTaskManager(1); // a replacement, as Kubernetes would start one
+      // The JobManager notices the lost TaskManager (heartbeat timeout) and restarts the jobs.
+      assertThat(jobs.awaitDisruption(Duration.ofSeconds(30))).as("a failover began").isTrue();
+      jobs.awaitRunning(RECOVERY);
+      String toRunning = seconds(killed);
+      jobs.awaitCheckpoints(1, RECOVERY);
+      finish(
+          job,
+          "TaskManager `kill -9`ed, a replacement started",
+          toRunning + " to RUNNING",
+          workload,
+          input);
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"identity", "activity-feed", "search-index"})
+  void stoppedWithASavepointAndStartedFromItContinuesWhereItStopped(String job) throws Exception {
+    try (Workload workload = Workload.create(job, run);
+        ContinuousInput input = new ContinuousInput(workload)) {
+      Map<String, String> savepoints;
+      try (ClusterJobs first = new ClusterJobs(cluster, workload, Map.of())) {
+        first.awaitCheckpoints(2, RECOVERY);
+        savepoints = first.stopWithSavepoints(workload);
+      }
+      // Input goes on while nothing runs; the new submission (an upgrade) starts from the
+      // savepoints: Kafka offsets, the capture's log position and keyed state come back by uid.
+      Thread.sleep(2_000);
+      long submitted = System.nanoTime();
+      try (ClusterJobs second = new ClusterJobs(cluster, workload, savepoints)) {
+        second.awaitRunning(RECOVERY);
+        String toRunning = seconds(submitted);
+        // Restored, every operator's state matched by its uid (unmatched state refuses to start).
+        assertThat(second.restoredFrom()).containsExactlyElementsOf(savepoints.values());
+        second.awaitCheckpoints(1, RECOVERY);
+        finish(
+            job,
+            "stopped with a savepoint, submitted again from it",
+            toRunning + " to RUNNING",
+            workload,
+            input);
+      }
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"identity", "activity-feed", "search-index"})
+  void eachServiceItUsesRestartedInTurnLosesAndDuplicatesNothing(String job) throws Exception {
+    try (Workload workload = Workload.create(job, run);
+        ClusterJobs jobs = new ClusterJobs(cluster, workload, Map.of());
+        ContinuousInput input = new ContinuousInput(workload)) {
+      jobs.awaitCheckpoints(2, RECOVERY);
+      List<String> recoveries = new ArrayList<>();
+      for (LocalService service : workload.services(LocalStackExtension.stack())) {
+        long back;
+        try {
+          service.stop();
+          Thread.sleep(5_000); // down for a while, input still coming
+        } finally {
+          service.start();
+          back = System.nanoTime();
+        }
+        jobs.awaitCheckpoints(1, RECOVERY);
+        recoveries.add(service.name() + " " + seconds(back));
+      }
+      finish(
+          job,
+          "each service stopped for 5 s and started again, in turn",
+          "checkpointing again after " + String.join(", ", recoveries),
+          workload,
+          input);
+    }
+  }
+
+  @Test
+  void searchIndexRidesOutElasticsearchNotAnsweringForAMinute() throws Exception {
+    LocalService elasticsearch = LocalStackExtension.stack().elasticsearch();
+    try (Workload workload = Workload.create("search-index", run);
+        ClusterJobs jobs = new ClusterJobs(cluster, workload, Map.of());
+        ContinuousInput input = new ContinuousInput(workload)) {
+      jobs.awaitCheckpoints(2, RECOVERY);
+      long back;
+      // Frozen rather than stopped: connections hang instead of being refused, the harder case.
+      elasticsearch.freeze();
+      try {
+        Thread.sleep(60_000);
+      } finally {
+        elasticsearch.thaw();
+        back = System.nanoTime();
+      }
+      jobs.awaitCheckpoints(1, RECOVERY);
+      finish(
+          "search-index",
+          "Elasticsearch frozen (SIGSTOP) for 60 s",
+          "checkpointing again " + seconds(back) + " after it answered",
+          workload,
+          input);
+    }
+  }
+
+  /** More input after the recovery, then the exact results, an empty DLQ, and the record. */
+  private static void finish(
+      String job, String what, String recovery, Workload workload, ContinuousInput input)
+      throws Exception {
+    Thread.sleep(3_000);
+    int batches = input.stop();
+    workload.verify(batches);
+    assertThat(
+            Kafka.readCommitted(
+                workload.config().get(WeirOptions.DLQ_TOPIC), Duration.ofSeconds(3), r -> false))
+        .as("dead letters")
+        .isEmpty();
+    String line =
+        String.format(
+            "| %s | %s | %s | %s, each exactly once (0 lost, 0 duplicated); %d batches re-sent while a"
+                + " service was down |",
+            job, what, recovery, workload.describe(batches), input.retries());
+    System.out.println(line);
+    RESULTS.add(line);
+  }
+
+  private static String seconds(long since) {
+    return String.format("%.1f s", (System.nanoTime() - since) / 1e9);
+  }
+}

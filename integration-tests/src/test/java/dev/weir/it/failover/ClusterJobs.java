@@ -1,0 +1,118 @@
+package dev.weir.it.failover;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.weir.it.Await;
+import dev.weir.stack.FlinkCluster;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** A workload's jobs running on the cluster, submitted from the deployable jar. */
+final class ClusterJobs implements AutoCloseable {
+
+  private static final String ENTRY = "dev.weir.common.job.JobRunner";
+  private static final int PARALLELISM = 2;
+
+  private final FlinkCluster cluster;
+  private final List<String> ids = new ArrayList<>();
+  private boolean stopped;
+
+  /** Submits each job of the workload, from its savepoint when {@code savepoints} has one. */
+  ClusterJobs(FlinkCluster cluster, Workload workload, Map<String, String> savepoints)
+      throws Exception {
+    this.cluster = cluster;
+    for (String job : workload.jobs()) {
+      List<String> args = new ArrayList<>(List.of("--job", job));
+      workload.config().asMap().forEach((k, v) -> args.addAll(List.of("--" + k, v)));
+      ids.add(cluster.submit(jar(), ENTRY, args, PARALLELISM, savepoints.get(job)));
+    }
+  }
+
+  /** Waits until every job runs all its tasks and has completed {@code n} more checkpoints. */
+  void awaitCheckpoints(int n, Duration timeout) throws Exception {
+    List<Long> before = checkpoints();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    for (int i = 0; i < ids.size(); i++) {
+      String id = ids.get(i);
+      long target = before.get(i) + n;
+      Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
+      Await.until(left, () -> healthy(id) && cluster.completedCheckpoints(id) >= target, ok -> ok);
+      assertThat(cluster.job(id).state()).as("job %s", id).isEqualTo("RUNNING");
+      assertThat(cluster.completedCheckpoints(id))
+          .as("checkpoints of job %s within %s", id, timeout)
+          .isGreaterThanOrEqualTo(target);
+    }
+  }
+
+  /** Waits until some job has lost a task (a failover began); false if none did. */
+  boolean awaitDisruption(Duration timeout) throws Exception {
+    return Await.until(
+        timeout,
+        () -> {
+          for (String id : ids) {
+            if (!healthy(id)) {
+              return true;
+            }
+          }
+          return false;
+        },
+        disrupted -> disrupted);
+  }
+
+  /** Waits until every job is RUNNING with all its tasks. */
+  void awaitRunning(Duration timeout) throws Exception {
+    for (String id : ids) {
+      assertThat(Await.until(timeout, () -> healthy(id), ok -> ok))
+          .as("job %s running again within %s", id, timeout)
+          .isTrue();
+    }
+  }
+
+  /** Stops every job with a savepoint, in submission order; returns job name → savepoint. */
+  Map<String, String> stopWithSavepoints(Workload workload) throws Exception {
+    Map<String, String> savepoints = new java.util.LinkedHashMap<>();
+    for (int i = 0; i < ids.size(); i++) {
+      savepoints.put(workload.jobs().get(i), cluster.stopWithSavepoint(ids.get(i)));
+    }
+    stopped = true;
+    return savepoints;
+  }
+
+  /** The savepoint each job was restored from, in submission order. */
+  List<String> restoredFrom() throws Exception {
+    List<String> restored = new ArrayList<>();
+    for (String id : ids) {
+      restored.add(cluster.restoredFrom(id).orElse("(none)"));
+    }
+    return restored;
+  }
+
+  private boolean healthy(String id) throws Exception {
+    FlinkCluster.JobState state = cluster.job(id);
+    return state.state().equals("RUNNING") && state.allTasksRunning();
+  }
+
+  private List<Long> checkpoints() throws Exception {
+    List<Long> counts = new ArrayList<>();
+    for (String id : ids) {
+      counts.add(cluster.completedCheckpoints(id));
+    }
+    return counts;
+  }
+
+  static Path jar() {
+    return FlinkCluster.jobsJar(Path.of(".."));
+  }
+
+  @Override
+  public void close() throws Exception {
+    if (!stopped) {
+      for (String id : ids) {
+        cluster.cancel(id);
+      }
+    }
+  }
+}

@@ -1,0 +1,203 @@
+package dev.weir.it.failover;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.elasticsearch.core.search.Hit;
+import dev.weir.cli.load.CatalogLoader;
+import dev.weir.common.config.WeirConfig;
+import dev.weir.common.config.WeirOptions;
+import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.postgres.PostgresConnectionProvider;
+import dev.weir.it.Await;
+import dev.weir.it.Kafka;
+import dev.weir.it.LocalStackExtension;
+import dev.weir.it.TestDatabases;
+import dev.weir.search.CatalogCaptureJob;
+import dev.weir.search.SearchIndexJob;
+import dev.weir.search.SearchIndexOptions;
+import dev.weir.sink.elasticsearch.ElasticsearchClients;
+import dev.weir.sink.elasticsearch.ElasticsearchSettings;
+import dev.weir.stack.LocalService;
+import dev.weir.stack.LocalStack;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+/**
+ * The catalog path: each batch renames one of 20 products in the catalog database (captured by
+ * cdc-catalog) and sends it a new price version; every document must end with its product's last
+ * name and highest price, in Elasticsearch and in search_document, at the same version in both.
+ */
+final class SearchIndexWorkload implements Workload {
+
+  private static final int PRODUCTS = 20;
+
+  private final WeirConfig config;
+  private final String catalogUrl;
+  private final KafkaProducer<byte[], byte[]> producer = Kafka.durableProducer();
+  private final ElasticsearchClient es;
+
+  SearchIndexWorkload(String run) throws Exception {
+    String catalogDb = "it_failover_catalog_" + run;
+    LocalStackExtension.stack().ensurePostgresDatabase(catalogDb);
+    catalogUrl = LocalStackExtension.connections().postgresJdbcUrl(catalogDb);
+    config =
+        TestDatabases.fresh(LocalStackExtension.config(), "it_failover_search")
+            .with(SearchIndexOptions.CATALOG_URL, catalogUrl)
+            .with(SearchIndexOptions.CATALOG_SLOT, "it_failover_slot_" + run)
+            .with(SearchIndexOptions.CATALOG_PUBLICATION, "it_failover_pub_" + run)
+            .with(SearchIndexOptions.CDC_TOPIC_PREFIX, "it.failover.cdc." + run + ".")
+            .with(SearchIndexOptions.PRICING_TOPIC, "it.failover.pricing." + run)
+            .with(SearchIndexOptions.ALIAS, "it-failover-" + run)
+            .with(SearchIndexOptions.INITIAL_INDEX, "it-failover-" + run + "-v1")
+            .with(WeirOptions.DLQ_TOPIC, "it.failover.dlq." + run)
+            .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
+    es = ElasticsearchClients.blocking(ElasticsearchSettings.from(config));
+    List<String> topics = new ArrayList<>(new CatalogCaptureJob().topics(config));
+    topics.addAll(new SearchIndexJob().topics(config));
+    KafkaIo.createTopicsIfMissing(config, topics.stream().distinct().toList(), 2);
+
+    CatalogLoader.createTables(config, catalogUrl);
+    try (Connection c = PostgresConnectionProvider.open(config, catalogUrl)) {
+      c.createStatement().execute("INSERT INTO brand VALUES (1, 'Acme')");
+      c.createStatement().execute("INSERT INTO category VALUES (1, 'Outdoor', NULL)");
+      c.createStatement()
+          .execute(
+              "INSERT INTO product (id, sku, name, description, brand_id, category_id)"
+                  + " SELECT i, 'SKU-' || i, 'Product ' || i, repeat('words ', 400), 1, 1"
+                  + " FROM generate_series(1, "
+                  + PRODUCTS
+                  + ") AS i");
+    }
+  }
+
+  @Override
+  public List<String> jobs() {
+    return List.of(CatalogCaptureJob.NAME, SearchIndexJob.NAME);
+  }
+
+  @Override
+  public WeirConfig config() {
+    return config;
+  }
+
+  @Override
+  public List<LocalService> services(LocalStack stack) {
+    return List.of(stack.kafka(), stack.postgres(), stack.elasticsearch());
+  }
+
+  @Override
+  public void send(int n) throws Exception {
+    long product = product(n);
+    try (Connection c = PostgresConnectionProvider.open(config, catalogUrl);
+        PreparedStatement rename =
+            c.prepareStatement("UPDATE product SET name = ?, updated_at = now() WHERE id = ?")) {
+      rename.setString(1, name(product, n));
+      rename.setLong(2, product);
+      rename.executeUpdate();
+    }
+    String price =
+        String.format(
+            "{\"product_id\":%d,\"price\":%d.5,\"currency\":\"EUR\",\"version\":%d}",
+            product, n, n);
+    producer.send(
+        new ProducerRecord<>(
+            config.get(SearchIndexOptions.PRICING_TOPIC), price.getBytes(StandardCharsets.UTF_8)));
+    producer.flush();
+  }
+
+  @Override
+  public void verify(int batches) throws Exception {
+    Map<String, String> expected = new TreeMap<>();
+    for (long p = 1; p <= PRODUCTS; p++) {
+      expected.put(Long.toString(p), name(p, 0) + "|");
+    }
+    for (int n = 1; n <= batches; n++) {
+      expected.put(Long.toString(product(n)), name(product(n), n) + "|" + n + ".5");
+    }
+    assertThat(Await.until(Duration.ofSeconds(120), this::indexed, expected::equals))
+        .as("Elasticsearch: name|price of each product")
+        .isEqualTo(expected);
+    assertThat(Await.until(Duration.ofSeconds(60), this::copied, expected::equals))
+        .as("search_document: name|price of each product")
+        .isEqualTo(expected);
+    // The index and the copy agree on each document's version: no write regressed either.
+    assertThat(Await.until(Duration.ofSeconds(30), this::indexedVersions, copiedVersions()::equals))
+        .isEqualTo(copiedVersions());
+  }
+
+  @Override
+  public String describe(int batches) {
+    return String.format(
+        "%,d catalog renames + %,d prices over %d products", batches, batches, PRODUCTS);
+  }
+
+  private static long product(int n) {
+    return (n - 1) % PRODUCTS + 1;
+  }
+
+  private static String name(long product, int n) {
+    return n == 0 ? "Product " + product : "Product " + product + " rev " + n;
+  }
+
+  private Map<String, String> indexed() throws Exception {
+    Map<String, String> docs = new TreeMap<>();
+    for (Hit<Map> hit : search()) {
+      Object price = hit.source().get("price");
+      docs.put(
+          hit.id(),
+          hit.source().get("name")
+              + "|"
+              + (price == null ? "" : Double.toString(((Number) price).doubleValue())));
+    }
+    return docs;
+  }
+
+  private Map<String, String> indexedVersions() throws Exception {
+    Map<String, String> versions = new TreeMap<>();
+    for (Hit<Map> hit : search()) {
+      versions.put(hit.id(), Long.toString(hit.version()));
+    }
+    return versions;
+  }
+
+  private List<Hit<Map>> search() throws Exception {
+    String alias = config.get(SearchIndexOptions.ALIAS);
+    es.indices().refresh(r -> r.index(alias));
+    return es.search(s -> s.index(alias).version(true).size(PRODUCTS * 2), Map.class).hits().hits();
+  }
+
+  private Map<String, String> copied() throws Exception {
+    return rows("name || '|' || coalesce(rtrim(rtrim(price::text, '0'), '.'), '')");
+  }
+
+  private Map<String, String> copiedVersions() throws Exception {
+    return rows("doc_version::text");
+  }
+
+  private Map<String, String> rows(String value) throws Exception {
+    Map<String, String> rows = new TreeMap<>();
+    for (String row :
+        TestDatabases.strings(
+            config,
+            config.get(WeirOptions.POSTGRES_URL),
+            "SELECT product_id || '=' || " + value + " FROM search_document")) {
+      rows.put(row.substring(0, row.indexOf('=')), row.substring(row.indexOf('=') + 1));
+    }
+    return rows;
+  }
+
+  @Override
+  public void close() throws Exception {
+    producer.close();
+    CatalogCaptureJob.dropSlot(config);
+  }
+}
