@@ -18,7 +18,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.UUID;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -58,6 +62,7 @@ public final class FlinkCluster {
           "--add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED");
 
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Pattern TASK_MANAGER_ID = Pattern.compile("^taskmanager-(\\d+)-");
 
   private final StackSettings settings;
   private final Artifacts artifacts;
@@ -146,7 +151,25 @@ public final class FlinkCluster {
     start(
         "taskmanager-" + n,
         "org.apache.flink.runtime.taskexecutor.TaskManagerRunner",
-        "GET_TM_RESOURCE_PARAMS");
+        "GET_TM_RESOURCE_PARAMS",
+        // Named after its number (plus a start time: a replacement is a new TaskManager), so that
+        // the REST API's taskmanager-id of a task says which process runs it.
+        "taskmanager.resource-id=taskmanager-" + n + "-" + System.currentTimeMillis());
+  }
+
+  /** The numbers of the TaskManagers that run some task of the job now. */
+  public SortedSet<Integer> taskManagersRunning(String jobId) throws IOException {
+    SortedSet<Integer> running = new TreeSet<>();
+    for (JsonNode vertex : get("/jobs/" + jobId).path("vertices")) {
+      for (JsonNode subtask :
+          get("/jobs/" + jobId + "/vertices/" + vertex.path("id").asText()).path("subtasks")) {
+        Matcher name = TASK_MANAGER_ID.matcher(subtask.path("taskmanager-id").asText());
+        if (name.find() && "RUNNING".equals(subtask.path("status").asText())) {
+          running.add(Integer.parseInt(name.group(1)));
+        }
+      }
+    }
+    return running;
   }
 
   /** Kills TaskManager {@code n} with SIGKILL: no shutdown, no goodbye to the JobManager. */
@@ -168,6 +191,30 @@ public final class FlinkCluster {
         dir,
         Optional.empty(),
         () -> status().taskManagers() >= count);
+  }
+
+  /**
+   * How many class loaders of jobs each process of the cluster still holds, after a full garbage
+   * collection (read with the JDK's jcmd). A job's class loader goes when the job has ended there;
+   * one that stays leaks its classes, and enough of them end the process with "OutOfMemoryError:
+   * Metaspace".
+   */
+  public Map<String, Integer> jobClassLoaders() throws IOException {
+    Map<String, Integer> loaders = new LinkedHashMap<>();
+    String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+    try (var files = Files.list(dir)) {
+      for (Path pidFile : files.filter(p -> p.toString().endsWith(".pid")).sorted().toList()) {
+        String pid = Files.readString(pidFile).trim();
+        OsProcesses.capture(List.of(jcmd, pid, "GC.run"));
+        long count =
+            OsProcesses.capture(List.of(jcmd, pid, "VM.classloaders"))
+                .lines()
+                .filter(l -> l.contains("org.apache.flink.util.ChildFirstClassLoader"))
+                .count();
+        loaders.put(pidFile.getFileName().toString().replace(".pid", ""), (int) count);
+      }
+    }
+    return loaders;
   }
 
   /** Stops every process of the cluster. */
@@ -290,7 +337,8 @@ public final class FlinkCluster {
             .build());
   }
 
-  private Process start(String name, String mainClass, String resourceParams) {
+  private Process start(
+      String name, String mainClass, String resourceParams, String... dynamicProperties) {
     List<Path> classPath = classPath();
     String cp = classPath.stream().map(Path::toString).collect(Collectors.joining(":"));
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
@@ -321,6 +369,9 @@ public final class FlinkCluster {
     command.add("-Dlog4j.configurationFile=file:" + conf.resolve("log4j.properties"));
     command.addAll(List.of("-cp", cp, mainClass, "--configDir", conf.toString()));
     command.addAll(Arrays.asList(results.get(1).split("\\s+")));
+    for (String property : dynamicProperties) {
+      command.addAll(List.of("-D", property));
+    }
     Map<String, String> env = deserialize(dir.resolve("env"));
     env.put("WEIR_HOME", settings.home().toString());
     try {
@@ -346,7 +397,9 @@ public final class FlinkCluster {
             "org.apache.logging.log4j:log4j-slf4j-impl:" + log4j,
             "org.apache.logging.log4j:log4j-api:" + log4j,
             "org.apache.logging.log4j:log4j-core:" + log4j,
-            "org.apache.logging.log4j:log4j-1.2-api:" + log4j));
+            "org.apache.logging.log4j:log4j-1.2-api:" + log4j,
+            // In lib/, loaded parent-first (see configYaml), as Flink advises for JDBC drivers.
+            "org.postgresql:postgresql:" + settings.versions().postgresDriver()));
   }
 
   private String configYaml() {
@@ -365,6 +418,12 @@ public final class FlinkCluster {
         "taskmanager.memory.process.size: 1536m",
         "taskmanager.numberOfTaskSlots: 2",
         "parallelism.default: 1",
+        // pgjdbc registers itself with the JVM-wide DriverManager, which then holds the class
+        // loader of whichever job loaded it: every submission of a job that reads PostgreSQL
+        // (Flink CDC's enumerator in the JobManager too) would leak its classes until the
+        // metaspace runs out. Loaded once from the cluster's class path instead (Flink's advice
+        // for JDBC drivers on session clusters); the same version the jobs are built with.
+        "classloader.parent-first-patterns.additional: org.postgresql.",
         // Tasks spread over the TaskManagers, as over pods: losing one loses part of the job.
         "cluster.evenly-spread-out-slots: true",
         // A killed TaskManager is noticed within seconds, not the default 50 s.

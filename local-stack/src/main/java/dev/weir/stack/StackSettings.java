@@ -40,7 +40,8 @@ public record StackSettings(
       String elasticsearch,
       String postgresBinaries,
       String flink,
-      String log4j) {}
+      String log4j,
+      String postgresDriver) {}
 
   public static StackSettings fromEnvironment() {
     return from(System.getProperties(), System.getenv());
@@ -116,7 +117,8 @@ public record StackSettings(
           p.getProperty("elasticsearch.version"),
           p.getProperty("postgres.binaries.version"),
           p.getProperty("flink.version"),
-          p.getProperty("log4j.version"));
+          p.getProperty("log4j.version"),
+          p.getProperty("postgresql.version"));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -3,6 +3,7 @@ package dev.weir.it.failover;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.weir.common.config.WeirOptions;
+import dev.weir.it.Await;
 import dev.weir.it.Kafka;
 import dev.weir.it.LocalStackExtension;
 import dev.weir.stack.FlinkCluster;
@@ -48,7 +49,7 @@ class ClusterFailoverITCase {
 
   @AfterAll
   static void clusterDown() throws IOException {
-    if (cluster != null) {
+    if (cluster != null && !Boolean.getBoolean("keepcluster")) {
       cluster.down();
     }
     String table =
@@ -67,9 +68,10 @@ class ClusterFailoverITCase {
         ContinuousInput input = new ContinuousInput(workload)) {
       jobs.awaitCheckpoints(2, RECOVERY);
 
+      int victim = jobs.aTaskManagerRunningThem();
       long killed = System.nanoTime();
-      cluster.killTaskManager(1);
-      cluster.startTaskManager(1); // a replacement, as Kubernetes would start one
+      cluster.killTaskManager(victim);
+      cluster.startTaskManager(victim); // a replacement, as Kubernetes would start one
       // The JobManager notices the lost TaskManager (heartbeat timeout) and restarts the jobs.
       assertThat(jobs.awaitDisruption(Duration.ofSeconds(30))).as("a failover began").isTrue();
       jobs.awaitRunning(RECOVERY);
@@ -167,6 +169,25 @@ class ClusterFailoverITCase {
           workload,
           input);
     }
+  }
+
+  @Test
+  void jobsThatEndedLeaveNoClassesBehindInAnyProcess() throws Exception {
+    // Every job run and cancelled on a session cluster must let its classes go: a leak costs tens
+    // of MB of metaspace per submission, and the JobManager died of it after a few dozen.
+    try (Workload workload = Workload.create("search-index", run);
+        ClusterJobs jobs = new ClusterJobs(cluster, workload, Map.of());
+        ContinuousInput input = new ContinuousInput(workload)) {
+      jobs.awaitCheckpoints(1, RECOVERY);
+    }
+    Map<String, Integer> left =
+        Await.until(
+            Duration.ofSeconds(90),
+            cluster::jobClassLoaders,
+            loaders -> loaders.values().stream().allMatch(n -> n == 0));
+    assertThat(left)
+        .as("job class loaders alive per process")
+        .allSatisfy((p, n) -> assertThat(n).isZero());
   }
 
   /** More input after the recovery, then the exact results, an empty DLQ, and the record. */

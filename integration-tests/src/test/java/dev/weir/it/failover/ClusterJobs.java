@@ -47,6 +47,13 @@ final class ClusterJobs implements AutoCloseable {
     }
   }
 
+  /** A TaskManager that runs some task of these jobs now (the first job's). */
+  int aTaskManagerRunningThem() throws Exception {
+    var running = cluster.taskManagersRunning(ids.get(0));
+    assertThat(running).as("TaskManagers running job %s", ids.get(0)).isNotEmpty();
+    return running.first();
+  }
+
   /** Waits until some job has lost a task (a failover began); false if none did. */
   boolean awaitDisruption(Duration timeout) throws Exception {
     return Await.until(

@@ -2,6 +2,7 @@ package dev.weir.backfill;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import dev.weir.common.config.WeirConfig;
+import dev.weir.common.postgres.JdbcDrivers;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.search.SearchDocument;
 import dev.weir.search.SearchDocumentStore;
@@ -53,6 +54,7 @@ final class SplitComparer extends RichFlatMapFunction<Long, DocumentOperation> {
 
   @Override
   public void open(OpenContext context) throws Exception {
+    JdbcDrivers.deregisterOnRelease(getRuntimeContext());
     copy = PostgresConnectionProvider.open(config);
     copy.setReadOnly(true);
     es = ElasticsearchClients.blocking(ElasticsearchSettings.from(config));

@@ -1,6 +1,7 @@
 package dev.weir.identity;
 
 import dev.weir.common.metrics.WeirMetrics;
+import dev.weir.common.postgres.JdbcDrivers;
 import dev.weir.schema.EnrichedTrackingEvent;
 import dev.weir.schema.TrackingEvent;
 import java.time.Duration;
@@ -88,6 +89,7 @@ public class Enricher
         getRuntimeContext()
             .getListState(
                 new ListStateDescriptor<>("waiting", TypeInformation.of(TrackingEvent.class)));
+    JdbcDrivers.deregisterOnRelease(getRuntimeContext());
     store = opener.open();
     toLookUp = new LinkedHashSet<>();
     lookedUp = new HashMap<>();

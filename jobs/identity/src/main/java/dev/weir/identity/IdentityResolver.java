@@ -1,6 +1,7 @@
 package dev.weir.identity;
 
 import dev.weir.common.DeadLetters;
+import dev.weir.common.postgres.JdbcDrivers;
 import dev.weir.schema.EventCodec;
 import dev.weir.schema.EventSchema;
 import dev.weir.schema.IdentityEvent;
@@ -46,6 +47,7 @@ public class IdentityResolver extends KeyedProcessFunction<String, IdentityEvent
 
   @Override
   public void open(OpenContext openContext) throws Exception {
+    JdbcDrivers.deregisterOnRelease(getRuntimeContext());
     store = opener.open();
     rules = new IdentityRules(mergeCap);
     codec = EventCodec.of(EventSchema.IDENTITY_EVENTS, IdentityEvent.class);

@@ -3,10 +3,12 @@ package dev.weir.search;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
+import dev.weir.common.job.JobClassLoader;
 import dev.weir.common.job.WeirJob;
 import dev.weir.common.kafka.KafkaIo;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.schema.Json;
+import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -14,7 +16,10 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Properties;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.cdc.connectors.base.options.StartupOptions;
+import org.apache.flink.cdc.connectors.base.relational.connection.JdbcConnectionPools;
+import org.apache.flink.cdc.connectors.postgres.source.PostgresConnectionPoolFactory;
 import org.apache.flink.cdc.connectors.postgres.source.PostgresSourceBuilder;
 import org.apache.flink.cdc.connectors.postgres.source.PostgresSourceBuilder.PostgresIncrementalSource;
 import org.apache.flink.cdc.debezium.JsonDebeziumDeserializationSchema;
@@ -107,14 +112,47 @@ public final class CatalogCaptureJob implements WeirJob {
     env.fromSource(source, WatermarkStrategy.noWatermarks(), "catalog")
         .uid(NAME + "-source")
         .setParallelism(1) // one replication slot: one reader
-        .sinkTo(
-            KafkaIo.exactlyOnceSink(
-                config,
-                (KafkaRecordSerializationSchema<String>)
-                    (json, context, timestamp) -> record(prefix, json),
-                "weir-" + NAME))
+        .sinkTo(KafkaIo.exactlyOnceSink(config, new TableTopics(prefix), "weir-" + NAME))
         .uid(NAME + "-topics")
         .name("cdc.catalog.*");
+  }
+
+  /** Each change event to its table's topic. */
+  static final class TableTopics implements KafkaRecordSerializationSchema<String> {
+    private static final long serialVersionUID = 1L;
+    private final String prefix;
+
+    TableTopics(String prefix) {
+      this.prefix = prefix;
+    }
+
+    @Override
+    public void open(
+        SerializationSchema.InitializationContext context, KafkaSinkContext sinkContext) {
+      // Flink CDC's reader keeps its connection pools in a static singleton and never closes
+      // them (apache/flink-cdc#4539): their housekeeper threads would hold this job's classes in
+      // the TaskManager forever. Closed when Flink drops the job's class loader.
+      context
+          .getUserCodeClassLoader()
+          .registerReleaseHookIfAbsent("weir: close Flink CDC's pools", TableTopics::closePools);
+    }
+
+    @Override
+    public ProducerRecord<byte[], byte[]> serialize(
+        String json, KafkaSinkContext context, Long timestamp) {
+      return record(prefix, json);
+    }
+
+    private static void closePools() {
+      if (!JobClassLoader.owns(JdbcConnectionPools.class)) {
+        return; // shared with other jobs of this process
+      }
+      try {
+        JdbcConnectionPools.getInstance(new PostgresConnectionPoolFactory()).clear();
+      } catch (IOException e) {
+        // The job is gone; a pool that fails to close has nothing left to lose.
+      }
+    }
   }
 
   /** A change event on its table's topic, keyed by the row's id as Debezium keys it. */

@@ -1,6 +1,7 @@
 package dev.weir.search;
 
 import dev.weir.common.metrics.WeirMetrics;
+import dev.weir.common.postgres.JdbcDrivers;
 import dev.weir.schema.PricingEvent;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -67,6 +68,7 @@ public class DocumentJoiner
 
   @Override
   public void open(OpenContext openContext) {
+    JdbcDrivers.deregisterOnRelease(getRuntimeContext());
     product = getRuntimeContext().getState(PRODUCT);
     var metrics = getRuntimeContext().getMetricGroup();
     documents = metrics.counter("weirDocumentsChanged");

@@ -3,6 +3,7 @@ package dev.weir.common.job;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.postgres.JdbcDrivers;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Duration;
@@ -123,7 +124,13 @@ public final class JobRunner {
     // REST submission's) unless --parallelism is given.
     config.getOptional(WeirOptions.PARALLELISM).ifPresent(env::setParallelism);
     configureAllButParallelism(env, config);
-    prepareAndBuild(job, env, config);
-    env.execute("weir " + job.name());
+    try {
+      prepareAndBuild(job, env, config);
+      env.execute("weir " + job.name());
+    } finally {
+      // main runs in the JobManager of a session cluster, in a class loader of its own: the
+      // migrations' driver must not keep it alive after the submission.
+      JdbcDrivers.deregister();
+    }
   }
 }

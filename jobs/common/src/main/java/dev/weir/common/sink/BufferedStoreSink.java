@@ -1,6 +1,7 @@
 package dev.weir.common.sink;
 
 import dev.weir.common.metrics.WeirMetrics;
+import dev.weir.common.postgres.JdbcDrivers;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.Collection;
@@ -76,6 +77,7 @@ public final class BufferedStoreSink<T> implements Sink<T> {
   @SuppressWarnings("deprecation")
   public SinkWriter<T> createWriter(InitContext context) throws IOException {
     Store<T> store;
+    JdbcDrivers.deregisterOnRelease(context.getUserCodeClassLoader());
     try {
       store = opener.open();
     } catch (Exception e) {
