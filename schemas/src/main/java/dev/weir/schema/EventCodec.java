@@ -66,6 +66,13 @@ public final class EventCodec<T> implements Serializable {
   }
 
   public T decode(JsonNode node) throws InvalidEventException {
+    String nul = nulAt(node, "$");
+    if (nul != null) {
+      // Valid JSON ("\u0000"), but PostgreSQL text and jsonb cannot hold it: the write would fail
+      // and restart the job forever.
+      throw new InvalidEventException(
+          nul + " contains U+0000 (NUL), which PostgreSQL cannot store");
+    }
     List<String> violations = SchemaCatalog.violations(jsonSchema(), node);
     if (!violations.isEmpty()) {
       throw new InvalidEventException(
@@ -93,6 +100,32 @@ public final class EventCodec<T> implements Serializable {
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException("cannot write " + schema.family() + " event", e);
     }
+  }
+
+  /** The path of the first string or field name holding a NUL character, or null. */
+  private static String nulAt(JsonNode node, String path) {
+    if (node.isTextual()) {
+      return node.textValue().indexOf('\u0000') >= 0 ? path : null;
+    }
+    if (node.isArray()) {
+      for (int i = 0; i < node.size(); i++) {
+        String found = nulAt(node.get(i), path + "[" + i + "]");
+        if (found != null) {
+          return found;
+        }
+      }
+    }
+    for (var fields = node.fields(); fields.hasNext(); ) {
+      var field = fields.next();
+      if (field.getKey().indexOf('\u0000') >= 0) {
+        return path + " (a field name)";
+      }
+      String found = nulAt(field.getValue(), path + "." + field.getKey());
+      if (found != null) {
+        return found;
+      }
+    }
+    return null;
   }
 
   private JsonSchema jsonSchema() {

@@ -89,6 +89,28 @@ class SchemaSamplesTest {
   }
 
   @Test
+  void aNulCharacterAnywhereIsRejectedWithItsPath() {
+    EventCodec<ActivityEvent> codec =
+        EventCodec.of(EventSchema.ACTIVITY_EVENTS, ActivityEvent.class);
+    String event =
+        "{\"event_id\":\"e\",\"workspace_id\":\"w\",\"actor_id\":\"a\",\"element_type\":\"t\","
+            + "\"element_id\":\"i\",\"action\":\"push\",\"occurred_at\":\"2021-07-21T08:00:00Z\"%s}";
+    assertThatThrownBy(
+            () ->
+                codec.decode(
+                    String.format(event, ",\"details\":{\"title\":\"a\\u0000b\"}")
+                        .getBytes(StandardCharsets.UTF_8)))
+        .isInstanceOf(InvalidEventException.class)
+        .hasMessage("$.details.title contains U+0000 (NUL), which PostgreSQL cannot store");
+    assertThatThrownBy(
+            () ->
+                codec.decode(
+                    String.format(event, ",\"details\":{\"x\\u0000\":1}")
+                        .getBytes(StandardCharsets.UTF_8)))
+        .hasMessageStartingWith("$.details (a field name) contains U+0000");
+  }
+
+  @Test
   void offsetTimestampsAreReadAsTheSameInstant() throws Exception {
     EventCodec<ActivityEvent> codec =
         EventCodec.of(EventSchema.ACTIVITY_EVENTS, ActivityEvent.class);

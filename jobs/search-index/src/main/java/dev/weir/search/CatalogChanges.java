@@ -2,16 +2,12 @@ package dev.weir.search;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.weir.common.DeadLetters;
+import dev.weir.common.kafka.DecodingDeserializer;
 import dev.weir.schema.ChangeEvent;
-import dev.weir.schema.EventCodec;
-import dev.weir.schema.EventSchema;
+import dev.weir.schema.InvalidEventException;
 import dev.weir.schema.Json;
 import java.time.Instant;
 import java.util.Map;
-import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.streaming.api.functions.ProcessFunction;
-import org.apache.flink.util.Collector;
 
 /**
  * Reading the rows of Debezium change events, whichever writer produced them (weir's cdc-catalog,
@@ -115,41 +111,26 @@ final class CatalogChanges {
     T read(ChangeEvent e);
   }
 
-  /** Reads each change event of a table, sending unreadable ones to the DLQ with the reason. */
-  static final class Read<T> extends ProcessFunction<ChangeEvent, T> {
-    private static final long serialVersionUID = 1L;
-    private final String job;
-    private final String topic;
-    private final Reader<T> reader;
-    private transient EventCodec<ChangeEvent> codec;
-
-    Read(String job, String topic, Reader<T> reader) {
-      this.job = job;
-      this.topic = topic;
-      this.reader = reader;
-    }
-
-    @Override
-    public void open(OpenContext openContext) {
-      codec = EventCodec.of(EventSchema.CDC_CATALOG, ChangeEvent.class);
-    }
-
-    @Override
-    public void processElement(ChangeEvent e, Context ctx, Collector<T> out) {
-      if ("t".equals(e.op()) || "m".equals(e.op())) {
-        return; // truncate and logical-decoding messages carry no row
+  /**
+   * Reads each change event of a table as it is decoded: an event it cannot read goes to the DLQ
+   * with the reason and its raw record, a logical-decoding message (no row) is skipped.
+   */
+  static <T> DecodingDeserializer.Conversion<ChangeEvent, T> rows(Reader<T> reader) {
+    return e -> {
+      if ("m".equals(e.op())) {
+        return null;
       }
-      T value;
+      if ("t".equals(e.op())) {
+        // Deleting every document of the table on one event is not something to do silently.
+        throw new InvalidEventException(
+            "a truncate of the catalog table is not applied: delete the documents or rebuild the"
+                + " copy from a new snapshot");
+      }
       try {
-        value = reader.read(e);
+        return reader.read(e);
       } catch (IllegalArgumentException | ClassCastException bad) {
-        ctx.output(
-            DeadLetters.TAG,
-            DeadLetters.rejected(
-                job, topic, codec.encode(e), "unreadable change event: " + bad.getMessage()));
-        return;
+        throw new InvalidEventException("unreadable change event: " + bad.getMessage());
       }
-      out.collect(value);
-    }
+    };
   }
 }

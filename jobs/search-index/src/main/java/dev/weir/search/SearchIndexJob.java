@@ -21,7 +21,6 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.streaming.api.datastream.DataStream;
-import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
@@ -145,23 +144,16 @@ public final class SearchIndexJob implements WeirJob {
       String topic,
       CatalogChanges.Reader<T> reader,
       Class<T> type) {
-    String uid = NAME + "-" + topic.substring(topic.lastIndexOf('.') + 1);
-    SingleOutputStreamOperator<T> rows =
-        KafkaIo.read(
-                env,
-                config,
-                dlq,
-                topic,
-                EventCodec.of(EventSchema.CDC_CATALOG, ChangeEvent.class),
-                TypeInformation.of(ChangeEvent.class),
-                KafkaIo.Watermarks.none(),
-                uid)
-            .process(new CatalogChanges.Read<>(NAME, topic, reader))
-            .returns(type)
-            .uid(uid + "-read")
-            .name("read " + topic);
-    dlq.add(rows.getSideOutput(DeadLetters.TAG));
-    return rows;
+    return KafkaIo.read(
+        env,
+        config,
+        dlq,
+        topic,
+        EventCodec.of(EventSchema.CDC_CATALOG, ChangeEvent.class),
+        CatalogChanges.rows(reader),
+        TypeInformation.of(type),
+        KafkaIo.Watermarks.none(),
+        NAME + "-" + topic.substring(topic.lastIndexOf('.') + 1));
   }
 
   /** search_document: documents folded per product and written in batches. */

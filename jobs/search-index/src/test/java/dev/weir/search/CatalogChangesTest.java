@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.weir.schema.ChangeEvent;
 import dev.weir.schema.EventCodec;
 import dev.weir.schema.EventSchema;
+import dev.weir.schema.InvalidEventException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -78,6 +79,37 @@ class CatalogChangesTest {
         .hasMessage("no 'id' in the row");
     assertThatThrownBy(() -> ProductRow.of(decode("{\"op\":\"c\",\"after\":{\"id\":\"seven\"}}")))
         .hasMessage("'id' is not an integer: seven");
+  }
+
+  @Test
+  void readingAsDecodedSkipsMessagesAndRefusesTruncatesAndUnreadableRows() throws Exception {
+    var rows = CatalogChanges.rows(ProductRow::of);
+    assertThat(rows.convert(decode("{\"op\":\"m\"}"))).isNull();
+    assertThatThrownBy(() -> rows.convert(decode("{\"op\":\"t\"}")))
+        .isInstanceOf(InvalidEventException.class)
+        .hasMessageStartingWith("a truncate of the catalog table is not applied");
+    assertThatThrownBy(() -> rows.convert(decode("{\"op\":\"d\",\"before\":null}")))
+        .isInstanceOf(InvalidEventException.class)
+        .hasMessage("unreadable change event: op 'd' without 'before'");
+    assertThat(rows.convert(decode("{\"op\":\"c\",\"after\":{\"id\":7}}")).id).isEqualTo(7);
+  }
+
+  @Test
+  void attributesMustBeAnObjectTheIndexTakes() throws Exception {
+    String nested = "{\"a\":".repeat(20) + "1" + "}".repeat(20);
+    String tooDeep = "{\"a\":".repeat(21) + "1" + "}".repeat(21);
+    assertThat(
+            ProductRow.of(decode(product("\"" + nested.replace("\"", "\\\"") + "\""))).attributes)
+        .isEqualTo(nested);
+    assertThatThrownBy(
+            () -> ProductRow.of(decode(product("\"" + tooDeep.replace("\"", "\\\"") + "\""))))
+        .hasMessage("'attributes' nests objects 21 deep; the products index takes at most 20");
+    assertThatThrownBy(() -> ProductRow.of(decode(product("\"[1, 2]\""))))
+        .hasMessage("'attributes' is a JSON array, not an object");
+  }
+
+  private static String product(String attributes) {
+    return "{\"op\":\"c\",\"after\":{\"id\":7,\"attributes\":" + attributes + "}}";
   }
 
   private ChangeEvent decode(String json) throws Exception {

@@ -30,6 +30,14 @@ public final class WeirOptions {
           .defaultValue(1 << 20)
           .withDescription("Input records larger than this go to the DLQ unread.");
 
+  public static final ConfigOption<Duration> EVENT_TIME_MAX_AHEAD =
+      ConfigOptions.key("event-time.max-ahead")
+          .durationType()
+          .defaultValue(Duration.ofHours(1))
+          .withDescription(
+              "Events of a job on event time whose time is further ahead of the clock go to the"
+                  + " DLQ: one of them would move the watermark past every real event.");
+
   public static final ConfigOption<String> POSTGRES_URL =
       ConfigOptions.key("postgres.url")
           .stringType()

@@ -5,6 +5,7 @@ import dev.weir.schema.DeadLetter;
 import dev.weir.schema.EventCodec;
 import dev.weir.schema.InvalidEventException;
 import java.io.IOException;
+import java.io.Serializable;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.typeutils.EitherTypeInfo;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
@@ -13,25 +14,49 @@ import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
- * Decodes a Kafka record into an event, or into a {@link DeadLetter} that says where it came from
- * and why it was rejected. Never throws for bad input: a job must not restart because of a record.
+ * Decodes a Kafka record into an event and what the job makes of it, or into a {@link DeadLetter}
+ * that says where it came from and why it was rejected. Never throws for bad input: a job must not
+ * restart because of a record. Every rejection happens here, where the record's raw bytes and
+ * offset are at hand for the dead letter.
+ *
+ * @param <E> the event the topic's schema describes
+ * @param <T> what the job reads it as
  */
-public final class DecodingDeserializer<T>
+public final class DecodingDeserializer<E, T>
     implements KafkaRecordDeserializationSchema<Either<DeadLetter, T>> {
 
   private static final long serialVersionUID = 1L;
 
+  /**
+   * What a valid event becomes: a value, null to skip it, or an {@link InvalidEventException} with
+   * the reason it goes to the DLQ.
+   */
+  @FunctionalInterface
+  public interface Conversion<E, T> extends Serializable {
+    T convert(E event) throws InvalidEventException;
+
+    static <E> Conversion<E, E> none() {
+      return event -> event;
+    }
+  }
+
   private final String job;
-  private final EventCodec<T> codec;
+  private final EventCodec<E> codec;
   private final TypeInformation<T> type;
   private final boolean skipTombstones;
+  private final Conversion<E, T> conversion;
 
   public DecodingDeserializer(
-      String job, EventCodec<T> codec, TypeInformation<T> type, boolean skipTombstones) {
+      String job,
+      EventCodec<E> codec,
+      TypeInformation<T> type,
+      boolean skipTombstones,
+      Conversion<E, T> conversion) {
     this.job = job;
     this.codec = codec;
     this.type = type;
     this.skipTombstones = skipTombstones;
+    this.conversion = conversion;
   }
 
   @Override
@@ -43,7 +68,10 @@ public final class DecodingDeserializer<T>
       return;
     }
     try {
-      out.collect(Either.Right(codec.decode(record.value())));
+      T value = conversion.convert(codec.decode(record.value()));
+      if (value != null) {
+        out.collect(Either.Right(value));
+      }
     } catch (InvalidEventException e) {
       out.collect(Either.Left(DeadLetters.of(job, record, e.getMessage())));
     } catch (RuntimeException e) {

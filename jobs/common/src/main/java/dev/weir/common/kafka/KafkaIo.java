@@ -5,7 +5,9 @@ import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.schema.DeadLetter;
 import dev.weir.schema.EventCodec;
+import dev.weir.schema.InvalidEventException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +26,7 @@ import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsIni
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.types.Either;
+import org.apache.flink.util.TimeUtils;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -52,6 +55,32 @@ public final class KafkaIo {
       TypeInformation<T> type,
       Watermarks<T> watermarks,
       String uid) {
+    return read(
+        env,
+        config,
+        dlq,
+        topic,
+        codec,
+        watermarks.check(config.get(WeirOptions.EVENT_TIME_MAX_AHEAD)),
+        type,
+        watermarks,
+        uid);
+  }
+
+  /**
+   * Reads a topic of JSON events, each converted to what the job reads them as; an event the
+   * conversion refuses goes to {@code dlq} with its raw record, like one that does not decode.
+   */
+  public static <E, T> SingleOutputStreamOperator<T> read(
+      StreamExecutionEnvironment env,
+      WeirConfig config,
+      DeadLetters dlq,
+      String topic,
+      EventCodec<E> codec,
+      DecodingDeserializer.Conversion<E, T> conversion,
+      TypeInformation<T> type,
+      Watermarks<T> watermarks,
+      String uid) {
     KafkaSource<Either<DeadLetter, T>> source =
         KafkaSource.<Either<DeadLetter, T>>builder()
             .setBootstrapServers(config.get(WeirOptions.KAFKA_BOOTSTRAP_SERVERS))
@@ -67,7 +96,8 @@ public final class KafkaIo {
                     dlq.job(),
                     codec.withMaxBytes(config.get(WeirOptions.RECORD_MAX_BYTES)),
                     type,
-                    codec.schema() == dev.weir.schema.EventSchema.CDC_CATALOG))
+                    codec.schema() == dev.weir.schema.EventSchema.CDC_CATALOG,
+                    conversion))
             .build();
     return dlq.split(
         env.fromSource(source, watermarks.strategy(), topic).uid(uid + "-source").name(topic),
@@ -218,6 +248,36 @@ public final class KafkaIo {
     public static <T> Watermarks<T> boundedOutOfOrderness(
         SerializableTimestampAssigner<T> assigner, Duration outOfOrderness, Duration idleness) {
       return new Watermarks<>(assigner, outOfOrderness, idleness);
+    }
+
+    /**
+     * Refuses an event time too far ahead of the clock: one such event would move its partition's
+     * watermark past every real event to come, which would then all be late (and, in the activity
+     * feed, archive every entry at once).
+     */
+    DecodingDeserializer.Conversion<T, T> check(Duration maxAhead) {
+      if (assigner == null) {
+        return DecodingDeserializer.Conversion.none();
+      }
+      SerializableTimestampAssigner<T> events = assigner;
+      long limit = maxAhead.toMillis();
+      return event -> {
+        long time = events.extractTimestamp(event, Long.MIN_VALUE);
+        long ahead = time - System.currentTimeMillis();
+        if (ahead <= limit) {
+          return event;
+        }
+        throw new InvalidEventException(
+            "event time "
+                + Instant.ofEpochMilli(time)
+                + " is "
+                + (ahead >= Duration.ofDays(2).toMillis()
+                    ? ahead / Duration.ofDays(1).toMillis() + " days"
+                    : ahead / 60_000 + " min")
+                + " ahead of the clock (event-time.max-ahead is "
+                + TimeUtils.formatWithHighestUnit(maxAhead)
+                + "): it would make every later event late");
+      };
     }
 
     WatermarkStrategy<Either<DeadLetter, T>> strategy() {

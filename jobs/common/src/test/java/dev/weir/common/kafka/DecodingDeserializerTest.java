@@ -8,6 +8,8 @@ import dev.weir.schema.DeadLetter;
 import dev.weir.schema.EventCodec;
 import dev.weir.schema.EventSchema;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -22,12 +24,13 @@ class DecodingDeserializerTest {
       "{\"event_id\":\"e1\",\"workspace_id\":\"w\",\"actor_id\":\"a\",\"element_type\":\"repository\","
           + "\"element_id\":\"w/r\",\"action\":\"push\",\"occurred_at\":\"2021-07-21T06:00:00Z\"}";
 
-  private final DecodingDeserializer<ActivityEvent> activity =
+  private final DecodingDeserializer<ActivityEvent, ActivityEvent> activity =
       new DecodingDeserializer<>(
           "activity-feed",
           EventCodec.of(EventSchema.ACTIVITY_EVENTS, ActivityEvent.class),
           TypeInformation.of(ActivityEvent.class),
-          false);
+          false,
+          DecodingDeserializer.Conversion.none());
 
   @Test
   void validRecordsBecomeEvents() throws Exception {
@@ -56,16 +59,61 @@ class DecodingDeserializerTest {
 
   @Test
   void tombstonesAreSkippedOnlyWhereTheyAreExpected() throws Exception {
-    DecodingDeserializer<ChangeEvent> cdc =
+    DecodingDeserializer<ChangeEvent, ChangeEvent> cdc =
         new DecodingDeserializer<>(
             "search-index",
             EventCodec.of(EventSchema.CDC_CATALOG, ChangeEvent.class),
             TypeInformation.of(ChangeEvent.class),
-            true);
+            true,
+            DecodingDeserializer.Conversion.none());
     assertThat(deserialize(cdc, record(1, (byte[]) null))).isEmpty();
     assertThat(deserialize(activity, record(1, (byte[]) null)))
         .singleElement()
         .satisfies(e -> assertThat(e.left().reason()).startsWith("empty record"));
+  }
+
+  @Test
+  void anEventTimeFarAheadOfTheClockIsADeadLetterNotAWatermark() throws Exception {
+    DecodingDeserializer<ActivityEvent, ActivityEvent> onEventTime =
+        new DecodingDeserializer<>(
+            "activity-feed",
+            EventCodec.of(EventSchema.ACTIVITY_EVENTS, ActivityEvent.class),
+            TypeInformation.of(ActivityEvent.class),
+            false,
+            KafkaIo.Watermarks.<ActivityEvent>boundedOutOfOrderness(
+                    (e, ts) -> e.occurredAt().toEpochMilli(),
+                    Duration.ofSeconds(5),
+                    Duration.ofSeconds(10))
+                .check(Duration.ofHours(1)));
+    Instant now = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+    String soon = now.plus(Duration.ofMinutes(50)).toString();
+    String later = now.plus(Duration.ofMinutes(70)).toString();
+    assertThat(deserialize(onEventTime, record(1, VALID.replace("2021-07-21T06:00:00Z", soon))))
+        .singleElement()
+        .satisfies(e -> assertThat(e.isRight()).isTrue());
+    assertThat(deserialize(onEventTime, record(2, VALID.replace("2021-07-21T06:00:00Z", later))))
+        .singleElement()
+        .satisfies(
+            e ->
+                assertThat(e.left().reason())
+                    .startsWith("event time " + later)
+                    .contains(" min ahead of the clock (event-time.max-ahead is 1 h)"));
+    assertThat(
+            deserialize(
+                    onEventTime,
+                    record(3, VALID.replace("2021-07-21T06:00:00Z", "9999-12-31T00:00:00Z")))
+                .get(0)
+                .left()
+                .reason())
+        .contains(" days ahead of the clock");
+    // Far in the past is a late event, not a hazard: it goes on.
+    assertThat(
+            deserialize(
+                    onEventTime,
+                    record(4, VALID.replace("2021-07-21T06:00:00Z", "0001-01-01T00:00:00Z")))
+                .get(0)
+                .isRight())
+        .isTrue();
   }
 
   private static ConsumerRecord<byte[], byte[]> record(long offset, String value) {
@@ -77,7 +125,7 @@ class DecodingDeserializerTest {
   }
 
   private static <T> List<Either<DeadLetter, T>> deserialize(
-      DecodingDeserializer<T> d, ConsumerRecord<byte[], byte[]> r) throws Exception {
+      DecodingDeserializer<?, T> d, ConsumerRecord<byte[], byte[]> r) throws Exception {
     List<Either<DeadLetter, T>> out = new ArrayList<>();
     d.deserialize(
         r,
