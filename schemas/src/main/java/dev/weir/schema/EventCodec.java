@@ -47,6 +47,11 @@ public final class EventCodec<T> implements Serializable {
     return schema;
   }
 
+  /** Records longer than this are rejected unread. */
+  public int maxBytes() {
+    return maxBytes;
+  }
+
   public T decode(byte[] bytes) throws InvalidEventException {
     if (bytes == null || bytes.length == 0) {
       throw new InvalidEventException(

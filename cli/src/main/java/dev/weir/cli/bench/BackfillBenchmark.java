@@ -111,8 +111,7 @@ public final class BackfillBenchmark {
   private static List<DocumentOperation> copy(WeirConfig config) throws Exception {
     List<DocumentOperation> ops = new ArrayList<>();
     try (Connection c = PostgresConnectionProvider.open(config)) {
-      long[] ids = SearchDocumentStore.idRange(c);
-      for (SearchDocument d : SearchDocumentStore.readRange(c, ids[0], ids[1] + 1)) {
+      for (SearchDocument d : SearchDocumentStore.readRange(c, Long.MIN_VALUE, Long.MAX_VALUE)) {
         ops.add(DocumentOperation.index(RAW, Long.toString(d.productId), d.docVersion, d.toJson()));
       }
     }

@@ -1,11 +1,10 @@
 package dev.weir.feed;
 
+import dev.weir.common.postgres.Timestamps;
 import dev.weir.common.sink.BufferedStoreSink;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Timestamp;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -119,10 +118,10 @@ public final class FeedStore implements BufferedStoreSink.Store<FeedWrite> {
         FeedEntry e = w.entry;
         int i = 1;
         if ((columns & FeedEntry.FIRST_AT) != 0) {
-          ps.setTimestamp(i++, ts(e.firstAt));
+          Timestamps.set(ps, i++, e.firstAt);
         }
         if ((columns & FeedEntry.LAST_AT) != 0) {
-          ps.setTimestamp(i++, ts(e.lastAt));
+          Timestamps.set(ps, i++, e.lastAt);
         }
         if ((columns & FeedEntry.EVENT_COUNT) != 0) {
           ps.setInt(i++, e.eventCount);
@@ -221,14 +220,10 @@ public final class FeedStore implements BufferedStoreSink.Store<FeedWrite> {
     ps.setString(4, e.elementType);
     ps.setString(5, e.elementId);
     ps.setString(6, e.action);
-    ps.setTimestamp(7, ts(e.firstAt));
-    ps.setTimestamp(8, ts(e.lastAt));
+    Timestamps.set(ps, 7, e.firstAt);
+    Timestamps.set(ps, 8, e.lastAt);
     ps.setInt(9, e.eventCount);
     ps.setString(10, e.recentDetailsJson());
-  }
-
-  private static Timestamp ts(long epochMs) {
-    return Timestamp.from(Instant.ofEpochMilli(epochMs));
   }
 
   @Override

@@ -193,8 +193,7 @@ public final class Backfill {
    */
   private static long deleteWhatTheCopyNoLongerHas(
       WeirConfig config, ElasticsearchClient es, String target) throws Exception {
-    Map<Long, TargetIndex.Held> held =
-        TargetIndex.held(es, target, Long.MIN_VALUE / 2, Long.MAX_VALUE / 2);
+    Map<Long, TargetIndex.Held> held = TargetIndex.held(es, target, Long.MIN_VALUE, Long.MAX_VALUE);
     java.util.Set<Long> copied = new java.util.HashSet<>();
     try (Connection c = PostgresConnectionProvider.open(config);
         ResultSet rs = c.createStatement().executeQuery("SELECT product_id FROM search_document")) {

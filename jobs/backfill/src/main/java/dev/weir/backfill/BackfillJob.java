@@ -63,20 +63,15 @@ public final class BackfillJob implements WeirJob {
     restarts.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofSeconds(2));
     env.configure(restarts);
     String target = BackfillOptions.target(config);
-    int splitSize = config.get(BackfillOptions.SPLIT_SIZE);
-    long[] ids = idRange(config);
-    long splits = ids == null ? 1 : (ids[1] - ids[0]) / splitSize + 1;
-    env.fromSequence(0, splits - 1)
+    long[] starts = splitStarts(config, config.get(BackfillOptions.SPLIT_SIZE));
+    if (starts.length == 0) {
+      starts = new long[] {Long.MIN_VALUE}; // an empty copy: one split, for the same summary
+    }
+    env.fromSequence(0, starts.length - 1)
         .name("splits of search_document")
         .uid(NAME + "-splits")
         .rebalance()
-        .flatMap(
-            new SplitComparer(
-                config,
-                target,
-                ids == null ? 0 : ids[0],
-                splitSize,
-                config.get(BackfillOptions.DRY_RUN)))
+        .flatMap(new SplitComparer(config, target, starts, config.get(BackfillOptions.DRY_RUN)))
         .name("compare with " + target)
         .uid(NAME + "-compare")
         .sinkTo(
@@ -88,10 +83,10 @@ public final class BackfillJob implements WeirJob {
         .uid(NAME + "-index");
   }
 
-  /** The copy's lowest and highest product id; null if empty. Fails clearly without the table. */
-  static long[] idRange(WeirConfig config) {
+  /** Where the copy's splits start. Fails clearly without the table. */
+  static long[] splitStarts(WeirConfig config, int splitSize) {
     try (Connection c = PostgresConnectionProvider.open(config)) {
-      return SearchDocumentStore.idRange(c);
+      return SearchDocumentStore.splitStarts(c, splitSize);
     } catch (SQLException e) {
       if ("42P01".equals(e.getSQLState())) {
         throw new BackfillException(

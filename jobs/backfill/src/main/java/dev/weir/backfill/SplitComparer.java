@@ -34,8 +34,7 @@ final class SplitComparer extends RichFlatMapFunction<Long, DocumentOperation> {
 
   private final WeirConfig config;
   private final String target;
-  private final long firstId;
-  private final int splitSize;
+  private final long[] splitStarts;
   private final boolean dryRun;
   private transient Connection copy;
   private transient ElasticsearchClient es;
@@ -44,11 +43,14 @@ final class SplitComparer extends RichFlatMapFunction<Long, DocumentOperation> {
   private transient LongCounter skipped;
   private transient LongCounter bytes;
 
-  SplitComparer(WeirConfig config, String target, long firstId, int splitSize, boolean dryRun) {
+  /**
+   * @param splitStarts the first product id of each split: split {@code i} is the ids from {@code
+   *     splitStarts[i]} up to the next split's first (the last one: to the end)
+   */
+  SplitComparer(WeirConfig config, String target, long[] splitStarts, boolean dryRun) {
     this.config = config;
     this.target = target;
-    this.firstId = firstId;
-    this.splitSize = splitSize;
+    this.splitStarts = splitStarts;
     this.dryRun = dryRun;
   }
 
@@ -66,8 +68,9 @@ final class SplitComparer extends RichFlatMapFunction<Long, DocumentOperation> {
 
   @Override
   public void flatMap(Long split, Collector<DocumentOperation> out) throws Exception {
-    long from = firstId + split * splitSize;
-    long to = from + splitSize;
+    int i = split.intValue();
+    long from = splitStarts[i];
+    long to = i + 1 < splitStarts.length ? splitStarts[i + 1] - 1 : Long.MAX_VALUE;
     Map<Long, TargetIndex.Held> held = TargetIndex.held(es, target, from, to);
     List<SearchDocument> docs;
     if (held.isEmpty()) {

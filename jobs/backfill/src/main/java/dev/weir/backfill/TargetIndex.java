@@ -4,6 +4,7 @@ import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.FieldValue;
 import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch.core.search.Hit;
+import co.elastic.clients.json.JsonData;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.schema.Json;
@@ -69,7 +70,7 @@ final class TargetIndex {
     }
   }
 
-  /** Content hash and version of every document the index holds with {@code from <= id < to}. */
+  /** Content hash and version of every document the index holds with {@code from <= id <= to}. */
   static Map<Long, Held> held(ElasticsearchClient es, String index, long from, long to)
       throws IOException {
     Map<Long, Held> held = new HashMap<>();
@@ -83,15 +84,16 @@ final class TargetIndex {
                         .size(1000)
                         .version(true)
                         .source(src -> src.filter(f -> f.includes("content_hash")))
+                        // Exact longs: as doubles, ids above 2^53 would round.
                         .query(
                             q ->
                                 q.range(
                                     r ->
-                                        r.number(
-                                            n ->
-                                                n.field("product_id")
-                                                    .gte((double) from)
-                                                    .lt((double) to))))
+                                        r.untyped(
+                                            u ->
+                                                u.field("product_id")
+                                                    .gte(JsonData.of(from))
+                                                    .lte(JsonData.of(to)))))
                         .sort(o -> o.field(f -> f.field("product_id").order(SortOrder.Asc)));
                     return cursor == null ? s : s.searchAfter(cursor);
                   },

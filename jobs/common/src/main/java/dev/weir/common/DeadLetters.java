@@ -10,7 +10,9 @@ import dev.weir.schema.EventSchema;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Properties;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
@@ -22,6 +24,7 @@ import org.apache.flink.types.Either;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerConfig;
 
 /**
  * The dead-letter path of one job: every record the job cannot process, from any of its inputs or
@@ -44,8 +47,14 @@ public final class DeadLetters {
     return job;
   }
 
-  /** A dead letter for a Kafka record. */
-  public static DeadLetter of(String job, ConsumerRecord<byte[], byte[]> record, String reason) {
+  /**
+   * A dead letter for a Kafka record, its value cut at {@code maxBytes} (only a record over the
+   * job's limit is that long; the whole record stays at its offset).
+   */
+  public static DeadLetter of(
+      String job, ConsumerRecord<byte[], byte[]> record, String reason, int maxBytes) {
+    byte[] value = record.value();
+    boolean cut = value != null && value.length > maxBytes;
     return new DeadLetter(
         job,
         record.topic(),
@@ -53,14 +62,26 @@ public final class DeadLetters {
         record.offset(),
         record.timestamp() >= 0 ? record.timestamp() : null,
         reason,
-        record.key(),
-        record.value(),
+        record.key() != null && record.key().length > maxBytes
+            ? Arrays.copyOf(record.key(), maxBytes)
+            : record.key(),
+        cut ? Arrays.copyOf(value, maxBytes) : value,
+        cut ? Boolean.TRUE : null,
         Instant.now());
+  }
+
+  /**
+   * The largest dead letter a job with this record limit writes: a value and a key of the limit,
+   * base64 (4/3), and the rest. The DLQ topic and its producer take records this large.
+   */
+  public static int maxDeadLetterBytes(WeirConfig config) {
+    long max = config.get(WeirOptions.RECORD_MAX_BYTES);
+    return (int) Math.min(Integer.MAX_VALUE, 2 * (max * 4 / 3 + 4) + 64 * 1024);
   }
 
   /** A dead letter for an event that was valid on the wire but rejected by the job's rules. */
   public static DeadLetter rejected(String job, String topic, byte[] value, String reason) {
-    return new DeadLetter(job, topic, 0, 0, null, reason, null, value, Instant.now());
+    return new DeadLetter(job, topic, 0, 0, null, reason, null, value, null, Instant.now());
   }
 
   /** Splits decoded records: valid ones continue, dead letters are collected and counted. */
@@ -80,6 +101,10 @@ public final class DeadLetters {
   /** Writes every collected dead letter to the DLQ topic, exactly once. Call once, last. */
   public void sinkTo(WeirConfig config) {
     String topic = config.get(WeirOptions.DLQ_TOPIC);
+    Properties producer = new Properties();
+    producer.setProperty(
+        ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(maxDeadLetterBytes(config)));
+    producer.setProperty(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
     sinkTo(
         KafkaIo.exactlyOnceSink(
             config,
@@ -88,7 +113,8 @@ public final class DeadLetters {
                 .setKeySerializationSchema(d -> d.sourceTopic().getBytes(StandardCharsets.UTF_8))
                 .setValueSerializationSchema(new DeadLetterSerializer())
                 .build(),
-            "weir-" + job + "-dlq"));
+            "weir-" + job + "-dlq",
+            producer));
   }
 
   /** Writes every collected dead letter to the given sink (tests use a collecting sink). */

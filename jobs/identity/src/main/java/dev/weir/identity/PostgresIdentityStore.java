@@ -1,13 +1,12 @@
 package dev.weir.identity;
 
+import dev.weir.common.postgres.Timestamps;
 import dev.weir.identity.IdentityRecord.Column;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
-import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -178,34 +177,24 @@ public final class PostgresIdentityStore implements IdentityStore {
       throws SQLException {
     switch (c) {
       case CANONICAL_ID -> ps.setString(i, r.canonicalId());
-      case EARLIEST_SEEN -> setTimestamp(ps, i, r.earliestSeen());
+      case EARLIEST_SEEN -> Timestamps.set(ps, i, r.earliestSeen());
       case IDENTIFY_SEEN -> ps.setBoolean(i, r.identifySeen());
       case ALIAS_SEEN -> ps.setBoolean(i, r.aliasSeen());
       case PEOPLE_UPDATE_SEEN -> ps.setBoolean(i, r.peopleUpdateSeen());
-      case UPDATED_AT -> setTimestamp(ps, i, r.updatedAt());
-    }
-  }
-
-  private static void setTimestamp(PreparedStatement ps, int i, Long epochMs) throws SQLException {
-    if (epochMs == null) {
-      ps.setNull(i, Types.TIMESTAMP_WITH_TIMEZONE);
-    } else {
-      ps.setTimestamp(i, new Timestamp(epochMs));
+      case UPDATED_AT -> Timestamps.set(ps, i, r.updatedAt());
     }
   }
 
   private static IdentityRecord read(ResultSet rs) throws SQLException {
-    Timestamp earliest = rs.getTimestamp(4);
-    Timestamp updated = rs.getTimestamp(8);
     return IdentityRecord.stored(
         rs.getString(1),
         rs.getString(2),
         rs.getString(3),
-        earliest == null ? null : earliest.getTime(),
+        Timestamps.get(rs, 4),
         rs.getBoolean(5),
         rs.getBoolean(6),
         rs.getBoolean(7),
-        updated == null ? null : updated.getTime());
+        Timestamps.get(rs, 8));
   }
 
   @Override

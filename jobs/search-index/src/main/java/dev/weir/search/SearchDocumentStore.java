@@ -9,7 +9,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -201,22 +200,33 @@ public final class SearchDocumentStore
     }
   }
 
-  /** The lowest and highest product id in the copy, or null when it is empty. */
-  public static long[] idRange(Connection c) throws SQLException {
-    try (Statement s = c.createStatement();
-        ResultSet rs =
-            s.executeQuery("SELECT min(product_id), max(product_id) FROM search_document")) {
-      rs.next();
-      return rs.getObject(1) == null ? null : new long[] {rs.getLong(1), rs.getLong(2)};
+  /**
+   * The first product id of each run of {@code size} documents of the copy, in order (empty when
+   * the copy is): splits of equal size however the ids are spread (ids 1 and 2^63 - 1 make two
+   * splits, not 2^53). One pass over the primary key.
+   */
+  public static long[] splitStarts(Connection c, int size) throws SQLException {
+    try (PreparedStatement s =
+        c.prepareStatement(
+            "SELECT product_id FROM (SELECT product_id, row_number() OVER (ORDER BY product_id) AS n"
+                + " FROM search_document) numbered WHERE n % ? = 1 ORDER BY product_id")) {
+      s.setInt(1, size);
+      List<Long> starts = new ArrayList<>();
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          starts.add(rs.getLong(1));
+        }
+      }
+      return starts.stream().mapToLong(Long::longValue).toArray();
     }
   }
 
-  /** The documents of the copy with {@code from <= product_id < to}, by product id. */
+  /** The documents of the copy with {@code from <= product_id <= to}, by product id. */
   public static List<SearchDocument> readRange(Connection c, long from, long to)
       throws SQLException {
     try (PreparedStatement s =
         c.prepareStatement(
-            SELECT_DOCUMENTS + " WHERE product_id >= ? AND product_id < ? ORDER BY product_id")) {
+            SELECT_DOCUMENTS + " WHERE product_id >= ? AND product_id <= ? ORDER BY product_id")) {
       s.setLong(1, from);
       s.setLong(2, to);
       return documents(s);
@@ -235,7 +245,7 @@ public final class SearchDocumentStore
 
   /**
    * product id → content hash (null if none) of the copy's documents with {@code from <= product_id
-   * < to}: what to compare before reading whole documents, which are large.
+   * <= to}: what to compare before reading whole documents, which are large.
    */
   public static Map<Long, byte[]> contentHashes(Connection c, long from, long to)
       throws SQLException {
@@ -243,7 +253,7 @@ public final class SearchDocumentStore
     try (PreparedStatement s =
         c.prepareStatement(
             "SELECT product_id, content_hash FROM search_document"
-                + " WHERE product_id >= ? AND product_id < ? ORDER BY product_id")) {
+                + " WHERE product_id >= ? AND product_id <= ? ORDER BY product_id")) {
       s.setLong(1, from);
       s.setLong(2, to);
       try (ResultSet rs = s.executeQuery()) {

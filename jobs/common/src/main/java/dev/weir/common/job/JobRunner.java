@@ -1,5 +1,6 @@
 package dev.weir.common.job;
 
+import dev.weir.common.DeadLetters;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.kafka.KafkaIo;
@@ -107,6 +108,8 @@ public final class JobRunner {
       WeirJob job, StreamExecutionEnvironment env, WeirConfig config) {
     job.prepare(config);
     KafkaIo.createTopicsIfMissing(config, job.topics(config), 2);
+    KafkaIo.allowRecordsOf(
+        config, config.get(WeirOptions.DLQ_TOPIC), DeadLetters.maxDeadLetterBytes(config));
     job.build(env, config);
   }
 

@@ -73,9 +73,10 @@ public final class DecodingDeserializer<E, T>
         out.collect(Either.Right(value));
       }
     } catch (InvalidEventException e) {
-      out.collect(Either.Left(DeadLetters.of(job, record, e.getMessage())));
+      out.collect(Either.Left(DeadLetters.of(job, record, e.getMessage(), codec.maxBytes())));
     } catch (RuntimeException e) {
-      out.collect(Either.Left(DeadLetters.of(job, record, "cannot decode: " + e)));
+      out.collect(
+          Either.Left(DeadLetters.of(job, record, "cannot decode: " + e, codec.maxBytes())));
     }
   }
 

@@ -29,9 +29,14 @@ import org.apache.flink.types.Either;
 import org.apache.flink.util.TimeUtils;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 
 /** Kafka sources and sinks of weir's jobs, wired one way: read-committed in, exactly-once out. */
@@ -110,7 +115,17 @@ public final class KafkaIo {
       WeirConfig config,
       KafkaRecordSerializationSchema<T> serializer,
       String transactionalIdPrefix) {
+    return exactlyOnceSink(config, serializer, transactionalIdPrefix, new Properties());
+  }
+
+  /** The same, with more producer settings. */
+  public static <T> KafkaSink<T> exactlyOnceSink(
+      WeirConfig config,
+      KafkaRecordSerializationSchema<T> serializer,
+      String transactionalIdPrefix,
+      Properties producerSettings) {
     Properties producer = new Properties();
+    producer.putAll(producerSettings);
     // Must outlast the longest checkpoint plus a restart; the broker's maximum is set to 1 h.
     producer.setProperty(
         ProducerConfig.TRANSACTION_TIMEOUT_CONFIG,
@@ -159,6 +174,39 @@ public final class KafkaIo {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while creating topics", e);
+    }
+  }
+
+  /**
+   * Makes the topic take records of up to {@code bytes} (its {@code max.message.bytes}), raising
+   * the setting where it is lower. A record the broker refuses would fail the job's writer over and
+   * over.
+   */
+  public static void allowRecordsOf(WeirConfig config, String topic, int bytes) {
+    ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+    try (Admin admin = admin(config)) {
+      Config current = admin.describeConfigs(List.of(resource)).all().get().get(resource);
+      var setting = current.get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
+      if (setting != null && Long.parseLong(setting.value()) >= bytes) {
+        return;
+      }
+      admin
+          .incrementalAlterConfigs(
+              Map.of(
+                  resource,
+                  List.of(
+                      new AlterConfigOp(
+                          new ConfigEntry(
+                              TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(bytes)),
+                          AlterConfigOp.OpType.SET))))
+          .all()
+          .get();
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(
+          "cannot let " + topic + " take records of " + bytes + " bytes: " + e.getCause(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while configuring " + topic, e);
     }
   }
 
