@@ -17,14 +17,29 @@ final class KafkaService implements LocalService {
 
   private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
 
+  /** The SCRAM user of the secured listener; its password is made on first start. */
+  static final String USER = "weir";
+
   private final StackSettings settings;
   private final Artifacts artifacts;
+  private final Tls tls;
   private final Path dir;
 
-  KafkaService(StackSettings settings, Artifacts artifacts) {
+  KafkaService(StackSettings settings, Artifacts artifacts, Tls tls) {
     this.settings = settings;
     this.artifacts = artifacts;
+    this.tls = tls;
     this.dir = settings.home().resolve("kafka");
+  }
+
+  /** The secured listener: SASL_SSL with SCRAM-SHA-512, the stack's certificate. */
+  String secureAddress() {
+    return StackSettings.HOST + ":" + settings.kafkaSecurePort();
+  }
+
+  /** The password of {@link #USER} on the secured listener (generated, kept in the folder). */
+  String password() {
+    return Secrets.generated(dir.resolve("password"));
   }
 
   @Override
@@ -109,6 +124,27 @@ final class KafkaService implements LocalService {
           log(),
           Optional.of(process.toHandle()),
           () -> isUp() && logSince(logStart).contains("Kafka Server started"));
+      // The secured listener's user, as an operator adds one (kafka-configs on the plain port).
+      OsProcesses.run(
+          name(),
+          List.of(
+              java,
+              "-cp",
+              cp,
+              "kafka.admin.ConfigCommand",
+              "--bootstrap-server",
+              address(),
+              "--alter",
+              "--entity-type",
+              "users",
+              "--entity-name",
+              USER,
+              "--add-config",
+              "SCRAM-SHA-512=[iterations=8192,password=" + password() + "]"),
+          dir,
+          Map.of(),
+          log(),
+          Duration.ofSeconds(60));
       return true;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -163,21 +199,33 @@ final class KafkaService implements LocalService {
     String host = StackSettings.HOST;
     int port = settings.kafkaPort();
     int controller = settings.kafkaControllerPort();
-    return String.join(
-        "\n",
-        "process.roles=broker,controller",
-        "node.id=1",
-        "controller.quorum.voters=1@" + host + ":" + controller,
-        "listeners=PLAINTEXT://" + host + ":" + port + ",CONTROLLER://" + host + ":" + controller,
-        "advertised.listeners=PLAINTEXT://"
+    String listeners =
+        "PLAINTEXT://"
             + host
             + ":"
             + port
             + ",CONTROLLER://"
             + host
             + ":"
-            + controller,
-        "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+            + controller
+            + ",SASL_SSL://"
+            + secureAddress();
+    return String.join(
+        "\n",
+        "process.roles=broker,controller",
+        "node.id=1",
+        "controller.quorum.voters=1@" + host + ":" + controller,
+        "listeners=" + listeners,
+        "advertised.listeners=" + listeners,
+        "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_SSL:SASL_SSL",
+        // The secured listener, as production brokers are set up: SCRAM users over TLS.
+        "listener.name.sasl_ssl.sasl.enabled.mechanisms=SCRAM-SHA-512",
+        "listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config="
+            + "org.apache.kafka.common.security.scram.ScramLoginModule required;",
+        "listener.name.sasl_ssl.ssl.keystore.type=PKCS12",
+        "listener.name.sasl_ssl.ssl.keystore.location=" + tls.serverP12(),
+        "listener.name.sasl_ssl.ssl.keystore.password=" + Tls.STORE_PASSWORD,
+        "listener.name.sasl_ssl.ssl.key.password=" + Tls.STORE_PASSWORD,
         "controller.listener.names=CONTROLLER",
         "inter.broker.listener.name=PLAINTEXT",
         "log.dirs=" + dir.resolve("data"),

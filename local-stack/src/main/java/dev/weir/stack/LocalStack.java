@@ -22,15 +22,19 @@ public final class LocalStack {
   private final KafkaService kafka;
   private final PostgresService postgres;
   private final ElasticsearchService elasticsearch;
+  private final ElasticsearchService securedElasticsearch;
+  private final Tls tls;
   private final List<LocalService> startedHere = new ArrayList<>();
 
   public LocalStack(StackSettings settings) {
     this.settings = settings;
     Artifacts artifacts = new Artifacts(settings);
     OsProcesses processes = new OsProcesses(settings.serviceUser());
-    this.kafka = new KafkaService(settings, artifacts);
-    this.postgres = new PostgresService(settings, artifacts, processes);
+    this.tls = new Tls(settings);
+    this.kafka = new KafkaService(settings, artifacts, tls);
+    this.postgres = new PostgresService(settings, artifacts, processes, tls);
     this.elasticsearch = new ElasticsearchService(settings, artifacts, processes);
+    this.securedElasticsearch = ElasticsearchService.secured(settings, artifacts, processes, tls);
   }
 
   public static LocalStack fromEnvironment() {
@@ -45,6 +49,21 @@ public final class LocalStack {
     return List.of(kafka, postgres, elasticsearch);
   }
 
+  /** The stack's certificates: {@link Tls#caPem()} is what clients of its TLS endpoints trust. */
+  public Tls tls() {
+    return tls;
+  }
+
+  /** Where the broker's secured listener is (SASL_SSL, SCRAM-SHA-512, the stack's certificate). */
+  public String kafkaSecureAddress() {
+    return kafka.secureAddress();
+  }
+
+  /** The SCRAM user of the secured listener and its password. */
+  public String[] kafkaSecureCredentials() {
+    return new String[] {KafkaService.USER, kafka.password()};
+  }
+
   public LocalService kafka() {
     return kafka;
   }
@@ -55,6 +74,19 @@ public final class LocalStack {
 
   public LocalService elasticsearch() {
     return elasticsearch;
+  }
+
+  /**
+   * A second Elasticsearch node with security on (HTTPS with the stack's certificate, basic auth),
+   * not part of {@link #up()}: start it when needed; {@link #down()} stops it too.
+   */
+  public LocalService securedElasticsearch() {
+    return securedElasticsearch;
+  }
+
+  /** The secured node's user and its password. */
+  public String[] securedElasticsearchCredentials() {
+    return new String[] {ElasticsearchService.USER, securedElasticsearch.password()};
   }
 
   /**
@@ -111,6 +143,7 @@ public final class LocalStack {
   /** Stops every service of the stack's folder, whoever started it. */
   public void down() {
     services().forEach(LocalService::stop);
+    securedElasticsearch.stop();
   }
 
   public Connections connections() {

@@ -5,14 +5,13 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -33,12 +32,14 @@ final class PostgresService implements LocalService {
   private final StackSettings settings;
   private final Artifacts artifacts;
   private final OsProcesses processes;
+  private final Tls tls;
   private final Path dir;
 
-  PostgresService(StackSettings settings, Artifacts artifacts, OsProcesses processes) {
+  PostgresService(StackSettings settings, Artifacts artifacts, OsProcesses processes, Tls tls) {
     this.settings = settings;
     this.artifacts = artifacts;
     this.processes = processes;
+    this.tls = tls;
     this.dir = settings.home().resolve("postgres");
   }
 
@@ -58,19 +59,7 @@ final class PostgresService implements LocalService {
   }
 
   String password() {
-    try {
-      Path file = dir.resolve("password");
-      if (!Files.exists(file)) {
-        Files.createDirectories(dir);
-        byte[] random = new byte[18];
-        new SecureRandom().nextBytes(random);
-        Files.writeString(file, HexFormat.of().formatHex(random));
-        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-      }
-      return Files.readString(file).trim();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return Secrets.generated(dir.resolve("password"));
   }
 
   String jdbcUrl(String database) {
@@ -148,6 +137,14 @@ final class PostgresService implements LocalService {
                 "host replication all 127.0.0.1/32 scram-sha-256",
                 ""));
       }
+      // TLS for clients that ask for it (sslmode=verify-full with the stack's CA), with the stack's
+      // certificate; PostgreSQL reads the key only if its owner alone can.
+      Path certificate = dir.resolve("tls").resolve("server.pem");
+      Path key = dir.resolve("tls").resolve("server-key.pem");
+      Files.createDirectories(key.getParent());
+      Files.copy(tls.serverCertificatePem(), certificate, StandardCopyOption.REPLACE_EXISTING);
+      Files.copy(tls.serverKeyPem(), key, StandardCopyOption.REPLACE_EXISTING);
+      Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-------"));
       processes.ownByServiceUser(dir);
       // The port on the command line wins over the file: ports come from configuration.
       OsProcesses.run(
@@ -160,7 +157,13 @@ final class PostgresService implements LocalService {
                   "-l",
                   log().toString(),
                   "-o",
-                  "-p " + settings.postgresPort() + " -k " + dir.resolve("run"),
+                  String.join(
+                      " ",
+                      "-p " + settings.postgresPort(),
+                      "-k " + dir.resolve("run"),
+                      "-c ssl=on",
+                      "-c ssl_cert_file=" + certificate,
+                      "-c ssl_key_file=" + key),
                   "-w",
                   "-t",
                   Long.toString(START_TIMEOUT.toSeconds()),

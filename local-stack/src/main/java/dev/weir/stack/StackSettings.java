@@ -75,6 +75,11 @@ public record StackSettings(
     return kafkaPort + 1;
   }
 
+  /** The broker's SASL_SSL listener (SCRAM-SHA-512 over TLS), next to the plain one. */
+  public int kafkaSecurePort() {
+    return kafkaPort + 2;
+  }
+
   public int elasticsearchTransportPort() {
     return elasticsearchPort + 100;
   }

@@ -1,7 +1,7 @@
 package dev.weir.cli.load;
 
 import dev.weir.common.config.WeirConfig;
-import dev.weir.common.config.WeirOptions;
+import dev.weir.common.kafka.KafkaIo;
 import java.util.Properties;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -16,9 +16,8 @@ public final class EventProducer implements AutoCloseable {
   private volatile Exception failure;
 
   public EventProducer(WeirConfig config) {
-    Properties props = new Properties();
-    props.setProperty(
-        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.get(WeirOptions.KAFKA_BOOTSTRAP_SERVERS));
+    // Connected as the jobs are (a secured cluster too).
+    Properties props = KafkaIo.clientProperties(config);
     props.setProperty(ProducerConfig.ACKS_CONFIG, "all");
     props.setProperty(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
     props.setProperty(ProducerConfig.LINGER_MS_CONFIG, "5");

@@ -57,7 +57,8 @@ public final class CatalogCaptureJob implements WeirJob {
   /** Creates the publication of the captured tables unless it exists. */
   @Override
   public void prepare(WeirConfig config) {
-    String publication = config.get(SearchIndexOptions.CATALOG_PUBLICATION);
+    String publication =
+        SearchIndexOptions.identifier(config, SearchIndexOptions.CATALOG_PUBLICATION);
     try (Connection c =
         PostgresConnectionProvider.open(config, config.get(SearchIndexOptions.CATALOG_URL))) {
       var exists = c.prepareStatement("SELECT 1 FROM pg_publication WHERE pubname = ?");
@@ -65,9 +66,9 @@ public final class CatalogCaptureJob implements WeirJob {
       if (!exists.executeQuery().next()) {
         c.createStatement()
             .execute(
-                "CREATE PUBLICATION \""
-                    + publication.replace("\"", "")
-                    + "\" FOR TABLE "
+                "CREATE PUBLICATION "
+                    + publication
+                    + " FOR TABLE "
                     + String.join(", ", TABLES.stream().map(t -> "public." + t).toList()));
       }
     } catch (SQLException e) {
@@ -102,7 +103,7 @@ public final class CatalogCaptureJob implements WeirJob {
             .tableList(TABLES.stream().map(t -> "public." + t).toArray(String[]::new))
             .username(config.get(WeirOptions.POSTGRES_USER))
             .password(config.postgresPassword())
-            .slotName(config.get(SearchIndexOptions.CATALOG_SLOT))
+            .slotName(SearchIndexOptions.identifier(config, SearchIndexOptions.CATALOG_SLOT))
             .decodingPluginName("pgoutput")
             .debeziumProperties(debezium)
             .startupOptions(StartupOptions.initial())
@@ -180,13 +181,13 @@ public final class CatalogCaptureJob implements WeirJob {
     String url = config.get(SearchIndexOptions.CATALOG_URL);
     SQLException last = null;
     for (int attempt = 0; attempt < 20; attempt++) {
-      try (Connection c = PostgresConnectionProvider.open(config, url)) {
-        c.createStatement()
-            .execute(
-                "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots"
-                    + " WHERE slot_name = '"
-                    + slot.replace("'", "''")
-                    + "'");
+      try (Connection c = PostgresConnectionProvider.open(config, url);
+          var drop =
+              c.prepareStatement(
+                  "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots"
+                      + " WHERE slot_name = ?")) {
+        drop.setString(1, slot);
+        drop.execute();
         return;
       } catch (SQLException e) {
         last = e;

@@ -1,5 +1,6 @@
 package dev.weir.search;
 
+import dev.weir.common.config.WeirConfig;
 import java.time.Duration;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
@@ -54,6 +55,22 @@ public final class SearchIndexOptions {
           .defaultValue("jdbc:postgresql://127.0.0.1:15432/catalog")
           .withDescription(
               "cdc-catalog: the catalog database to capture (user and password as postgres.*).");
+
+  /**
+   * A PostgreSQL identifier weir names in SQL (a slot, a publication): lower-case letters, digits
+   * and underscores, as replication slots must be, so that it needs no quoting anywhere.
+   */
+  public static String identifier(WeirConfig config, ConfigOption<String> option) {
+    String value = config.get(option);
+    if (!value.matches("[a-z_][a-z0-9_]{0,62}")) {
+      throw new IllegalArgumentException(
+          option.key()
+              + " '"
+              + value
+              + "' is not a plain PostgreSQL name: use lower-case letters, digits and _ (at most 63)");
+    }
+    return value;
+  }
 
   public static final ConfigOption<String> CATALOG_SLOT =
       ConfigOptions.key("catalog.slot")

@@ -24,10 +24,14 @@ public final class WeirConfig implements Serializable {
   private static final Map<String, String> ENV_FALLBACKS =
       Map.of(
           WeirOptions.KAFKA_BOOTSTRAP_SERVERS.key(), "KAFKA_BOOTSTRAP_SERVERS",
+          WeirOptions.KAFKA_SECURITY_PROTOCOL.key(), "KAFKA_SECURITY_PROTOCOL",
+          WeirOptions.KAFKA_SASL_USERNAME.key(), "KAFKA_USERNAME",
+          WeirOptions.KAFKA_SSL_CA_FILE.key(), "KAFKA_SSL_CA_FILE",
           WeirOptions.POSTGRES_URL.key(), "POSTGRES_JDBC_URL",
           WeirOptions.POSTGRES_USER.key(), "PGUSER",
           WeirOptions.ELASTICSEARCH_URL.key(), "ELASTICSEARCH_URL",
-          WeirOptions.ELASTICSEARCH_USERNAME.key(), "ELASTICSEARCH_USERNAME");
+          WeirOptions.ELASTICSEARCH_USERNAME.key(), "ELASTICSEARCH_USERNAME",
+          WeirOptions.ELASTICSEARCH_CA_FILE.key(), "ELASTICSEARCH_CA_FILE");
 
   private final Map<String, String> values;
 
@@ -64,7 +68,8 @@ public final class WeirConfig implements Serializable {
           values.put(k, v);
         });
     Map<String, String> secrets = new HashMap<>();
-    for (String variable : new String[] {"PGPASSWORD", "ELASTICSEARCH_PASSWORD", "WEIR_HOME"}) {
+    for (String variable :
+        new String[] {"PGPASSWORD", "ELASTICSEARCH_PASSWORD", "KAFKA_PASSWORD", "WEIR_HOME"}) {
       if (env.get(variable) != null) {
         secrets.put(variable, env.get(variable));
       }
@@ -109,6 +114,10 @@ public final class WeirConfig implements Serializable {
 
   public Optional<String> elasticsearchPassword() {
     return secret(WeirOptions.ELASTICSEARCH_PASSWORD_FILE, "ELASTICSEARCH_PASSWORD");
+  }
+
+  public Optional<String> kafkaPassword() {
+    return secret(WeirOptions.KAFKA_SASL_PASSWORD_FILE, "KAFKA_PASSWORD");
   }
 
   private Optional<String> secret(ConfigOption<String> fileOption, String variable) {

@@ -18,6 +18,43 @@ public final class WeirOptions {
           .defaultValue("127.0.0.1:19092")
           .withDescription("Kafka bootstrap servers. Env: KAFKA_BOOTSTRAP_SERVERS.");
 
+  public static final ConfigOption<String> KAFKA_SECURITY_PROTOCOL =
+      ConfigOptions.key("kafka.security.protocol")
+          .stringType()
+          .defaultValue("PLAINTEXT")
+          .withDescription(
+              "PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL, for every Kafka client of the job."
+                  + " Env: KAFKA_SECURITY_PROTOCOL.");
+
+  public static final ConfigOption<String> KAFKA_SASL_MECHANISM =
+      ConfigOptions.key("kafka.sasl.mechanism")
+          .stringType()
+          .defaultValue("SCRAM-SHA-512")
+          .withDescription("SCRAM-SHA-512, SCRAM-SHA-256 or PLAIN, with a SASL protocol.");
+
+  public static final ConfigOption<String> KAFKA_SASL_USERNAME =
+      ConfigOptions.key("kafka.sasl.username")
+          .stringType()
+          .noDefaultValue()
+          .withDescription("The SASL user. Env: KAFKA_USERNAME.");
+
+  public static final ConfigOption<String> KAFKA_SASL_PASSWORD_FILE =
+      ConfigOptions.key("kafka.sasl.password-file")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "File holding the SASL user's password (e.g. a mounted Secret). Otherwise env"
+                  + " KAFKA_PASSWORD. Read by each process when it logs in, never sent with the"
+                  + " job.");
+
+  public static final ConfigOption<String> KAFKA_SSL_CA_FILE =
+      ConfigOptions.key("kafka.ssl.ca-file")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "PEM file of the CA(s) that signed the brokers' certificates, with SSL or SASL_SSL"
+                  + " (default: the JVM's trust store). Env: KAFKA_SSL_CA_FILE.");
+
   public static final ConfigOption<String> DLQ_TOPIC =
       ConfigOptions.key("dlq.topic")
           .stringType()
@@ -84,6 +121,14 @@ public final class WeirOptions {
           .noDefaultValue()
           .withDescription(
               "File holding the Elasticsearch password. Otherwise env ELASTICSEARCH_PASSWORD.");
+
+  public static final ConfigOption<String> ELASTICSEARCH_CA_FILE =
+      ConfigOptions.key("elasticsearch.ca-file")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "PEM file of the CA that signed Elasticsearch's HTTPS certificate (default: the JVM's"
+                  + " trust store). Env: ELASTICSEARCH_CA_FILE.");
 
   public static final ConfigOption<Duration> CHECKPOINT_INTERVAL =
       ConfigOptions.key("checkpoint.interval")

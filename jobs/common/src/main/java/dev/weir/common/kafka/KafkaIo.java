@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -27,6 +28,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.types.Either;
 import org.apache.flink.util.TimeUtils;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
@@ -36,6 +38,8 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.SaslConfigs;
+import org.apache.kafka.common.config.SslConfigs;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 
@@ -94,6 +98,7 @@ public final class KafkaIo {
             .setStartingOffsets(
                 OffsetsInitializer.committedOffsets(
                     org.apache.kafka.clients.consumer.OffsetResetStrategy.EARLIEST))
+            .setProperties(clientProperties(config))
             .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
             .setProperty("partition.discovery.interval.ms", "30000")
             .setDeserializer(
@@ -124,7 +129,7 @@ public final class KafkaIo {
       KafkaRecordSerializationSchema<T> serializer,
       String transactionalIdPrefix,
       Properties producerSettings) {
-    Properties producer = new Properties();
+    Properties producer = clientProperties(config);
     producer.putAll(producerSettings);
     // Must outlast the longest checkpoint plus a restart; the broker's maximum is set to 1 h.
     producer.setProperty(
@@ -263,11 +268,64 @@ public final class KafkaIo {
     }
   }
 
-  private static Admin admin(WeirConfig config) {
+  /**
+   * How every Kafka client of a job connects: the bootstrap servers and, for a secured cluster, the
+   * protocol, the SASL login and the CA to trust. The SASL password is not among them: {@link
+   * SecretScramLoginModule} reads it in the process that logs in.
+   */
+  public static Properties clientProperties(WeirConfig config) {
     Properties props = new Properties();
     props.setProperty(
-        AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+        CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG,
         config.get(WeirOptions.KAFKA_BOOTSTRAP_SERVERS));
+    String protocol = config.get(WeirOptions.KAFKA_SECURITY_PROTOCOL).toUpperCase(Locale.ROOT);
+    props.setProperty(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG, protocol);
+    if (protocol.startsWith("SASL_")) {
+      String mechanism = config.get(WeirOptions.KAFKA_SASL_MECHANISM);
+      if (!mechanism.startsWith("SCRAM-")) {
+        throw new IllegalArgumentException(
+            "kafka.sasl.mechanism " + mechanism + ": weir logs in with SCRAM-SHA-256 or -512");
+      }
+      String user =
+          config
+              .getOptional(WeirOptions.KAFKA_SASL_USERNAME)
+              .orElseThrow(
+                  () ->
+                      new IllegalArgumentException(
+                          "kafka.security.protocol "
+                              + protocol
+                              + " needs kafka.sasl.username (env KAFKA_USERNAME)"));
+      String passwordFrom =
+          config
+              .getOptional(WeirOptions.KAFKA_SASL_PASSWORD_FILE)
+              .map(f -> "passwordFile=\"" + jaasQuoted(f) + "\"")
+              .orElse("passwordEnv=\"KAFKA_PASSWORD\"");
+      props.setProperty(SaslConfigs.SASL_MECHANISM, mechanism);
+      props.setProperty(
+          SaslConfigs.SASL_JAAS_CONFIG,
+          SecretScramLoginModule.class.getName()
+              + " required username=\""
+              + jaasQuoted(user)
+              + "\" "
+              + passwordFrom
+              + ";");
+    }
+    config
+        .getOptional(WeirOptions.KAFKA_SSL_CA_FILE)
+        .ifPresent(
+            ca -> {
+              props.setProperty(SslConfigs.SSL_TRUSTSTORE_TYPE_CONFIG, "PEM");
+              props.setProperty(SslConfigs.SSL_TRUSTSTORE_LOCATION_CONFIG, ca);
+            });
+    return props;
+  }
+
+  private static String jaasQuoted(String value) {
+    return value.replace("\\", "\\\\").replace("\"", "\\\"");
+  }
+
+  private static Admin admin(WeirConfig config) {
+    Properties props = clientProperties(config);
     props.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000");
     return Admin.create(props);
   }

@@ -3,8 +3,14 @@ package dev.weir.sink.elasticsearch;
 import co.elastic.clients.elasticsearch.ElasticsearchAsyncClient;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.json.jackson.JacksonJsonpMapper;
+import co.elastic.clients.transport.TransportUtils;
 import co.elastic.clients.transport.rest_client.RestClientTransport;
+import dev.weir.common.config.WeirOptions;
 import dev.weir.schema.Json;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import javax.net.ssl.SSLContext;
 import org.apache.http.HttpHost;
 import org.apache.http.auth.AuthScope;
 import org.apache.http.auth.UsernamePasswordCredentials;
@@ -19,6 +25,7 @@ public final class ElasticsearchClients {
 
   public static RestClientTransport transport(ElasticsearchSettings settings) {
     RestClientBuilder builder = RestClient.builder(HttpHost.create(settings.url()));
+    BasicCredentialsProvider credentials = null;
     if (settings.username() != null) {
       String password =
           settings
@@ -29,13 +36,39 @@ public final class ElasticsearchClients {
                       new IllegalStateException(
                           "elasticsearch.username is set but no password: set ELASTICSEARCH_PASSWORD"
                               + " or --elasticsearch.password-file"));
-      BasicCredentialsProvider credentials = new BasicCredentialsProvider();
+      credentials = new BasicCredentialsProvider();
       credentials.setCredentials(
           AuthScope.ANY, new UsernamePasswordCredentials(settings.username(), password));
-      builder.setHttpClientConfigCallback(http -> http.setDefaultCredentialsProvider(credentials));
     }
+    // HTTPS with a CA of the deployment's own (otherwise the JVM's trust store decides).
+    SSLContext tls =
+        settings
+            .config()
+            .getOptional(WeirOptions.ELASTICSEARCH_CA_FILE)
+            .map(ElasticsearchClients::trusting)
+            .orElse(null);
+    BasicCredentialsProvider login = credentials;
+    builder.setHttpClientConfigCallback(
+        http -> {
+          if (login != null) {
+            http.setDefaultCredentialsProvider(login);
+          }
+          if (tls != null) {
+            http.setSSLContext(tls);
+          }
+          return http;
+        });
     builder.setRequestConfigCallback(r -> r.setConnectTimeout(5_000).setSocketTimeout(60_000));
     return new RestClientTransport(builder.build(), new JacksonJsonpMapper(Json.mapper()));
+  }
+
+  private static SSLContext trusting(String caFile) {
+    try {
+      return TransportUtils.sslContextFromHttpCaCrt(new File(caFile));
+    } catch (IOException e) {
+      throw new UncheckedIOException(
+          "cannot read the Elasticsearch CA file " + caFile + ": " + e.getMessage(), e);
+    }
   }
 
   public static ElasticsearchClient blocking(ElasticsearchSettings settings) {
