@@ -214,7 +214,10 @@ class SecuredConnectionsITCase {
         failsFast(
             new SearchIndexJob(),
             config.with(WeirOptions.ELASTICSEARCH_PASSWORD_FILE, secret("not-the-password")));
-    assertThat(wrong).hasStackTraceContaining("unable to authenticate user [weir]");
+    assertThat(wrong)
+        .hasStackTraceContaining(
+            "refused the login of user 'weir' (401): check elasticsearch.username and its"
+                + " password");
     // Without the deployment's CA the JVM's trust store does not know the node's certificate.
     assertThat(failsFast(new SearchIndexJob(), withoutTheCa))
         .hasStackTraceContaining("unable to find valid certification path");

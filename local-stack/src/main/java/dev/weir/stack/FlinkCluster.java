@@ -284,8 +284,11 @@ public final class FlinkCluster {
     return post("/jars/" + jarId + "/run", run).path("jobid").asText();
   }
 
-  /** The job's state (RUNNING, RESTARTING, FAILED, ...) and whether all its tasks run. */
-  public record JobState(String state, boolean allTasksRunning) {}
+  /**
+   * The job's state (RUNNING, RESTARTING, FAILED, ...), whether all its tasks run, and when it last
+   * began to restart (epoch ms; 0 if never).
+   */
+  public record JobState(String state, boolean allTasksRunning, long lastRestart) {}
 
   public JobState job(String jobId) throws IOException {
     JsonNode job = get("/jobs/" + jobId);
@@ -295,7 +298,8 @@ public final class FlinkCluster {
           "RUNNING".equals(v.path("status").asText())
               || "FINISHED".equals(v.path("status").asText());
     }
-    return new JobState(job.path("state").asText(), running);
+    return new JobState(
+        job.path("state").asText(), running, job.path("timestamps").path("RESTARTING").asLong());
   }
 
   /** Checkpoints of the job completed so far. */

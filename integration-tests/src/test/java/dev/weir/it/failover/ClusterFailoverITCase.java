@@ -70,11 +70,14 @@ class ClusterFailoverITCase {
       jobs.awaitCheckpoints(2, RECOVERY);
 
       int victim = jobs.aTaskManagerRunningThem();
+      long killedAt = System.currentTimeMillis();
       long killed = System.nanoTime();
       cluster.killTaskManager(victim);
       cluster.startTaskManager(victim); // a replacement, as Kubernetes would start one
       // The JobManager notices the lost TaskManager (heartbeat timeout) and restarts the jobs.
-      assertThat(jobs.awaitDisruption(Duration.ofSeconds(30))).as("a failover began").isTrue();
+      assertThat(jobs.awaitDisruption(Duration.ofSeconds(30), killedAt))
+          .as("a failover began")
+          .isTrue();
       jobs.awaitRunning(RECOVERY);
       String toRunning = seconds(killed);
       jobs.awaitCheckpoints(1, RECOVERY);

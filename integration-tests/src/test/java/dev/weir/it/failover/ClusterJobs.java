@@ -54,13 +54,16 @@ final class ClusterJobs implements AutoCloseable {
     return running.first();
   }
 
-  /** Waits until some job has lost a task (a failover began); false if none did. */
-  boolean awaitDisruption(Duration timeout) throws Exception {
+  /**
+   * Waits until some job began to restart at or after {@code since} (epoch ms): a failover began.
+   * False if none did. (Polling for a job that is not running would miss a quick one.)
+   */
+  boolean awaitDisruption(Duration timeout, long since) throws Exception {
     return Await.until(
         timeout,
         () -> {
           for (String id : ids) {
-            if (!healthy(id)) {
+            if (cluster.job(id).lastRestart() >= since) {
               return true;
             }
           }

@@ -40,15 +40,11 @@ public final class BackfillJob implements WeirJob {
   @Override
   public void prepare(WeirConfig config) {
     String target = BackfillOptions.target(config);
-    try (var transport = ElasticsearchClients.transport(ElasticsearchSettings.from(config))) {
+    ElasticsearchSettings elasticsearch = ElasticsearchSettings.from(config);
+    try (var transport = ElasticsearchClients.transport(elasticsearch)) {
       TargetIndex.createOrCheck(new ElasticsearchClient(transport), target);
     } catch (java.io.IOException e) {
-      throw new BackfillException(
-          "Elasticsearch at "
-              + config.get(dev.weir.common.config.WeirOptions.ELASTICSEARCH_URL)
-              + " cannot be used: "
-              + e.getMessage(),
-          e);
+      throw new BackfillException(ElasticsearchClients.explain(elasticsearch, e), e);
     }
   }
 

@@ -11,6 +11,7 @@ import dev.weir.schema.ChangeEvent;
 import dev.weir.schema.EventCodec;
 import dev.weir.schema.EventSchema;
 import dev.weir.schema.PricingEvent;
+import dev.weir.sink.elasticsearch.ElasticsearchClients;
 import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import dev.weir.sink.elasticsearch.ElasticsearchSink;
 import java.io.IOException;
@@ -55,15 +56,14 @@ public final class SearchIndexJob implements WeirJob {
   @Override
   public void prepare(WeirConfig config) {
     Migrations.apply(config);
+    ElasticsearchSettings elasticsearch = ElasticsearchSettings.from(config);
     try {
       ProductsIndex.ensureAlias(
-          ElasticsearchSettings.from(config),
+          elasticsearch,
           config.get(SearchIndexOptions.ALIAS),
           config.get(SearchIndexOptions.INITIAL_INDEX));
     } catch (IOException e) {
-      throw new UncheckedIOException(
-          "Elasticsearch at " + config.get(WeirOptions.ELASTICSEARCH_URL) + ": " + e.getMessage(),
-          e);
+      throw new UncheckedIOException(ElasticsearchClients.explain(elasticsearch, e), e);
     }
   }
 

@@ -107,9 +107,12 @@ public final class JobRunner {
   private static void prepareAndBuild(
       WeirJob job, StreamExecutionEnvironment env, WeirConfig config) {
     job.prepare(config);
-    KafkaIo.createTopicsIfMissing(config, job.topics(config), 2);
-    KafkaIo.allowRecordsOf(
-        config, config.get(WeirOptions.DLQ_TOPIC), DeadLetters.maxDeadLetterBytes(config));
+    List<String> topics = job.topics(config);
+    KafkaIo.createTopicsIfMissing(config, topics, 2);
+    String dlq = config.get(WeirOptions.DLQ_TOPIC);
+    if (topics.contains(dlq)) {
+      KafkaIo.allowRecordsOf(config, dlq, DeadLetters.maxDeadLetterBytes(config));
+    }
     job.build(env, config);
   }
 

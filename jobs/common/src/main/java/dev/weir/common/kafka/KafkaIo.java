@@ -42,6 +42,7 @@ import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.config.SslConfigs;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /** Kafka sources and sinks of weir's jobs, wired one way: read-committed in, exactly-once out. */
 public final class KafkaIo {
@@ -190,7 +191,18 @@ public final class KafkaIo {
   public static void allowRecordsOf(WeirConfig config, String topic, int bytes) {
     ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
     try (Admin admin = admin(config)) {
-      Config current = admin.describeConfigs(List.of(resource)).all().get().get(resource);
+      Config current = null;
+      for (int attempt = 0; current == null; attempt++) {
+        try {
+          current = admin.describeConfigs(List.of(resource)).all().get().get(resource);
+        } catch (ExecutionException e) {
+          // A topic created a moment ago may not be known to every part of the broker yet.
+          if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || attempt >= 20) {
+            throw e;
+          }
+          Thread.sleep(250);
+        }
+      }
       var setting = current.get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
       if (setting != null && Long.parseLong(setting.value()) >= bytes) {
         return;

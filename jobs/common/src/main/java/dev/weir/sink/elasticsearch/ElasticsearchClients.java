@@ -3,6 +3,7 @@ package dev.weir.sink.elasticsearch;
 import co.elastic.clients.elasticsearch.ElasticsearchAsyncClient;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.json.jackson.JacksonJsonpMapper;
+import co.elastic.clients.transport.TransportException;
 import co.elastic.clients.transport.TransportUtils;
 import co.elastic.clients.transport.rest_client.RestClientTransport;
 import dev.weir.common.config.WeirOptions;
@@ -77,6 +78,32 @@ public final class ElasticsearchClients {
 
   public static ElasticsearchAsyncClient async(ElasticsearchSettings settings) {
     return new ElasticsearchAsyncClient(transport(settings));
+  }
+
+  /**
+   * What went wrong talking to Elasticsearch, for a person: a refused login says so (a HEAD
+   * request's 401 carries no body to explain it), anything else keeps Elasticsearch's own words.
+   */
+  public static String explain(ElasticsearchSettings settings, Exception failure) {
+    if (failure instanceof TransportException t && t.statusCode() == 401) {
+      return "Elasticsearch at "
+          + settings.url()
+          + " refused the login"
+          + (settings.username() == null
+              ? " (no elasticsearch.username is set)"
+              : " of user '"
+                  + settings.username()
+                  + "' (401): check elasticsearch.username and its password");
+    }
+    if (failure instanceof TransportException t && t.statusCode() == 403) {
+      return "Elasticsearch at "
+          + settings.url()
+          + " does not let user '"
+          + settings.username()
+          + "' do this (403): "
+          + failure.getMessage();
+    }
+    return "Elasticsearch at " + settings.url() + ": " + failure.getMessage();
   }
 
   /** The low-level REST client under a client made here, for requests sent as they are. */
