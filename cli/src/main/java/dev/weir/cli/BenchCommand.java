@@ -178,6 +178,122 @@ final class BenchCommand {
     return 0;
   }
 
+  @Command(
+      name = "all",
+      mixinStandardHelpOptions = true,
+      description =
+          "Every benchmark in one run: the services' limits, each job vs its naive way and its"
+              + " limit, parallelism 1 and 2, a profile of each job, the targets marked met or"
+              + " not. A Markdown report with PNG charts.")
+  int all(
+      @Option(
+              names = "--quick",
+              description = "Small inputs: a few minutes on 2 cores (default: the full sizes).")
+          boolean quick,
+      @Option(
+              names = "--out",
+              defaultValue = "benchmarks/results/report",
+              description = "Results folder (default: ${DEFAULT-VALUE}).")
+          Path out)
+      throws Exception {
+    long start = System.nanoTime();
+    Path report =
+        dev.weir.cli.bench.BenchAll.run(
+            LocalStack.fromEnvironment(),
+            quick
+                ? dev.weir.cli.bench.BenchAll.Sizes.quick()
+                : dev.weir.cli.bench.BenchAll.Sizes.full(),
+            out,
+            step -> spec.commandLine().getOut().println("weir bench all: " + step));
+    spec.commandLine().getOut().println(Files.readString(report));
+    spec.commandLine()
+        .getOut()
+        .printf(
+            "report: %s (charts next to it), in %.0f s%n",
+            report, (System.nanoTime() - start) / 1e9);
+    return 0;
+  }
+
+  @Command(
+      name = "load",
+      mixinStandardHelpOptions = true,
+      description =
+          "The load generator alone: writes generated documents to one service of the local"
+              + " stack and reports records/s and MB/s.")
+  int load(
+      @Option(
+              names = "--target",
+              required = true,
+              description = "One of: ${COMPLETION-CANDIDATES}.")
+          dev.weir.cli.bench.LoadGenerator.Target target,
+      @Option(
+              names = "--doc-size",
+              defaultValue = "1024",
+              description = "Bytes per document (default: ${DEFAULT-VALUE}).")
+          int docSize,
+      @Option(
+              names = "--indexes",
+              defaultValue = "3",
+              description =
+                  "Secondary indexes, 0-3, in PostgreSQL and Elasticsearch (default: ${DEFAULT-VALUE}).")
+          int indexes,
+      @Option(
+              names = "--batch",
+              defaultValue = "1000",
+              description = "Records per batch (default: ${DEFAULT-VALUE}).")
+          int batch,
+      @Option(
+              names = "--concurrency",
+              defaultValue = "2",
+              description = "Client threads (default: ${DEFAULT-VALUE}).")
+          int concurrency,
+      @Option(
+              names = "--count",
+              defaultValue = "100000",
+              description = "Records to write (default: ${DEFAULT-VALUE}).")
+          long count,
+      @Option(
+              names = "--duration",
+              defaultValue = "0s",
+              converter = LoadCommand.DurationConverter.class,
+              description =
+                  "Write for this long instead of --count, e.g. 30s (default: ${DEFAULT-VALUE}).")
+          java.time.Duration duration,
+      @Option(
+              names = "--skew",
+              defaultValue = "0",
+              description =
+                  "0 to <1: how much repeated keys lean to the first keys, the hot ones (default: ${DEFAULT-VALUE}).")
+          double skew,
+      @Option(
+              names = "--repeat",
+              defaultValue = "0",
+              description =
+                  "Share of records whose key was used before: updates, not inserts (default: ${DEFAULT-VALUE}).")
+          double repeat)
+      throws Exception {
+    var knobs =
+        new dev.weir.cli.bench.LoadGenerator.Knobs(
+            docSize, indexes, batch, concurrency, count, duration, skew, repeat);
+    LocalStack stack = LocalStack.fromEnvironment();
+    var result =
+        dev.weir.cli.bench.LoadGenerator.run(
+            dev.weir.cli.bench.BenchDatabases.fresh(stack, stack.up(), "bench_load"),
+            target,
+            knobs);
+    spec.commandLine()
+        .getOut()
+        .printf(
+            "%s: %,d records in %.1f s: %,.0f records/s, %.1f MB/s (%s)%n",
+            target,
+            result.records(),
+            result.seconds(),
+            result.recordsPerSecond(),
+            result.megabytesPerSecond(),
+            knobs.describe());
+    return 0;
+  }
+
   /** Writes a benchmark's Markdown to its results file and shows it. */
   private void writeResults(String md, Path out) throws java.io.IOException {
     Files.createDirectories(out.toAbsolutePath().getParent());

@@ -8,11 +8,11 @@ import dev.weir.stack.LocalStack;
 import java.util.Map;
 
 /** A benchmark side's own database on the local stack: recreated, migrated. */
-final class BenchDatabases {
+public final class BenchDatabases {
 
   private BenchDatabases() {}
 
-  static WeirConfig fresh(LocalStack stack, Connections connections, String name) {
+  public static WeirConfig fresh(LocalStack stack, Connections connections, String name) {
     stack.recreatePostgresDatabase(name);
     WeirConfig config =
         WeirConfig.from(Map.of(), connections.environment())

@@ -128,12 +128,27 @@ public final class FeedBenchmark {
    */
   public static Report run(LocalStack stack, int events, List<Integer> bursts, int pacedEntries)
       throws Exception {
+    return run(stack, events, bursts, pacedEntries, 1);
+  }
+
+  /** The same, weir's job at {@code parallelism}. */
+  public static Report run(
+      LocalStack stack, int events, List<Integer> bursts, int pacedEntries, int parallelism)
+      throws Exception {
     Connections connections = stack.up();
     FeedSettings settings = FeedSettings.defaults();
     List<Result> results = new ArrayList<>();
     for (int burst : bursts) {
       results.add(
-          compare(stack, connections, settings, "replay speed", generate(events, burst), burst, 0));
+          compare(
+              stack,
+              connections,
+              settings,
+              "replay speed",
+              generate(events, burst),
+              burst,
+              0,
+              parallelism));
     }
     if (pacedEntries > 0) {
       long pauseMs = settings.maxStalenessMs();
@@ -145,7 +160,8 @@ public final class FeedBenchmark {
               "paced: rounds " + pauseMs + " ms apart",
               generatePaced(pacedEntries, bursts.get(0)),
               bursts.get(0),
-              pauseMs));
+              pauseMs,
+              parallelism));
     }
     return new Report(results, bursts.get(0));
   }
@@ -157,7 +173,8 @@ public final class FeedBenchmark {
       String scenario,
       List<ActivityEvent> input,
       int burst,
-      long pauseBetweenRoundsMs)
+      long pauseBetweenRoundsMs,
+      int parallelism)
       throws Exception {
     WeirConfig weirDb = BenchDatabases.fresh(stack, connections, "bench_feed_weir");
     Measurement weir =
@@ -167,7 +184,7 @@ public final class FeedBenchmark {
             input.size(),
             () -> {
               StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-              env.setParallelism(1);
+              env.setParallelism(parallelism);
               org.apache.flink.streaming.api.datastream.DataStream<ActivityEvent> events =
                   env.fromData(input, TypeInformation.of(ActivityEvent.class));
               if (pauseBetweenRoundsMs > 0) {

@@ -105,6 +105,12 @@ public final class IdentityBenchmark {
   }
 
   public static Result run(LocalStack stack, long events, double repeatRatio) throws Exception {
+    return run(stack, events, repeatRatio, 1);
+  }
+
+  /** The same, weir's job at {@code parallelism}. */
+  public static Result run(LocalStack stack, long events, double repeatRatio, int parallelism)
+      throws Exception {
     Connections connections = stack.up();
     int distinctIds = (int) Math.max(1, Math.round(events * (1 - repeatRatio)));
 
@@ -117,7 +123,7 @@ public final class IdentityBenchmark {
             () -> {
               StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
               JobRunner.configure(env, weirDb); // as deployed: checkpoints, serialization
-              env.setParallelism(1);
+              env.setParallelism(parallelism);
               int ids = distinctIds;
               long warmUp = warmUpEvents(events);
               DataStream<TrackingEvent> tracking =

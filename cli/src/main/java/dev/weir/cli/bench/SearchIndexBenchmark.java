@@ -8,6 +8,7 @@ import co.elastic.clients.json.JsonData;
 import dev.weir.cli.load.CatalogLoader;
 import dev.weir.cli.load.EventProducer;
 import dev.weir.common.config.WeirConfig;
+import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.JobRunner;
 import dev.weir.common.kafka.KafkaIo;
 import dev.weir.common.postgres.PostgresConnectionProvider;
@@ -69,8 +70,16 @@ public final class SearchIndexBenchmark {
   public record Result(int products, Load weir, Load raw, Writes weirWrites, Writes naiveWrites) {}
 
   public static Result run(LocalStack stack, int products, int rounds) throws Exception {
+    return run(stack, products, rounds, 1);
+  }
+
+  /** The same, weir's job at {@code parallelism}. */
+  public static Result run(LocalStack stack, int products, int rounds, int parallelism)
+      throws Exception {
     Connections connections = stack.up();
-    WeirConfig copy = BenchDatabases.fresh(stack, connections, "bench_search_weir");
+    WeirConfig copy =
+        BenchDatabases.fresh(stack, connections, "bench_search_weir")
+            .with(WeirOptions.PARALLELISM, Integer.toString(parallelism));
     stack.ensurePostgresDatabase(CATALOG);
     WeirConfig config =
         copy.with(SearchIndexOptions.CATALOG_URL, connections.postgresJdbcUrl(CATALOG))

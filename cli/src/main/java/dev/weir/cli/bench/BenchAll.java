@@ -1,0 +1,179 @@
+package dev.weir.cli.bench;
+
+import dev.weir.common.config.WeirConfig;
+import dev.weir.stack.Connections;
+import dev.weir.stack.LocalStack;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Every benchmark in one run on one machine: the limits of the raw services (the load generator),
+ * each job against its naive way and as a ratio to the limit that bounds it, each job at
+ * parallelism 1 and 2, a profile of each job, and the design's targets marked met or not. Writes a
+ * Markdown report with PNG charts, and each job's own results file, into one folder.
+ */
+public final class BenchAll {
+
+  /** How much each part does. */
+  public record Sizes(
+      String mode,
+      long limitRecords,
+      int feedEvents,
+      long identityEvents,
+      int searchProducts,
+      int searchRounds,
+      int backfillDocuments,
+      int backfillRounds) {
+
+    public static Sizes quick() {
+      return new Sizes("quick", 50_000, 20_000, 200_000, 500, 2, 5_000, 1);
+    }
+
+    public static Sizes full() {
+      return new Sizes("full", 500_000, 50_000, 1_000_000, 5_000, 5, 50_000, 2);
+    }
+  }
+
+  /** The reference benchmark's workload: 1 KB documents, three secondary indexes, batch 1000. */
+  static LoadGenerator.Knobs reference(long records) {
+    return new LoadGenerator.Knobs(1024, 3, 1000, 2, records, Duration.ZERO, 0, 0);
+  }
+
+  private BenchAll() {}
+
+  /** Runs everything; returns the report's path. {@code log} hears what is being measured. */
+  public static Path run(LocalStack stack, Sizes sizes, Path out, Consumer<String> log)
+      throws Exception {
+    Files.createDirectories(out);
+    Connections connections = stack.up();
+    WeirConfig load = BenchDatabases.fresh(stack, connections, "bench_load");
+
+    // 1. The limits of this machine's services, with the reference workload.
+    Map<LoadGenerator.Target, LoadGenerator.Result> limits = new LinkedHashMap<>();
+    for (LoadGenerator.Target target : LoadGenerator.Target.values()) {
+      log.accept("limit: " + target.label);
+      limits.put(target, LoadGenerator.run(load, target, reference(sizes.limitRecords())));
+    }
+
+    // 2. Each job, profiled, at parallelism 1 (the backfill at 2, as it is benchmarked).
+    List<Profiles.Profile> profiles = new ArrayList<>();
+    log.accept("activity-feed");
+    FeedBenchmark.Report feed =
+        profiled(
+            profiles,
+            out,
+            "activity-feed",
+            () -> FeedBenchmark.run(stack, sizes.feedEvents(), List.of(5, 10), 0, 1));
+    log.accept("identity");
+    IdentityBenchmark.Result identity =
+        profiled(
+            profiles,
+            out,
+            "identity",
+            () -> IdentityBenchmark.run(stack, sizes.identityEvents(), 0.99, 1));
+    log.accept("search-index");
+    SearchIndexBenchmark.Result search =
+        profiled(
+            profiles,
+            out,
+            "search-index",
+            () -> SearchIndexBenchmark.run(stack, sizes.searchProducts(), sizes.searchRounds(), 1));
+    log.accept("backfill");
+    BackfillBenchmark.Result backfill =
+        profiled(
+            profiles,
+            out,
+            "backfill",
+            () ->
+                BackfillBenchmark.run(stack, sizes.backfillDocuments(), 2, sizes.backfillRounds()));
+
+    // 3. The scaling curve: the same jobs at the other parallelism.
+    log.accept("scaling: parallelism 2 (and the backfill at 1)");
+    Map<String, Map<Integer, Double>> scaling = new LinkedHashMap<>();
+    scaling.put(
+        "activity-feed events/s",
+        points(
+            feed.results().get(0).weir().eventsPerSecond(),
+            FeedBenchmark.run(stack, sizes.feedEvents(), List.of(5), 0, 2)
+                .results()
+                .get(0)
+                .weir()
+                .eventsPerSecond()));
+    scaling.put(
+        "identity events/s",
+        points(
+            identity.weir().steadyEventsPerSecond(),
+            IdentityBenchmark.run(stack, sizes.identityEvents(), 0.99, 2)
+                .weir()
+                .steadyEventsPerSecond()));
+    scaling.put(
+        "search-index documents/s",
+        points(
+            search.weir().documentsPerSecond(),
+            SearchIndexBenchmark.run(stack, sizes.searchProducts(), sizes.searchRounds(), 2)
+                .weir()
+                .documentsPerSecond()));
+    BackfillBenchmark.Result backfillAtOne =
+        BackfillBenchmark.run(stack, sizes.backfillDocuments(), 1, 1);
+    Map<Integer, Double> backfillPoints = new LinkedHashMap<>();
+    backfillPoints.put(1, backfillAtOne.first().copyPassDocsPerSecond());
+    backfillPoints.put(2, backfill.first().copyPassDocsPerSecond());
+    scaling.put("backfill documents/s", backfillPoints);
+
+    // 4. Each job's own results file, then the report.
+    String again = "bin/weir bench all" + (sizes.mode().equals("quick") ? " --quick" : "");
+    Files.writeString(
+        out.resolve("activity-feed.md"), FeedBenchmark.markdown(feed, again + " (activity-feed)"));
+    Files.writeString(
+        out.resolve("identity.md"), IdentityBenchmark.markdown(identity, again + " (identity)"));
+    Files.writeString(
+        out.resolve("search-index.md"),
+        SearchIndexBenchmark.markdown(search, again + " (search-index)"));
+    Files.writeString(
+        out.resolve("backfill.md"), BackfillBenchmark.markdown(backfill, again + " (backfill)"));
+    Path report = out.resolve("README.md");
+    Files.writeString(
+        report,
+        BenchAllReport.markdown(
+            out,
+            sizes,
+            again,
+            limits,
+            feed,
+            identity,
+            search,
+            backfill,
+            scaling,
+            profiles,
+            failoverResults()));
+    return report;
+  }
+
+  private static <T> T profiled(
+      List<Profiles.Profile> profiles, Path out, String job, java.util.concurrent.Callable<T> run)
+      throws Exception {
+    Map.Entry<T, Profiles.Profile> done =
+        Profiles.record(job, out.resolve("profiles").resolve(job + ".jfr"), run);
+    profiles.add(done.getValue());
+    return done.getKey();
+  }
+
+  private static Map<Integer, Double> points(double one, double two) {
+    Map<Integer, Double> points = new LinkedHashMap<>();
+    points.put(1, one);
+    points.put(2, two);
+    return points;
+  }
+
+  /** The recovery table of the last ClusterFailoverITCase run on this checkout, if any. */
+  private static String failoverResults() throws java.io.IOException {
+    Path file = Path.of("integration-tests", "target", "failover-results.md");
+    return Files.exists(file) ? Files.readString(file) : null;
+  }
+}

@@ -1,0 +1,303 @@
+package dev.weir.cli.bench;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** The Markdown of {@link BenchAll}'s report, with its charts. */
+final class BenchAllReport {
+
+  private BenchAllReport() {}
+
+  static String markdown(
+      Path dir,
+      BenchAll.Sizes sizes,
+      String command,
+      Map<LoadGenerator.Target, LoadGenerator.Result> limits,
+      FeedBenchmark.Report feed,
+      IdentityBenchmark.Result identity,
+      SearchIndexBenchmark.Result search,
+      BackfillBenchmark.Result backfill,
+      Map<String, Map<Integer, Double>> scaling,
+      List<Profiles.Profile> profiles,
+      String failover)
+      throws Exception {
+    FeedBenchmark.Result feed80 = feed.results().get(0);
+    double kafkaIn = limits.get(LoadGenerator.Target.KAFKA_CONSUME).recordsPerSecond();
+    double esBulk = limits.get(LoadGenerator.Target.ELASTICSEARCH_BULK).recordsPerSecond();
+    double searchWalRatio =
+        ((double) search.naiveWrites().walBytes() / search.naiveWrites().changes())
+            / ((double) search.weirWrites().walBytes() / search.weirWrites().changes());
+    double searchVsRaw = search.weir().documentsPerSecond() / search.raw().documentsPerSecond();
+    double backfillVsRaw = backfill.first().copyPassDocsPerSecond() / backfill.rawDocsPerSecond();
+    double rerunBytes =
+        (double) backfill.second().summary().bytesSent()
+            / Math.max(1, backfill.first().summary().bytesSent());
+    double identityPerCore = identity.weir().steadyEventsPerCpuSecond();
+
+    StringBuilder md =
+        BenchReport.header("weir benchmarks: every target, the limits, the scaling", command)
+            .append("the local stack (PostgreSQL with fsync off, one Kafka broker, one")
+            .append(" Elasticsearch node), ")
+            .append(sizes.mode())
+            .append(" sizes.\n\n");
+
+    md.append("## The design's targets\n\n| what | target | measured | |\n|---|---|---:|---|\n");
+    row(
+        md,
+        "activity-feed: WAL per event, naive / weir (80 % collating)",
+        "≥ 10×",
+        x(feed80.walRatio()),
+        feed80.walRatio() >= 10);
+    row(
+        md,
+        "activity-feed: row writes per event (80 % collating)",
+        "≤ 0.2",
+        String.format("%.3f", feed80.weir().rowWritesPerEvent()),
+        feed80.weir().rowWritesPerEvent() <= 0.2 + 1e-9);
+    row(
+        md,
+        "search-index: WAL of price-only changes, full-row upsert / weir",
+        "≥ 50×",
+        x(searchWalRatio),
+        searchWalRatio >= 50);
+    row(
+        md,
+        "search-index: TOAST tuples written by price-only changes",
+        "0",
+        Long.toString(search.weirWrites().toast()),
+        search.weirWrites().toast() == 0);
+    row(
+        md,
+        "search-index: end-to-end documents/s / raw bulk of the same documents",
+        "≥ 0.8",
+        String.format("%.2f", searchVsRaw),
+        searchVsRaw >= 0.8);
+    row(
+        md,
+        "identity: events/s per core at 99 % repeat ids (after warm-up)",
+        "≥ 100k",
+        String.format("%,.0f", identityPerCore),
+        identityPerCore >= 100_000);
+    row(
+        md,
+        "backfill: documents/s / raw bulk of the same documents (copy pass)",
+        "≥ 0.9",
+        String.format("%.2f", backfillVsRaw),
+        backfillVsRaw >= 0.9);
+    row(
+        md,
+        "backfill: bytes sent by a re-run over the unchanged index",
+        "≤ 1 %",
+        String.format("%.2f %%", 100 * rerunBytes),
+        rerunBytes <= 0.01);
+    Double recovery = slowestRecovery(failover);
+    md.append(
+            "| any job: TaskManager killed mid-stream on the real cluster | 0 lost, 0 duplicated,")
+        .append(" RUNNING again ≤ 15 s | ")
+        .append(
+            recovery == null
+                ? "not measured here: run `ClusterFailoverITCase` (part of `./mvnw verify`) | – |\n"
+                : String.format(
+                    "0 lost, 0 duplicated, slowest %.1f s (last ClusterFailoverITCase run) | %s |\n",
+                    recovery, recovery <= 15 ? "met" : "**NOT met**"));
+
+    md.append("\n## The limits of this machine (the load generator, the reference workload)\n\n")
+        .append("`bin/weir bench load` with the knobs of the DocumentDB insert benchmark: ")
+        .append(BenchAll.reference(sizes.limitRecords()).describe())
+        .append(".\n\n| service | records/s | MB/s |\n|---|---:|---:|\n");
+    Map<String, Double> throughput = new LinkedHashMap<>();
+    for (LoadGenerator.Result r : limits.values()) {
+      md.append(
+          String.format(
+              "| %s | %,.0f | %.1f |\n",
+              r.target().label, r.recordsPerSecond(), r.megabytesPerSecond()));
+      throughput.put(r.target().label, r.recordsPerSecond());
+    }
+
+    md.append("\n## Each job against the limit that bounds it\n\n")
+        .append("| job | its throughput | bounded by | ratio |\n|---|---:|---|---:|\n");
+    jobRow(
+        md,
+        "activity-feed (events/s, replay)",
+        feed80.weir().eventsPerSecond(),
+        "Kafka consume",
+        kafkaIn);
+    jobRow(
+        md,
+        "identity (events/s, after warm-up)",
+        identity.weir().steadyEventsPerSecond(),
+        "Kafka consume",
+        kafkaIn);
+    jobRow(
+        md,
+        "search-index (documents/s of ~6 kB)",
+        search.weir().documentsPerSecond(),
+        "raw bulk of the same documents",
+        search.raw().documentsPerSecond());
+    jobRow(
+        md,
+        "backfill (documents/s, copy pass)",
+        backfill.first().copyPassDocsPerSecond(),
+        "raw bulk of the same documents",
+        backfill.rawDocsPerSecond());
+    jobRow(
+        md,
+        "backfill (documents/s, copy pass)",
+        backfill.first().copyPassDocsPerSecond(),
+        "Elasticsearch bulk, 1 kB documents",
+        esBulk);
+    throughput.put("activity-feed", feed80.weir().eventsPerSecond());
+    throughput.put("identity", identity.weir().steadyEventsPerSecond());
+    throughput.put("search-index", search.weir().documentsPerSecond());
+    throughput.put("backfill", backfill.first().copyPassDocsPerSecond());
+    String limitsChart =
+        Charts.bars(
+            dir,
+            "throughput",
+            "Records per second: the services' limits and weir's jobs",
+            "records/s (log scale)",
+            throughput,
+            true);
+    md.append("\n![throughput](").append(limitsChart).append(")\n");
+
+    md.append("\n## weir against the naive way, side by side on the same input\n\n")
+        .append("| comparison | weir | naive | naive / weir |\n|---|---:|---:|---:|\n");
+    Map<String, Double> ratios = new LinkedHashMap<>();
+    for (FeedBenchmark.Result r : feed.results()) {
+      String what =
+          String.format(
+              "activity-feed WAL bytes/event, %.0f %% collating", 100 * r.collatingShare());
+      md.append(
+          String.format(
+              "| %s | %.0f | %.0f | %s |\n",
+              what, r.weir().walPerEvent(), r.naive().walPerEvent(), x(r.walRatio())));
+      ratios.put(String.format("feed WAL, %.0f %%", 100 * r.collatingShare()), r.walRatio());
+    }
+    double statements =
+        identity.naive().statementsPerEvent() / identity.weir().statementsPerEvent();
+    md.append(
+        String.format(
+            "| identity database statements/event | %.3f | %.2f | %s |\n",
+            identity.weir().statementsPerEvent(),
+            identity.naive().statementsPerEvent(),
+            x(statements)));
+    md.append(
+        String.format(
+            "| identity events/s | %,.0f | %,.0f | %.2f (weir is faster) |\n",
+            identity.weir().eventsPerSecond(),
+            identity.naive().eventsPerSecond(),
+            identity.naive().eventsPerSecond() / identity.weir().eventsPerSecond()));
+    md.append(
+        String.format(
+            "| search-index WAL bytes per price-only change | %,.0f | %,.0f | %s |\n",
+            (double) search.weirWrites().walBytes() / search.weirWrites().changes(),
+            (double) search.naiveWrites().walBytes() / search.naiveWrites().changes(),
+            x(searchWalRatio)));
+    md.append(
+        String.format(
+            "| search-index TOAST tuples written | %,d | %,d | |\n",
+            search.weirWrites().toast(), search.naiveWrites().toast()));
+    ratios.put("identity statements", statements);
+    ratios.put("search-index WAL", searchWalRatio);
+    String ratiosChart =
+        Charts.bars(
+            dir,
+            "weir-vs-naive",
+            "How many times less work weir does than the naive way",
+            "naive / weir (log scale)",
+            ratios,
+            true);
+    md.append("\n![weir vs naive](").append(ratiosChart).append(")\n");
+
+    md.append("\n## Scaling: throughput by parallelism\n\n")
+        .append("This machine has ")
+        .append(Runtime.getRuntime().availableProcessors())
+        .append(
+            " cores, shared with Kafka, PostgreSQL and Elasticsearch: p=1 and p=2 are measured.")
+        .append(" A bigger machine shows where each job stops scaling.\n\n")
+        .append("| job | p=1 | p=2 | p=2 / p=1 |\n|---|---:|---:|---:|\n");
+    scaling.forEach(
+        (job, points) ->
+            md.append(
+                String.format(
+                    "| %s | %,.0f | %,.0f | %.2f |\n",
+                    job, points.get(1), points.get(2), points.get(2) / points.get(1))));
+    Map<String, Map<Integer, Double>> relative = new LinkedHashMap<>();
+    scaling.forEach(
+        (job, points) -> {
+          Map<Integer, Double> r = new LinkedHashMap<>();
+          points.forEach((p, v) -> r.put(p, v / points.get(1)));
+          relative.put(job, r);
+        });
+    String scalingChart =
+        Charts.lines(
+            dir,
+            "scaling",
+            "Throughput by parallelism, relative to p=1",
+            "parallelism",
+            "throughput / throughput at p=1",
+            relative);
+    md.append("\n![scaling](").append(scalingChart).append(")\n");
+
+    md.append("\n## Where the time goes (JDK Flight Recorder, each job's run)\n\n")
+        .append("CPU samples of the benchmark's JVM (the jobs run in its MiniCluster), grouped by")
+        .append(" thread: a Flink task thread is one stage (its chained operators). Methods are")
+        .append(" counted at the first frame outside the JDK. The recordings are in `profiles/`")
+        .append(" (open them with JDK Mission Control or `jfr print`).\n\n");
+    for (Profiles.Profile p : profiles) {
+      md.append(p.markdown()).append('\n');
+    }
+    md.append(
+            "\nEach job's own results: [activity-feed](activity-feed.md), [identity](identity.md),")
+        .append(" [search-index](search-index.md), [backfill](backfill.md).\n");
+    return md.toString();
+  }
+
+  private static void row(StringBuilder md, String what, String target, String got, boolean met) {
+    md.append("| ")
+        .append(what)
+        .append(" | ")
+        .append(target)
+        .append(" | ")
+        .append(got)
+        .append(" | ")
+        .append(met ? "met" : "**NOT met**")
+        .append(" |\n");
+  }
+
+  private static void jobRow(
+      StringBuilder md, String job, double throughput, String limit, double limitThroughput) {
+    md.append(
+        String.format(
+            "| %s | %,.0f | %s (%,.0f/s) | %.2f |\n",
+            job, throughput, limit, limitThroughput, throughput / limitThroughput));
+  }
+
+  private static String x(double ratio) {
+    return String.format("%.1f×", ratio);
+  }
+
+  private static final Pattern TO_RUNNING = Pattern.compile("(\\d+\\.\\d) s to RUNNING");
+
+  /** The slowest "to RUNNING" time of a TaskManager kill in ClusterFailoverITCase's table. */
+  static Double slowestRecovery(String failover) {
+    if (failover == null) {
+      return null;
+    }
+    Double slowest = null;
+    for (String line : failover.split("\n")) {
+      if (line.contains("kill -9")) {
+        Matcher m = TO_RUNNING.matcher(line);
+        if (m.find()) {
+          double s = Double.parseDouble(m.group(1));
+          slowest = slowest == null ? s : Math.max(slowest, s);
+        }
+      }
+    }
+    return slowest;
+  }
+}
