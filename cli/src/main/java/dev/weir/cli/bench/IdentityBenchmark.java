@@ -140,13 +140,16 @@ public final class IdentityBenchmark {
                           RateLimiterStrategy.noOp(),
                           TypeInformation.of(TrackingEvent.class)),
                       WatermarkStrategy.noWatermarks(),
-                      "tracking");
+                      "tracking")
+                  .uid("bench-tracking"); // as deployed, every operator needs a uid
               // The job's own wiring, with no identity events and the output discarded.
               DataStream<IdentityEvent> noIdentityEvents =
                   env.fromData(
                           new IdentityEvent(
                               "", IdentityEvent.Type.IDENTIFY, "", "", "", Instant.EPOCH))
-                      .filter(e -> false);
+                      .uid("bench-identity-events")
+                      .filter(e -> false)
+                      .uid("bench-no-identity-events");
               IdentityJob.resolve(
                   tracking,
                   noIdentityEvents,
