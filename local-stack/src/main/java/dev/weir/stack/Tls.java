@@ -81,22 +81,7 @@ public final class Tls {
       Path server = work.resolve("server.p12");
       Files.deleteIfExists(ca);
       Files.deleteIfExists(server);
-      keytool(
-          "-genkeypair",
-          "-alias",
-          "ca",
-          "-keyalg",
-          "RSA",
-          "-keysize",
-          "2048",
-          "-validity",
-          "3650",
-          "-dname",
-          "CN=weir local CA",
-          "-ext",
-          "bc:c",
-          "-keystore",
-          ca.toString());
+      genkeypair(ca, "ca", "CN=weir local CA", "-ext", "bc:c");
       keytool(
           "-exportcert",
           "-rfc",
@@ -106,20 +91,7 @@ public final class Tls {
           ca.toString(),
           "-file",
           work.resolve("ca.pem").toString());
-      keytool(
-          "-genkeypair",
-          "-alias",
-          "server",
-          "-keyalg",
-          "RSA",
-          "-keysize",
-          "2048",
-          "-validity",
-          "3650",
-          "-dname",
-          "CN=127.0.0.1",
-          "-keystore",
-          server.toString());
+      genkeypair(server, "server", "CN=127.0.0.1");
       keytool(
           "-certreq",
           "-alias",
@@ -178,6 +150,28 @@ public final class Tls {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot make the local stack's certificates in " + dir, e);
     }
+  }
+
+  /** A new RSA key pair and its self-signed certificate (ten years) in {@code store}. */
+  private void genkeypair(Path store, String alias, String dname, String... more) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "-genkeypair",
+                "-alias",
+                alias,
+                "-keyalg",
+                "RSA",
+                "-keysize",
+                "2048",
+                "-validity",
+                "3650",
+                "-dname",
+                dname,
+                "-keystore",
+                store.toString()));
+    args.addAll(List.of(more));
+    keytool(args.toArray(String[]::new));
   }
 
   private static void writePems(Path serverStore, Path work) throws IOException {

@@ -58,7 +58,10 @@ public final class BenchAll {
     Map<LoadGenerator.Target, LoadGenerator.Result> limits = new LinkedHashMap<>();
     for (LoadGenerator.Target target : LoadGenerator.Target.values()) {
       log.accept("limit: " + target.label);
-      limits.put(target, LoadGenerator.run(load, target, reference(sizes.limitRecords())));
+      LoadGenerator.Result limit = LoadGenerator.run(load, target, reference(sizes.limitRecords()));
+      log.accept(
+          String.format("limit: %s: %,.0f records/s", target.label, limit.recordsPerSecond()));
+      limits.put(target, limit);
     }
 
     // 2. Each job, profiled, at parallelism 1 (the backfill at 2, as it is benchmarked).

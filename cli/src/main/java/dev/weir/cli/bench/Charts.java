@@ -17,19 +17,33 @@ final class Charts {
 
   private Charts() {}
 
-  /** One bar per entry; returns the file's name. */
+  /**
+   * One bar per entry; returns the file's name. A log scale cannot show a value that is not
+   * positive: such a bar is left out (the report's table still has it).
+   */
   static String bars(
       Path dir, String name, String title, String yTitle, Map<String, Double> values, boolean log)
       throws IOException {
+    Map<String, Double> shown = new java.util.LinkedHashMap<>();
+    values.forEach(
+        (label, value) -> {
+          if (!log || (value > 0 && Double.isFinite(value))) {
+            shown.put(label, value);
+          }
+        });
     CategoryChart chart =
         new CategoryChartBuilder().width(900).height(480).title(title).yAxisTitle(yTitle).build();
     chart.getStyler().setLegendVisible(false);
     chart.getStyler().setXAxisLabelRotation(20);
     chart.getStyler().setLabelsVisible(true);
     chart.getStyler().setYAxisLogarithmic(log);
+    if (log && !shown.isEmpty()) {
+      // Bars start at 0 unless told otherwise, and a log axis cannot show 0.
+      double smallest = shown.values().stream().mapToDouble(Double::doubleValue).min().orElse(1);
+      chart.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(smallest))));
+    }
     chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
-    chart.addSeries(
-        yTitle, new ArrayList<>(values.keySet()), new ArrayList<Number>(values.values()));
+    chart.addSeries(yTitle, new ArrayList<>(shown.keySet()), new ArrayList<Number>(shown.values()));
     return save(chart, dir, name);
   }
 

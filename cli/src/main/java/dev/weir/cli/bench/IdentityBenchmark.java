@@ -128,20 +128,20 @@ public final class IdentityBenchmark {
               long warmUp = warmUpEvents(events);
               DataStream<TrackingEvent> tracking =
                   env.fromSource(
-                      new DataGeneratorSource<>(
-                          (GeneratorFunction<Long, TrackingEvent>)
-                              i -> {
-                                if (i == warmUp) {
-                                  markWarm();
-                                }
-                                return event(i, ids);
-                              },
-                          events,
-                          RateLimiterStrategy.noOp(),
-                          TypeInformation.of(TrackingEvent.class)),
-                      WatermarkStrategy.noWatermarks(),
-                      "tracking")
-                  .uid("bench-tracking"); // as deployed, every operator needs a uid
+                          new DataGeneratorSource<>(
+                              (GeneratorFunction<Long, TrackingEvent>)
+                                  i -> {
+                                    if (i == warmUp) {
+                                      markWarm();
+                                    }
+                                    return event(i, ids);
+                                  },
+                              events,
+                              RateLimiterStrategy.noOp(),
+                              TypeInformation.of(TrackingEvent.class)),
+                          WatermarkStrategy.noWatermarks(),
+                          "tracking")
+                      .uid("bench-tracking"); // as deployed, every operator needs a uid
               // The job's own wiring, with no identity events and the output discarded.
               DataStream<IdentityEvent> noIdentityEvents =
                   env.fromData(

@@ -13,13 +13,20 @@ import java.sql.Statement;
 public record TableStats(long inserted, long updated, long deleted, long dead, long toastInserted) {
 
   /**
-   * The counts for {@code table}. Each backend reports its counts about once a second and when it
-   * goes idle, so this waits a little after flushing its own.
+   * How long another backend may hold counts it has not reported: at most one report a second, and
+   * a backend that wrote within a second of its last report waits until it has been idle for 10 s
+   * (PostgreSQL's PGSTAT_IDLE_INTERVAL). A connection that closes reports at once.
+   */
+  static final long REPORT_DELAY_MILLIS = 11_000;
+
+  /**
+   * The counts for {@code table}, exact: everything any session did before the call is counted.
+   * That takes {@link #REPORT_DELAY_MILLIS} (an earlier reading missed a job's last writes, which
+   * then showed up in the next step's difference).
    */
   public static TableStats read(Connection c, String table) throws SQLException {
     try (Statement s = c.createStatement()) {
-      s.execute("SELECT pg_stat_force_next_flush()");
-      sleep(1_100);
+      sleep(REPORT_DELAY_MILLIS);
       try (ResultSet rs =
           s.executeQuery(
               "SELECT t.n_tup_ins, t.n_tup_upd, t.n_tup_del, t.n_dead_tup,"

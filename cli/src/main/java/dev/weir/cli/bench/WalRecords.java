@@ -1,0 +1,49 @@
+package dev.weir.cli.bench;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What a stretch of WAL is made of, by record type (PostgreSQL's pg_walinspect): says where a
+ * step's WAL bytes go, e.g. whole row versions or full-page images.
+ */
+record WalRecords(String type, long count, long recordBytes, long fullPageImageBytes) {
+
+  long bytes() {
+    return recordBytes + fullPageImageBytes;
+  }
+
+  /**
+   * The record types between two WAL positions, the largest first; empty when pg_walinspect cannot
+   * be used (it needs a superuser to create it).
+   */
+  static List<WalRecords> between(Connection c, String from, String to) {
+    List<WalRecords> records = new ArrayList<>();
+    try (Statement s = c.createStatement()) {
+      s.execute("CREATE EXTENSION IF NOT EXISTS pg_walinspect");
+    } catch (SQLException e) {
+      return records;
+    }
+    try (PreparedStatement s =
+        c.prepareStatement(
+            "SELECT \"resource_manager/record_type\", count, record_size, fpi_size"
+                + " FROM pg_get_wal_stats(?::pg_lsn, ?::pg_lsn, true)"
+                + " WHERE count > 0 ORDER BY combined_size DESC")) {
+      s.setString(1, from);
+      s.setString(2, to);
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          records.add(new WalRecords(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)));
+        }
+      }
+    } catch (SQLException e) {
+      records.clear();
+    }
+    return records;
+  }
+}

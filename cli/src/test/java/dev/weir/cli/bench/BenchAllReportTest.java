@@ -1,0 +1,130 @@
+package dev.weir.cli.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.weir.backfill.Backfill;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The report made of measurements given here: each target judged by its own numbers. */
+class BenchAllReportTest {
+
+  @TempDir Path dir;
+
+  private static final String FAILOVER =
+      "| job | what happened | recovery | input |\n|---|---|---|---|\n"
+          + "| identity | TaskManager `kill -9`ed, a replacement started | 6.1 s to RUNNING | … |\n"
+          + "| search-index | TaskManager `kill -9`ed, a replacement started | 9.3 s to RUNNING | … |\n"
+          + "| identity | Kafka restarted | 21.0 s to RUNNING | … |\n";
+
+  @Test
+  void judgesEveryTargetByItsOwnMeasurementAndDrawsTheCharts() throws Exception {
+    String md = report(FAILOVER);
+
+    assertThat(md)
+        .contains(
+            "| activity-feed: WAL per event, naive / weir (80 % collating) | ≥ 10× | 12.0× | met |")
+        .contains("| activity-feed: row writes per event (80 % collating) | ≤ 0.2 | 0.200 | met |")
+        .contains(
+            "| search-index: WAL of price-only changes, full-row upsert / weir | ≥ 50× | 13.0×"
+                + " | **NOT met** |")
+        .contains("| search-index: TOAST tuples written by price-only changes | 0 | 0 | met |")
+        .contains("| 0.50 | **NOT met** |")
+        .contains("| ≥ 100k | 150,000 | met |")
+        .contains("| ≥ 0.9 | 0.80 | **NOT met** |")
+        .contains("| ≤ 1 % | 0.00 % | met |")
+        // The slowest TaskManager kill, not the service restart.
+        .contains("slowest 9.3 s (last ClusterFailoverITCase run) | met |");
+    for (String chart : List.of("throughput.png", "weir-vs-naive.png", "scaling.png")) {
+      assertThat(md).contains("(" + chart + ")");
+      assertThat(Files.size(dir.resolve(chart))).isPositive();
+    }
+  }
+
+  @Test
+  void saysWhereTheRecoveryWasNotMeasured() throws Exception {
+    assertThat(report(null)).contains("not measured here: run `ClusterFailoverITCase`");
+  }
+
+  @Test
+  void slowestRecoveryReadsOnlyTaskManagerKills() {
+    assertThat(BenchAllReport.slowestRecovery(FAILOVER)).isEqualTo(9.3);
+    assertThat(BenchAllReport.slowestRecovery("| no table |")).isNull();
+  }
+
+  private String report(String failover) throws Exception {
+    Map<LoadGenerator.Target, LoadGenerator.Result> limits =
+        new EnumMap<>(LoadGenerator.Target.class);
+    for (LoadGenerator.Target t : LoadGenerator.Target.values()) {
+      limits.put(t, new LoadGenerator.Result(t, 100_000, 100_000_000, 2.0));
+    }
+    // 80 % collating: 1,000 events; weir 200 row writes and 10,000 WAL bytes, naive 12×.
+    FeedBenchmark.Report feed =
+        new FeedBenchmark.Report(
+            List.of(
+                new FeedBenchmark.Result(
+                    "bursts of 5",
+                    1_000,
+                    5,
+                    new FeedBenchmark.Measurement("weir", 1_000, 10_000, 100, 100, 0, 0, 1.0),
+                    new FeedBenchmark.Measurement("naive", 1_000, 120_000, 1_000, 0, 800, 0, 2.0))),
+            5);
+    IdentityBenchmark.Result identity =
+        new IdentityBenchmark.Result(
+            200_000,
+            2_000,
+            new IdentityBenchmark.Measurement(
+                "weir", 200_000, 2.0, 2.0, 2_000, 2_000, 20, 150_000, 1.0, 1.0),
+            new IdentityBenchmark.Measurement(
+                "naive", 200_000, 50.0, 20.0, 400_000, 200_000, 400_000, 150_000, 40.0, 15.0));
+    SearchIndexBenchmark.Result search =
+        new SearchIndexBenchmark.Result(
+            1_000,
+            new SearchIndexBenchmark.Load("weir", 1_000, 2.0),
+            new SearchIndexBenchmark.Load("raw", 1_000, 1.0),
+            new SearchIndexBenchmark.Writes("weir", 1_000, 450_000, 1_000, 0, List.of()),
+            new SearchIndexBenchmark.Writes("naive", 1_000, 5_850_000, 1_000, 2_600, List.of()));
+    BackfillBenchmark.Result backfill =
+        new BackfillBenchmark.Result(
+            5_000,
+            2,
+            1,
+            4.0,
+            new BackfillBenchmark.Run(summary(5_000, 30_000_000), 5.0),
+            new BackfillBenchmark.Run(summary(0, 0), 3.0));
+    Map<String, Map<Integer, Double>> scaling = new LinkedHashMap<>();
+    scaling.put("identity events/s", Map.of(1, 100_000.0, 2, 160_000.0));
+    Profiles.Profile profile =
+        new Profiles.Profile(
+            "identity",
+            1_000,
+            "Source: tracking -> Enricher",
+            600,
+            Map.of("dev.weir.identity.Enricher.processElement", 200L),
+            Map.of("JSON", 300L));
+    return BenchAllReport.markdown(
+        dir,
+        BenchAll.Sizes.quick(),
+        "bin/weir bench all --quick",
+        limits,
+        feed,
+        identity,
+        search,
+        backfill,
+        scaling,
+        List.of(profile),
+        failover);
+  }
+
+  private static Backfill.Summary summary(long sent, long bytes) {
+    return new Backfill.Summary(
+        "products-2", 5_000, sent, 5_000 - sent, 0, bytes, false, Duration.ofSeconds(5));
+  }
+}
