@@ -37,7 +37,8 @@ final class Profiles {
       StringBuilder md = new StringBuilder();
       md.append(
           String.format(
-              "**%s**: %,d CPU samples; the busiest stage is `%s` (%d %%). Its time goes to: %s.",
+              "**%s**: %,d CPU samples in the benchmark's JVM; the job's busiest stage is `%s` (%d %%"
+                  + " of them). Its time goes to: %s.",
               job,
               samples,
               stage,
@@ -90,7 +91,8 @@ final class Profiles {
       if (!e.getEventType().getName().equals("jdk.ExecutionSample") || e.getStackTrace() == null) {
         continue;
       }
-      String thread = stage(e.getThread("sampledThread").getJavaName());
+      String name = e.getThread("sampledThread").getJavaName();
+      String thread = isTaskThread(name) ? stage(name) : NOT_A_STAGE;
       RecordedFrame frame = firstOutsideTheJdk(e.getStackTrace().getFrames());
       String type = frame == null ? "JDK" : frame.getMethod().getType().getName();
       String method =
@@ -102,6 +104,7 @@ final class Profiles {
     }
     String busiest =
         byThread.entrySet().stream()
+            .filter(t -> !t.getKey().equals(NOT_A_STAGE))
             .max(Map.Entry.comparingByValue())
             .map(Map.Entry::getKey)
             .orElse("(no samples)");
@@ -112,6 +115,22 @@ final class Profiles {
         byThread.getOrDefault(busiest, 0L),
         sorted(methods.getOrDefault(busiest, Map.of())),
         sorted(areas.getOrDefault(busiest, Map.of())));
+  }
+
+  /**
+   * Where the samples of every other thread go: the benchmark's own (input generation, the naive
+   * side), Flink's runtime, the clients' I/O threads. Never the busiest stage.
+   */
+  static final String NOT_A_STAGE = "(not a task thread)";
+
+  private static final java.util.regex.Pattern TASK_THREAD =
+      java.util.regex.Pattern.compile(".* \\(\\d+/\\d+\\)(#\\d+)?$");
+
+  /**
+   * Whether a thread runs one of a job's stages: Flink names it "operators (subtask/n)#attempt".
+   */
+  static boolean isTaskThread(String thread) {
+    return thread != null && TASK_THREAD.matcher(thread).matches();
   }
 
   /** A task thread's name without its subtask and attempt: "collate -> store (1/2)#0" → stage. */
