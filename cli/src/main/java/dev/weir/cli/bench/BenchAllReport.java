@@ -128,9 +128,9 @@ final class BenchAllReport {
         kafkaIn);
     jobRow(
         md,
-        "identity (events/s, after warm-up)",
+        "identity (events/s, after warm-up; its benchmark generates the input in the job)",
         identity.weir().steadyEventsPerSecond(),
-        "Kafka consume",
+        "Kafka consume, its input when deployed",
         kafkaIn);
     jobRow(
         md,
