@@ -374,13 +374,11 @@ public final class SearchIndexBenchmark {
             .append(
                 "| record type | weir: records | weir: bytes | naive: records | naive: bytes |\n")
             .append("|---|---:|---:|---:|---:|\n");
-    java.util.Map<String, WalRecords> naive = new java.util.HashMap<>();
-    r.naiveWrites().records().forEach(w -> naive.put(w.type(), w));
+    java.util.Map<String, WalRecords> weir = byType(r.weirWrites());
+    java.util.Map<String, WalRecords> naive = byType(r.naiveWrites());
     java.util.Set<String> types = new java.util.LinkedHashSet<>();
     r.weirWrites().records().stream().limit(6).forEach(w -> types.add(w.type()));
     r.naiveWrites().records().stream().limit(4).forEach(w -> types.add(w.type()));
-    java.util.Map<String, WalRecords> weir = new java.util.HashMap<>();
-    r.weirWrites().records().forEach(w -> weir.put(w.type(), w));
     double weirChanges = r.weirWrites().changes();
     double naiveChanges = r.naiveWrites().changes();
     for (String type : types) {
@@ -405,6 +403,12 @@ public final class SearchIndexBenchmark {
             + " so the ratio to the full-row upsert grows with the size of the large value, not with"
             + " anything weir could leave out.\n\n");
     return md.toString();
+  }
+
+  private static java.util.Map<String, WalRecords> byType(Writes writes) {
+    java.util.Map<String, WalRecords> byType = new java.util.HashMap<>();
+    writes.records().forEach(w -> byType.put(w.type(), w));
+    return byType;
   }
 
   /** The results as Markdown, with the command that made them. */
