@@ -1,5 +1,6 @@
 package dev.weir.it;
 
+import dev.weir.common.kafka.KafkaIo;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -7,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -16,6 +19,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -36,8 +40,13 @@ public final class Kafka {
     produce(topic, null, values);
   }
 
-  /** To one partition (or the producer's choice when null), in order. */
+  /**
+   * To one partition (or the producer's choice when null), in order; the topic is created first if
+   * it is missing, so that no record races the broker opening it (see {@link
+   * KafkaIo#createTopicsIfMissing}).
+   */
   public static void produce(String topic, Integer partition, List<String> values) {
+    KafkaIo.createTopicsIfMissing(LocalStackExtension.config(), List.of(topic), 2);
     Properties props = new Properties();
     props.setProperty(
         ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
@@ -45,12 +54,17 @@ public final class Kafka {
     props.setProperty(ProducerConfig.ACKS_CONFIG, "all");
     try (KafkaProducer<byte[], byte[]> producer =
         new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
-      for (String value : values) {
-        producer.send(
-            new ProducerRecord<>(
-                topic, null, value == null ? null : value.getBytes(StandardCharsets.UTF_8)));
-      }
-      producer.flush();
+      sendAll(
+          producer,
+          values.stream()
+              .map(
+                  value ->
+                      new ProducerRecord<byte[], byte[]>(
+                          topic,
+                          partition,
+                          null,
+                          value == null ? null : value.getBytes(StandardCharsets.UTF_8)))
+              .toList());
     }
   }
 
@@ -68,6 +82,30 @@ public final class Kafka {
     props.setProperty(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "300000");
     props.setProperty(ProducerConfig.MAX_BLOCK_MS_CONFIG, "300000");
     return new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
+  }
+
+  /**
+   * Sends the records and waits until the broker has them all. A record the producer gave up on
+   * fails the caller with an {@link AssertionError}, which input loops do not retry: re-sending the
+   * batch would duplicate the records that did go through.
+   */
+  public static void sendAll(
+      KafkaProducer<byte[], byte[]> producer, List<ProducerRecord<byte[], byte[]>> records) {
+    List<Future<RecordMetadata>> sent = new ArrayList<>();
+    records.forEach(r -> sent.add(producer.send(r)));
+    producer.flush();
+    for (int i = 0; i < sent.size(); i++) {
+      try {
+        sent.get(i).get();
+      } catch (ExecutionException e) {
+        throw new AssertionError(
+            "Kafka did not take record " + (i + 1) + " of " + sent.size() + ": " + e.getCause(),
+            e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while sending to Kafka", e);
+      }
+    }
   }
 
   /**

@@ -63,15 +63,15 @@ final class ActivityFeedWorkload implements Workload {
 
   @Override
   public void send(int n) {
+    List<ProducerRecord<byte[], byte[]>> batch = new ArrayList<>();
     for (int i = 1; i <= EVENTS_PER_BATCH; i++) {
       int event = (n - 1) * EVENTS_PER_BATCH + i;
       int burst = (event - 1) / BURST;
       // One workspace's events stay in one partition, in order (as the loaders key them).
       int partition = (burst % WORKSPACES) % 2;
-      producer.send(
-          new ProducerRecord<>(config.get(FeedOptions.TOPIC), partition, null, event(event)));
+      batch.add(new ProducerRecord<>(config.get(FeedOptions.TOPIC), partition, null, event(event)));
     }
-    producer.flush();
+    Kafka.sendAll(producer, batch);
   }
 
   /** One entry per burst, each of five events from its first second to its last. */

@@ -19,6 +19,7 @@ import dev.weir.stack.LocalService;
 import dev.weir.stack.LocalStack;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,12 +63,13 @@ final class IdentityWorkload implements Workload {
 
   @Override
   public void send(int n) {
+    List<ProducerRecord<byte[], byte[]>> batch = new ArrayList<>();
     for (int i = 1; i <= EVENTS_PER_BATCH; i++) {
-      producer.send(
+      batch.add(
           new ProducerRecord<>(
               config.get(IdentityOptions.TRACKING_TOPIC), event((n - 1) * EVENTS_PER_BATCH + i)));
     }
-    producer.flush();
+    Kafka.sendAll(producer, batch);
   }
 
   /** Every event sent is in the enriched topic exactly once, with its visitor's canonical id. */

@@ -108,10 +108,12 @@ final class SearchIndexWorkload implements Workload {
         String.format(
             "{\"product_id\":%d,\"price\":%d.5,\"currency\":\"EUR\",\"version\":%d}",
             product, n, n);
-    producer.send(
-        new ProducerRecord<>(
-            config.get(SearchIndexOptions.PRICING_TOPIC), price.getBytes(StandardCharsets.UTF_8)));
-    producer.flush();
+    Kafka.sendAll(
+        producer,
+        List.of(
+            new ProducerRecord<>(
+                config.get(SearchIndexOptions.PRICING_TOPIC),
+                price.getBytes(StandardCharsets.UTF_8))));
   }
 
   @Override

@@ -9,6 +9,7 @@ import dev.weir.schema.InvalidEventException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -35,8 +36,11 @@ import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.config.SslConfigs;
@@ -147,7 +151,9 @@ public final class KafkaIo {
 
   /**
    * Creates the topics that do not exist yet (so that a fresh deployment or the local stack can
-   * start in any order); existing topics are left as they are.
+   * start in any order); existing topics are left as they are. Returns once every partition's
+   * leader serves requests: an idempotent producer that writes to a partition its leader has not
+   * opened yet can lose records for good (KAFKA-15591, see {@link #awaitLeadersServing}).
    */
   public static void createTopicsIfMissing(
       WeirConfig config, Collection<String> topics, int partitions) {
@@ -168,6 +174,7 @@ public final class KafkaIo {
           }
         }
       }
+      awaitLeadersServing(admin, topics);
     } catch (ExecutionException e) {
       throw new IllegalStateException(
           "cannot create Kafka topics "
@@ -181,6 +188,43 @@ public final class KafkaIo {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while creating topics", e);
     }
+  }
+
+  /**
+   * Waits until the leader of every partition of {@code topics} answers a partition request.
+   *
+   * <p>{@code createTopics} returns when the controller has committed the topic; its leader opens
+   * the partitions a moment later, after it has told metadata requests about them. In between, an
+   * idempotent producer with several requests in flight can have its first request refused
+   * (NOT_LEADER_OR_FOLLOWER) and a later one appended; the broker then refuses every retry of the
+   * first as out of order until it expires: lost records (KAFKA-15591, unfixed in Kafka 3.9). A
+   * list-offsets request is answered by the partition's leader from the opened partition (the admin
+   * client retries it until then), so once it succeeds, produce requests do too.
+   */
+  private static void awaitLeadersServing(Admin admin, Collection<String> topics)
+      throws ExecutionException, InterruptedException {
+    Map<String, TopicDescription> described = null;
+    for (int attempt = 0; described == null; attempt++) {
+      try {
+        described = admin.describeTopics(Set.copyOf(topics)).allTopicNames().get();
+      } catch (ExecutionException e) {
+        // A topic created a moment ago may not be in the answering broker's metadata yet.
+        if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || attempt >= 40) {
+          throw e;
+        }
+        Thread.sleep(250);
+      }
+    }
+    Map<TopicPartition, OffsetSpec> partitions = new HashMap<>();
+    described.forEach(
+        (topic, description) ->
+            description
+                .partitions()
+                .forEach(
+                    p ->
+                        partitions.put(
+                            new TopicPartition(topic, p.partition()), OffsetSpec.latest())));
+    admin.listOffsets(partitions).all().get();
   }
 
   /**
@@ -259,18 +303,14 @@ public final class KafkaIo {
     try (Admin admin = admin(config)) {
       var partitions =
           admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions();
-      Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec>
-          latest = new java.util.HashMap<>();
+      Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
       partitions.forEach(
-          p ->
-              latest.put(
-                  new org.apache.kafka.common.TopicPartition(topic, p.partition()),
-                  org.apache.kafka.clients.admin.OffsetSpec.latest()));
+          p -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
       return admin.listOffsets(latest).all().get().values().stream()
           .mapToLong(o -> o.offset())
           .sum();
     } catch (ExecutionException e) {
-      if (e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException) {
+      if (e.getCause() instanceof UnknownTopicOrPartitionException) {
         return 0;
       }
       throw new IllegalStateException("cannot read the end of " + topic + ": " + e.getCause(), e);
