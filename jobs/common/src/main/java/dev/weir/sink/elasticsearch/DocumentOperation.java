@@ -1,6 +1,10 @@
 package dev.weir.sink.elasticsearch;
 
 import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -58,6 +62,45 @@ public final class DocumentOperation implements Serializable {
 
   public long sizeInBytes() {
     return 64 + index.length() + id.length() + (source == null ? 0 : source.length);
+  }
+
+  /**
+   * The operations of a bulk without those another operation on the same document in it makes moot:
+   * with versions, all but the (first) highest, which is what Elasticsearch would keep; without,
+   * all but the last, which is what it would apply last. A job that changes a document twice within
+   * one flush sends it once. The order of what remains is kept.
+   */
+  static List<DocumentOperation> withoutSuperseded(List<DocumentOperation> operations) {
+    Map<String, Integer> kept = new HashMap<>();
+    boolean[] superseded = new boolean[operations.size()];
+    int dropped = 0;
+    for (int i = 0; i < operations.size(); i++) {
+      DocumentOperation op = operations.get(i);
+      Integer other = kept.putIfAbsent(op.index + '\u0000' + op.id, i);
+      if (other == null) {
+        continue;
+      }
+      DocumentOperation before = operations.get(other);
+      if ((before.version == NO_VERSION) != (op.version == NO_VERSION)) {
+        continue; // mixed: left to Elasticsearch
+      }
+      boolean laterWins = op.version == NO_VERSION || op.version > before.version;
+      superseded[laterWins ? other : i] = true;
+      dropped++;
+      if (laterWins) {
+        kept.put(op.index + '\u0000' + op.id, i);
+      }
+    }
+    if (dropped == 0) {
+      return operations;
+    }
+    List<DocumentOperation> remaining = new ArrayList<>(operations.size() - dropped);
+    for (int i = 0; i < operations.size(); i++) {
+      if (!superseded[i]) {
+        remaining.add(operations.get(i));
+      }
+    }
+    return remaining;
   }
 
   @Override

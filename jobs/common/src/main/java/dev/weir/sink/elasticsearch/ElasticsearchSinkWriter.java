@@ -53,7 +53,9 @@ final class ElasticsearchSinkWriter<T> extends AsyncSinkWriter<T, DocumentOperat
 
   @Override
   protected void submitRequestEntries(
-      List<DocumentOperation> operations, ResultHandler<DocumentOperation> result) {
+      List<DocumentOperation> entries, ResultHandler<DocumentOperation> result) {
+    List<DocumentOperation> operations = DocumentOperation.withoutSuperseded(entries);
+    stale.inc(entries.size() - operations.size());
     BulkRequest request =
         new BulkRequest.Builder()
             .operations(
