@@ -37,6 +37,7 @@ final class ElasticsearchSinkWriter<T> extends AsyncSinkWriter<T, DocumentOperat
   private final Counter sent;
   private final Counter stale;
   private long backoffMs;
+  private volatile boolean closed;
 
   ElasticsearchSinkWriter(
       ElementConverter<T, DocumentOperation> converter,
@@ -67,6 +68,12 @@ final class ElasticsearchSinkWriter<T> extends AsyncSinkWriter<T, DocumentOperat
         .bulk(request)
         .whenComplete(
             (response, error) -> {
+              if (error != null && closed) {
+                // Our own close() cut the request (the task is cancelled or failing over): the
+                // entries come back from the last checkpoint, nothing to retry or warn about.
+                LOG.debug("bulk of {} documents cut by closing the sink", operations.size(), error);
+                return;
+              }
               if (error != null) {
                 // Unreachable or overloaded cluster: keep the entries and try again after a pause.
                 retryLater(operations, result, error.toString());
@@ -152,6 +159,7 @@ final class ElasticsearchSinkWriter<T> extends AsyncSinkWriter<T, DocumentOperat
 
   @Override
   public void close() {
+    closed = true;
     try {
       transport.close();
     } catch (IOException e) {
