@@ -230,7 +230,10 @@ final class KafkaService implements LocalService {
         "inter.broker.listener.name=PLAINTEXT",
         "log.dirs=" + dir.resolve("data"),
         "num.partitions=2",
-        "auto.create.topics.enable=true",
+        // As production brokers should be: a topic appears only when a job or loader creates it and
+        // waits for its leaders (KafkaIo.createTopicsIfMissing); a producer racing the broker's
+        // own creation can lose records (KAFKA-15591).
+        "auto.create.topics.enable=false",
         "offsets.topic.replication.factor=1",
         "transaction.state.log.replication.factor=1",
         "transaction.state.log.min.isr=1",
