@@ -32,7 +32,7 @@ public final class BenchAll {
       int backfillRounds) {
 
     public static Sizes quick() {
-      return new Sizes("quick", 50_000, 20_000, 200_000, 500, 2, 5_000, 1);
+      return new Sizes("quick", 50_000, 20_000, 200_000, 2_000, 2, 5_000, 1);
     }
 
     public static Sizes full() {
