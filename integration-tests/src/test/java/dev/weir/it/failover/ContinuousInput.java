@@ -9,7 +9,9 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * Sends a workload's batches, four a second, from start to {@link #stop()}. A batch that fails (a
  * service is down) is sent again until it goes through, so input keeps flowing through every
- * failure the test causes.
+ * failure the test causes. A record Kafka gave up on ({@link dev.weir.it.Kafka#sendAll}, an {@link
+ * AssertionError}) is not re-sent: {@link #stop()} reports it, as the rest of its batch did go
+ * through.
  */
 final class ContinuousInput implements AutoCloseable {
 
