@@ -147,14 +147,8 @@ public final class BenchAll {
             out,
             sizes,
             again,
-            limits,
-            feed,
-            identity,
-            search,
-            backfill,
-            scaling,
-            profiles,
-            failoverResults()));
+            new BenchAllReport.Measurements(
+                limits, feed, identity, search, backfill, scaling, profiles, failoverResults())));
     return report;
   }
 

@@ -12,10 +12,13 @@ final class BenchAllReport {
 
   private BenchAllReport() {}
 
-  static String markdown(
-      Path dir,
-      BenchAll.Sizes sizes,
-      String command,
+  /**
+   * What one run of {@link BenchAll} measured.
+   *
+   * @param scaling each job's throughput by parallelism
+   * @param failover the last ClusterFailoverITCase table, or null
+   */
+  record Measurements(
       Map<LoadGenerator.Target, LoadGenerator.Result> limits,
       FeedBenchmark.Report feed,
       IdentityBenchmark.Result identity,
@@ -23,8 +26,19 @@ final class BenchAllReport {
       BackfillBenchmark.Result backfill,
       Map<String, Map<Integer, Double>> scaling,
       List<Profiles.Profile> profiles,
-      String failover)
+      String failover) {}
+
+  /** The report of {@code m}; its charts are written to {@code dir}. */
+  static String markdown(Path dir, BenchAll.Sizes sizes, String command, Measurements m)
       throws Exception {
+    Map<LoadGenerator.Target, LoadGenerator.Result> limits = m.limits();
+    FeedBenchmark.Report feed = m.feed();
+    IdentityBenchmark.Result identity = m.identity();
+    SearchIndexBenchmark.Result search = m.search();
+    BackfillBenchmark.Result backfill = m.backfill();
+    Map<String, Map<Integer, Double>> scaling = m.scaling();
+    List<Profiles.Profile> profiles = m.profiles();
+    String failover = m.failover();
     FeedBenchmark.Result feed80 = feed.results().get(0);
     double kafkaIn = limits.get(LoadGenerator.Target.KAFKA_CONSUME).recordsPerSecond();
     double esBulk = limits.get(LoadGenerator.Target.ELASTICSEARCH_BULK).recordsPerSecond();

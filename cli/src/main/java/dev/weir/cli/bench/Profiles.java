@@ -123,19 +123,20 @@ final class Profiles {
    */
   static final String NOT_A_STAGE = "(not a task thread)";
 
-  private static final java.util.regex.Pattern TASK_THREAD =
-      java.util.regex.Pattern.compile(".* \\(\\d+/\\d+\\)(#\\d+)?$");
+  /** A task thread's name ends with its subtask and attempt: "operators (subtask/n)#attempt". */
+  private static final java.util.regex.Pattern SUBTASK_SUFFIX =
+      java.util.regex.Pattern.compile(" \\(\\d+/\\d+\\)(#\\d+)?$");
 
   /**
    * Whether a thread runs one of a job's stages: Flink names it "operators (subtask/n)#attempt".
    */
   static boolean isTaskThread(String thread) {
-    return thread != null && TASK_THREAD.matcher(thread).matches();
+    return thread != null && SUBTASK_SUFFIX.matcher(thread).find();
   }
 
   /** A task thread's name without its subtask and attempt: "collate -> store (1/2)#0" → stage. */
   private static String stage(String thread) {
-    return thread == null ? "?" : thread.replaceAll(" \\(\\d+/\\d+\\)(#\\d+)?$", "");
+    return thread == null ? "?" : SUBTASK_SUFFIX.matcher(thread).replaceFirst("");
   }
 
   private static RecordedFrame firstOutsideTheJdk(List<RecordedFrame> frames) {

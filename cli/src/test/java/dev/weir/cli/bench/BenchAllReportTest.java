@@ -114,14 +114,8 @@ class BenchAllReportTest {
         dir,
         BenchAll.Sizes.quick(),
         "bin/weir bench all --quick",
-        limits,
-        feed,
-        identity,
-        search,
-        backfill,
-        scaling,
-        List.of(profile),
-        failover);
+        new BenchAllReport.Measurements(
+            limits, feed, identity, search, backfill, scaling, List.of(profile), failover));
   }
 
   private static Backfill.Summary summary(long sent, long bytes) {
