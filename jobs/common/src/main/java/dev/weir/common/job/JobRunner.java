@@ -5,8 +5,12 @@ import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.kafka.KafkaIo;
 import dev.weir.common.postgres.JdbcDrivers;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,6 +20,7 @@ import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
 import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
@@ -71,8 +76,27 @@ public final class JobRunner {
     // Savepoints map state to operators by uid: a job that left one to Flink's generator would
     // lose that operator's state after a rebuild that changes the graph, so it must not start.
     restart.set(PipelineOptions.AUTO_GENERATE_UIDS, false);
+    if (env.getConfiguration().getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY).isEmpty()) {
+      // No checkpoint directory: a local MiniCluster (a cluster's configuration names one). Flink
+      // would keep checkpoints in the JobManager's memory, which refuses more than 5 MB of state:
+      // every checkpoint of a job with more (search-index holds each product's description) fails,
+      // and the job restarts from its beginning, over and over.
+      restart.set(
+          CheckpointingOptions.CHECKPOINTS_DIRECTORY, localCheckpoints().toUri().toString());
+    }
     env.configure(restart);
     registerJsonValueTypes(env);
+  }
+
+  /** Where a local run keeps its checkpoints: a directory of its own under the temp directory. */
+  private static Path localCheckpoints() {
+    try {
+      Path base = Path.of(System.getProperty("java.io.tmpdir"), "weir-checkpoints");
+      Files.createDirectories(base);
+      return Files.createTempDirectory(base, "run-");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create a local checkpoint directory", e);
+    }
   }
 
   /**

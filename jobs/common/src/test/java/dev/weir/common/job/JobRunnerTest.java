@@ -1,0 +1,37 @@
+package dev.weir.common.job;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.weir.common.config.WeirConfig;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.junit.jupiter.api.Test;
+
+class JobRunnerTest {
+
+  private static final WeirConfig CONFIG = WeirConfig.from(Map.of(), Map.of());
+
+  @Test
+  void aLocalRunCheckpointsToADirectoryNotToTheJobManagersMemory() {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    JobRunner.configure(env, CONFIG);
+    String dir = env.getConfiguration().get(CheckpointingOptions.CHECKPOINTS_DIRECTORY);
+    assertThat(dir).isNotNull().startsWith("file:");
+    assertThat(Files.isDirectory(Path.of(URI.create(dir)))).isTrue();
+  }
+
+  @Test
+  void aClustersCheckpointDirectoryIsKept() {
+    Configuration cluster = new Configuration();
+    cluster.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, "s3://bucket/checkpoints");
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(cluster);
+    JobRunner.configure(env, CONFIG);
+    assertThat(env.getConfiguration().get(CheckpointingOptions.CHECKPOINTS_DIRECTORY))
+        .isEqualTo("s3://bucket/checkpoints");
+  }
+}
