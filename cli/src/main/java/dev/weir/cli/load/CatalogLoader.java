@@ -226,9 +226,12 @@ public final class CatalogLoader {
 
   /** A price event for a product (JSON of pricing.events), the product id as the key. */
   public byte[] price(long productId, long version) {
+    // 5.00 to 504.99, a new price for each version of a product: a change that repeated the price
+    // would change nothing in its document (and is rightly not written), which a round of price
+    // changes waiting for every product would wait on forever.
+    long cents = 500 + Math.floorMod(productId * 7_919 + version * 104_729, 50_000);
     BigDecimal price =
-        BigDecimal.valueOf(500 + random.nextInt(50_000))
-            .divide(BigDecimal.valueOf(100), 2, RoundingMode.UNNECESSARY);
+        BigDecimal.valueOf(cents).divide(BigDecimal.valueOf(100), 2, RoundingMode.UNNECESSARY);
     return String.format(
             "{\"product_id\":%d,\"price\":%s,\"currency\":\"EUR\",\"version\":%d}",
             productId, price.toPlainString(), version)
