@@ -203,18 +203,8 @@ public final class KafkaIo {
    */
   private static void awaitLeadersServing(Admin admin, Collection<String> topics)
       throws ExecutionException, InterruptedException {
-    Map<String, TopicDescription> described = null;
-    for (int attempt = 0; described == null; attempt++) {
-      try {
-        described = admin.describeTopics(Set.copyOf(topics)).allTopicNames().get();
-      } catch (ExecutionException e) {
-        // A topic created a moment ago may not be in the answering broker's metadata yet.
-        if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || attempt >= 40) {
-          throw e;
-        }
-        Thread.sleep(250);
-      }
-    }
+    Map<String, TopicDescription> described =
+        onceKnown(() -> admin.describeTopics(Set.copyOf(topics)).allTopicNames().get());
     Map<TopicPartition, OffsetSpec> partitions = new HashMap<>();
     described.forEach(
         (topic, description) ->
@@ -228,6 +218,28 @@ public final class KafkaIo {
   }
 
   /**
+   * An admin request about topics, asked again (up to 10 s) while the broker does not know them.
+   */
+  private interface TopicRequest<T> {
+    T ask() throws ExecutionException, InterruptedException;
+  }
+
+  private static <T> T onceKnown(TopicRequest<T> request)
+      throws ExecutionException, InterruptedException {
+    for (int attempt = 0; ; attempt++) {
+      try {
+        return request.ask();
+      } catch (ExecutionException e) {
+        // A topic created a moment ago may not be known to every part of the broker yet.
+        if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || attempt >= 40) {
+          throw e;
+        }
+        Thread.sleep(250);
+      }
+    }
+  }
+
+  /**
    * Makes the topic take records of up to {@code bytes} (its {@code max.message.bytes}), raising
    * the setting where it is lower. A record the broker refuses would fail the job's writer over and
    * over.
@@ -235,18 +247,8 @@ public final class KafkaIo {
   public static void allowRecordsOf(WeirConfig config, String topic, int bytes) {
     ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
     try (Admin admin = admin(config)) {
-      Config current = null;
-      for (int attempt = 0; current == null; attempt++) {
-        try {
-          current = admin.describeConfigs(List.of(resource)).all().get().get(resource);
-        } catch (ExecutionException e) {
-          // A topic created a moment ago may not be known to every part of the broker yet.
-          if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || attempt >= 20) {
-            throw e;
-          }
-          Thread.sleep(250);
-        }
-      }
+      Config current =
+          onceKnown(() -> admin.describeConfigs(List.of(resource)).all().get().get(resource));
       var setting = current.get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
       if (setting != null && Long.parseLong(setting.value()) >= bytes) {
         return;

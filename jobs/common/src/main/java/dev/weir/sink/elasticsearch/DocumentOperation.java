@@ -76,7 +76,8 @@ public final class DocumentOperation implements Serializable {
     int dropped = 0;
     for (int i = 0; i < operations.size(); i++) {
       DocumentOperation op = operations.get(i);
-      Integer other = kept.putIfAbsent(op.index + '\u0000' + op.id, i);
+      String document = op.index + '\u0000' + op.id;
+      Integer other = kept.putIfAbsent(document, i);
       if (other == null) {
         continue;
       }
@@ -88,7 +89,7 @@ public final class DocumentOperation implements Serializable {
       superseded[laterWins ? other : i] = true;
       dropped++;
       if (laterWins) {
-        kept.put(op.index + '\u0000' + op.id, i);
+        kept.put(document, i);
       }
     }
     if (dropped == 0) {
