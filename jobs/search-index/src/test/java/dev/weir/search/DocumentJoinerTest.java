@@ -112,7 +112,7 @@ class DocumentJoinerTest {
     return out.get(out.size() - 1);
   }
 
-  private static ProductRow product(long id, String name, String description, long lsn) {
+  static ProductRow product(long id, String name, String description, long lsn) {
     ProductRow p = new ProductRow();
     p.id = id;
     p.sku = "SKU-" + id;
@@ -125,11 +125,11 @@ class DocumentJoinerTest {
     return p;
   }
 
-  private static PricingEvent price(long id, String price, long version) {
+  static PricingEvent price(long id, String price, long version) {
     return new PricingEvent(id, new BigDecimal(price), "EUR", version);
   }
 
-  private static Dimension brand(long id, String name, long lsn) {
+  static Dimension brand(long id, String name, long lsn) {
     Dimension d = new Dimension();
     d.kind = Dimension.Kind.BRAND;
     d.id = id;
@@ -138,7 +138,7 @@ class DocumentJoinerTest {
     return d;
   }
 
-  private static Dimension category(long id, String name, Long parent, long lsn) {
+  static Dimension category(long id, String name, Long parent, long lsn) {
     Dimension d = brand(id, name, lsn);
     d.kind = Dimension.Kind.CATEGORY;
     d.parentId = parent;

@@ -1,0 +1,107 @@
+package dev.weir.search;
+
+import static dev.weir.search.DocumentJoinerTest.brand;
+import static dev.weir.search.DocumentJoinerTest.category;
+import static dev.weir.search.DocumentJoinerTest.price;
+import static dev.weir.search.DocumentJoinerTest.product;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.api.operators.co.CoBroadcastWithKeyedOperator;
+import org.apache.flink.streaming.util.KeyedBroadcastOperatorTestHarness;
+import org.apache.flink.streaming.util.OperatorSnapshotUtil;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The join's state in a savepoint of an earlier weir restores: a product's row (its description
+ * above all: the job re-sends it with every change) and the brands and categories it joins.
+ *
+ * <p>{@code savepoints/document-joiner-1.snapshot} was written by weir before descriptions were
+ * kept as UTF-8 (Flink's StringSerializer); regenerate a snapshot of today's state with {@code
+ * -Dweir.write-snapshot=<file>}.
+ */
+class DocumentJoinerSavepointTest {
+
+  static final String DESCRIPTION = "Two-person tent. ".repeat(400) + "Zelt für zwei: 2,1 kg ⛺";
+
+  @Test
+  void aSavepointOfWeir1Restores() throws Exception {
+    String written = System.getProperty("weir.write-snapshot");
+    if (written != null) {
+      OperatorSnapshotUtil.writeStateHandle(snapshotOfAProduct(), written);
+    }
+    try (KeyedBroadcastOperatorTestHarness<Long, ProductInput, Dimension, SearchDocument> restored =
+        restoredFrom(
+            OperatorSnapshotUtil.readStateHandle(
+                Path.of(getClass().getResource("/savepoints/document-joiner-1.snapshot").toURI())
+                    .toString()))) {
+      restored.processElement(ProductInput.of(price(7, "99.00", 8)), 0);
+
+      SearchDocument doc = last(restored);
+      assertThat(doc.isNew).isFalse();
+      assertThat(doc.description).isEqualTo(DESCRIPTION);
+      assertThat(doc.brandName).isEqualTo("Acme");
+      assertThat(doc.categoryPath).containsExactly("Outdoor", "Hiking");
+    }
+  }
+
+  @Test
+  void todaysStateRestores() throws Exception {
+    try (KeyedBroadcastOperatorTestHarness<Long, ProductInput, Dimension, SearchDocument> restored =
+        restoredFrom(snapshotOfAProduct())) {
+      restored.processElement(ProductInput.of(price(7, "99.00", 8)), 0);
+
+      assertThat(last(restored).description).isEqualTo(DESCRIPTION);
+    }
+  }
+
+  /** Product 7 (with a price, a brand and a category path) in the join's state. */
+  private static OperatorSubtaskState snapshotOfAProduct() throws Exception {
+    try (KeyedBroadcastOperatorTestHarness<Long, ProductInput, Dimension, SearchDocument> harness =
+        harness()) {
+      harness.setup();
+      harness.open();
+      harness.processBroadcastElement(brand(1, "Acme", 100), 0);
+      harness.processBroadcastElement(category(1, "Outdoor", null, 100), 0);
+      harness.processBroadcastElement(category(11, "Hiking", 1L, 100), 0);
+      harness.processElement(ProductInput.of(product(7, "Tent", DESCRIPTION, 200)), 0);
+      harness.processElement(ProductInput.of(price(7, "10.00", 5)), 0);
+      return harness.snapshot(1, 1);
+    }
+  }
+
+  private static KeyedBroadcastOperatorTestHarness<Long, ProductInput, Dimension, SearchDocument>
+      restoredFrom(OperatorSubtaskState state) throws Exception {
+    KeyedBroadcastOperatorTestHarness<Long, ProductInput, Dimension, SearchDocument> harness =
+        harness();
+    harness.setup();
+    harness.initializeState(state);
+    harness.open();
+    return harness;
+  }
+
+  private static KeyedBroadcastOperatorTestHarness<Long, ProductInput, Dimension, SearchDocument>
+      harness() throws Exception {
+    return new KeyedBroadcastOperatorTestHarness<>(
+        new CoBroadcastWithKeyedOperator<>(
+            new DocumentJoiner(
+                () -> {
+                  throw new AssertionError("the description must come from the restored state");
+                }),
+            List.of(DocumentJoiner.BRANDS, DocumentJoiner.CATEGORIES)),
+        ProductInput::productId,
+        Types.LONG,
+        128,
+        1,
+        0);
+  }
+
+  private static SearchDocument last(
+      KeyedBroadcastOperatorTestHarness<Long, ProductInput, Dimension, SearchDocument> harness) {
+    List<SearchDocument> out = harness.extractOutputValues();
+    return out.get(out.size() - 1);
+  }
+}
