@@ -2,9 +2,11 @@ package dev.weir.search;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.weir.common.types.Utf8StringTypeInfo;
 import dev.weir.schema.ChangeEvent;
 import dev.weir.schema.Json;
 import java.util.Map;
+import org.apache.flink.api.common.typeinfo.TypeInfo;
 
 /**
  * A product as the catalog's change events carry it. {@code stamp} orders versions of the row (the
@@ -15,8 +17,14 @@ public class ProductRow {
   public long id;
   public String sku;
   public String name;
+
+  // Several kB each: serialized as UTF-8 in one piece (records to the join, and the join's state).
+  @TypeInfo(Utf8StringTypeInfo.Factory.class)
   public String description;
+
+  @TypeInfo(Utf8StringTypeInfo.Factory.class)
   public String attributes; // JSON object text
+
   public Long brandId;
   public Long categoryId;
   public String updatedAt; // ISO-8601

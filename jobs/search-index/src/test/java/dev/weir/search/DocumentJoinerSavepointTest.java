@@ -9,11 +9,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.contrib.streaming.state.EmbeddedRocksDBStateBackend;
+import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.checkpoint.SavepointType;
 import org.apache.flink.streaming.api.operators.co.CoBroadcastWithKeyedOperator;
 import org.apache.flink.streaming.util.KeyedBroadcastOperatorTestHarness;
 import org.apache.flink.streaming.util.OperatorSnapshotUtil;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The join's state in a savepoint of an earlier weir restores: a product's row (its description
@@ -27,8 +31,15 @@ class DocumentJoinerSavepointTest {
 
   static final String DESCRIPTION = "Two-person tent. ".repeat(400) + "Zelt für zwei: 2,1 kg ⛺";
 
-  @Test
-  void aSavepointOfWeir1Restores() throws Exception {
+  /** The Kubernetes deployments keep state in RocksDB, local runs on the heap. */
+  enum Backend {
+    HEAP,
+    ROCKSDB
+  }
+
+  @ParameterizedTest
+  @EnumSource(Backend.class)
+  void aSavepointOfWeir1Restores(Backend backend) throws Exception {
     String written = System.getProperty("weir.write-snapshot");
     if (written != null) {
       OperatorSnapshotUtil.writeStateHandle(snapshotOfAProduct(), written);
@@ -37,7 +48,8 @@ class DocumentJoinerSavepointTest {
         restoredFrom(
             OperatorSnapshotUtil.readStateHandle(
                 Path.of(getClass().getResource("/savepoints/document-joiner-1.snapshot").toURI())
-                    .toString()))) {
+                    .toString()),
+            backend)) {
       restored.processElement(ProductInput.of(price(7, "99.00", 8)), 0);
 
       SearchDocument doc = last(restored);
@@ -48,10 +60,11 @@ class DocumentJoinerSavepointTest {
     }
   }
 
-  @Test
-  void todaysStateRestores() throws Exception {
+  @ParameterizedTest
+  @EnumSource(Backend.class)
+  void todaysStateRestores(Backend backend) throws Exception {
     try (KeyedBroadcastOperatorTestHarness<Long, ProductInput, Dimension, SearchDocument> restored =
-        restoredFrom(snapshotOfAProduct())) {
+        restoredFrom(snapshotOfAProduct(), backend)) {
       restored.processElement(ProductInput.of(price(7, "99.00", 8)), 0);
 
       assertThat(last(restored).description).isEqualTo(DESCRIPTION);
@@ -69,14 +82,20 @@ class DocumentJoinerSavepointTest {
       harness.processBroadcastElement(category(11, "Hiking", 1L, 100), 0);
       harness.processElement(ProductInput.of(product(7, "Tent", DESCRIPTION, 200)), 0);
       harness.processElement(ProductInput.of(price(7, "10.00", 5)), 0);
-      return harness.snapshot(1, 1);
+      // A savepoint (canonical format): what an upgrade restores, into either backend.
+      return harness
+          .snapshotWithLocalState(1, 1, SavepointType.savepoint(SavepointFormatType.CANONICAL))
+          .getJobManagerOwnedState();
     }
   }
 
   private static KeyedBroadcastOperatorTestHarness<Long, ProductInput, Dimension, SearchDocument>
-      restoredFrom(OperatorSubtaskState state) throws Exception {
+      restoredFrom(OperatorSubtaskState state, Backend backend) throws Exception {
     KeyedBroadcastOperatorTestHarness<Long, ProductInput, Dimension, SearchDocument> harness =
         harness();
+    if (backend == Backend.ROCKSDB) {
+      harness.setStateBackend(new EmbeddedRocksDBStateBackend());
+    }
     harness.setup();
     harness.initializeState(state);
     harness.open();
