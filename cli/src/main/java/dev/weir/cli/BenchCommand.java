@@ -118,16 +118,29 @@ final class BenchCommand {
                   "Rounds of price changes, one per product each (default: ${DEFAULT-VALUE}).")
           int rounds,
       @Option(
+              names = "--parallelism",
+              defaultValue = "1",
+              description =
+                  "The job's parallelism; the raw bulk uses one loader per core (default:"
+                      + " ${DEFAULT-VALUE}).")
+          int parallelism,
+      @Option(
               names = "--out",
               defaultValue = "benchmarks/results/search-index.md",
               description = "Results file (default: ${DEFAULT-VALUE}).")
           Path out)
       throws Exception {
     dev.weir.cli.bench.SearchIndexBenchmark.Result result =
-        dev.weir.cli.bench.SearchIndexBenchmark.run(LocalStack.fromEnvironment(), products, rounds);
+        dev.weir.cli.bench.SearchIndexBenchmark.run(
+            LocalStack.fromEnvironment(), products, rounds, parallelism);
     String md =
         dev.weir.cli.bench.SearchIndexBenchmark.markdown(
-            result, "bin/weir bench search-index --products " + products + " --rounds " + rounds);
+            result,
+            "bin/weir bench search-index --products "
+                + products
+                + " --rounds "
+                + rounds
+                + (parallelism == 1 ? "" : " --parallelism " + parallelism));
     writeResults(md, out);
     return 0;
   }

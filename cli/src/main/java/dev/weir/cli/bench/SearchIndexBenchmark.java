@@ -30,6 +30,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
@@ -59,7 +60,8 @@ public final class SearchIndexBenchmark {
   private SearchIndexBenchmark() {}
 
   /** End-to-end load: documents, seconds. */
-  public record Load(String name, long documents, double seconds) {
+  /** A timed load, and the CPU seconds each process of the machine used meanwhile. */
+  public record Load(String name, long documents, double seconds, Map<String, Double> cpu) {
     double documentsPerSecond() {
       return documents / seconds;
     }
@@ -136,11 +138,15 @@ public final class SearchIndexBenchmark {
       try {
         awaitRunning(job);
         long running = System.nanoTime();
+        CpuUse cpu = CpuUse.start(stack);
         double jobStart = (running - submitted) / 1e9;
         awaitCount(() -> count(es, ALIAS), products);
         Load weir =
             new Load(
-                "weir: Kafka → join → search_document + Elasticsearch", products, seconds(running));
+                "weir: Kafka → join → search_document + Elasticsearch",
+                products,
+                seconds(running),
+                cpu.seconds());
         List<String> seeded = rows(config);
 
         // 3. Price-only changes through the job, round after round.
@@ -182,7 +188,7 @@ public final class SearchIndexBenchmark {
                   records);
         }
         List<Json> documents = documents(es, ALIAS);
-        Load raw = rawBulk(es, documents, ALIAS + "-raw");
+        Load raw = rawBulk(stack, es, documents, ALIAS + "-raw");
         Writes naive = naiveUpserts(stack, connections, seeded, afterEachRound);
         return new Result(products, weir, raw, weirWrites, naive, jobStart);
       } finally {
@@ -247,7 +253,8 @@ public final class SearchIndexBenchmark {
   }
 
   /** The same documents bulk-loaded by a plain client ({@link RawBulk}), one loader per core. */
-  private static Load rawBulk(ElasticsearchClient es, List<Json> documents, String index)
+  private static Load rawBulk(
+      LocalStack stack, ElasticsearchClient es, List<Json> documents, String index)
       throws Exception {
     int loaders = Runtime.getRuntime().availableProcessors();
     List<DocumentOperation> ops = new ArrayList<>();
@@ -259,13 +266,17 @@ public final class SearchIndexBenchmark {
               d.version(),
               d.source().toJson().toString().getBytes(StandardCharsets.UTF_8)));
     }
+    CpuUse cpu = CpuUse.start(stack);
     double seconds = RawBulk.load(es, index, ops, loaders);
     // Timed until searchable, as weir is.
     long searchable = System.nanoTime();
     awaitCount(() -> count(es, index), documents.size());
     seconds += seconds(searchable);
     return new Load(
-        "raw bulk of the same documents (" + loaders + " loaders)", documents.size(), seconds);
+        "raw bulk of the same documents (" + loaders + " loaders)",
+        documents.size(),
+        seconds,
+        cpu.seconds());
   }
 
   /**
@@ -499,6 +510,50 @@ public final class SearchIndexBenchmark {
                 + " versions, after weir's run: Elasticsearch is warmer for it, which is in its"
                 + " favour.%n",
             r.jobStartSeconds()));
+    md.append(cpuTable(r));
+    return md.toString();
+  }
+
+  /** Where each side's seconds went, in CPU seconds by process (none where /proc is missing). */
+  private static String cpuTable(Result r) {
+    Map<String, Double> weir = r.weir().cpu();
+    Map<String, Double> raw = r.raw().cpu();
+    if (weir.isEmpty() || raw.isEmpty()) {
+      return "";
+    }
+    int cores = Runtime.getRuntime().availableProcessors();
+    StringBuilder md =
+        new StringBuilder(
+            String.format(
+                "%n### Where the cores went%n%nCPU seconds each process used during each side's timed"
+                    + " window (Linux /proc; a service's process tree). The benchmark JVM is weir's"
+                    + " job (MiniCluster) on weir's side, the bulk client on the raw side.%n%n"
+                    + "| process | weir | raw bulk |%n|---|---:|---:|%n"));
+    double weirTotal = 0;
+    double rawTotal = 0;
+    for (String process : weir.keySet()) {
+      double w = weir.get(process);
+      double b = raw.getOrDefault(process, 0.0);
+      weirTotal += w;
+      rawTotal += b;
+      md.append(String.format("| %s | %.1f | %.1f |%n", process, w, b));
+    }
+    md.append(String.format("| **all** | **%.1f** | **%.1f** |%n", weirTotal, rawTotal));
+    md.append(
+        String.format(
+            "| cores × seconds available | %.1f | %.1f |%n",
+            cores * r.weir().seconds(), cores * r.raw().seconds()));
+    double elasticsearch = raw.getOrDefault("Elasticsearch", 0.0);
+    double weirOwn = weirTotal - weir.getOrDefault("Elasticsearch", 0.0);
+    md.append(
+        String.format(
+            "%n- Per 1,000 documents: Elasticsearch %.2f CPU s on the raw side, %.2f on weir's;"
+                + " weir's own work (job, PostgreSQL, Kafka) %.2f. When the cores are all busy,"
+                + " weir / raw can be at most about the raw side's CPU over weir's: %.2f here.%n",
+            elasticsearch * 1000 / r.raw().documents(),
+            weir.getOrDefault("Elasticsearch", 0.0) * 1000 / r.weir().documents(),
+            weirOwn * 1000 / r.weir().documents(),
+            (rawTotal / r.raw().documents()) / (weirTotal / r.weir().documents())));
     return md.toString();
   }
 }
