@@ -35,10 +35,23 @@ final class RawBulk {
   static double load(
       ElasticsearchClient es, String index, List<DocumentOperation> documents, int loaders)
       throws Exception {
+    createIndex(es, index);
+    long start = System.nanoTime();
+    send(es, index, documents, loaders);
+    return (System.nanoTime() - start) / 1e9;
+  }
+
+  /** A fresh index with the products mapping (an old one of that name deleted). */
+  static void createIndex(ElasticsearchClient es, String index) throws Exception {
     es.indices().delete(d -> d.index(index).ignoreUnavailable(true));
     ProductsIndex.create(es, index);
+  }
+
+  /** Bulk requests of {@link #BATCH} documents, {@code loaders} at a time, into an index. */
+  static void send(
+      ElasticsearchClient es, String index, List<DocumentOperation> documents, int loaders)
+      throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(loaders);
-    long start = System.nanoTime();
     try {
       List<Future<?>> running = new ArrayList<>();
       for (int l = 0; l < loaders; l++) {
@@ -61,7 +74,6 @@ final class RawBulk {
       for (Future<?> f : running) {
         f.get();
       }
-      return (System.nanoTime() - start) / 1e9;
     } finally {
       pool.shutdown();
     }

@@ -61,9 +61,38 @@ public final class SearchIndexBenchmark {
 
   /** End-to-end load: documents, seconds. */
   /** A timed load, and the CPU seconds each process of the machine used meanwhile. */
-  public record Load(String name, long documents, double seconds, Map<String, Double> cpu) {
+  public record Load(
+      String name,
+      long documents,
+      double seconds,
+      long steadyDocuments,
+      double steadySeconds,
+      Map<String, Double> cpu) {
     double documentsPerSecond() {
       return documents / seconds;
+    }
+
+    /** After the warm-up (the first fifth of the documents searchable), as identity's benchmark. */
+    double steadyDocumentsPerSecond() {
+      return steadyDocuments / steadySeconds;
+    }
+
+    /**
+     * A load timed by {@code timeline} from {@code startNanos} until it counted {@code documents}.
+     */
+    static Load timed(
+        String name, long documents, long startNanos, CountTimeline timeline, CpuUse cpu)
+        throws InterruptedException {
+      CountTimeline.Sample done = timeline.await(documents, Duration.ofMinutes(3));
+      Map<String, Double> cpuSeconds = cpu.seconds();
+      CountTimeline.Sample warm = timeline.firstReaching(documents / 5).orElseThrow();
+      return new Load(
+          name,
+          documents,
+          (done.nanoTime() - startNanos) / 1e9,
+          documents - warm.count(),
+          (done.nanoTime() - warm.nanoTime()) / 1e9,
+          cpuSeconds);
     }
   }
 
@@ -89,7 +118,13 @@ public final class SearchIndexBenchmark {
       Load raw,
       Writes weirWrites,
       Writes naiveWrites,
-      double jobStartSeconds) {}
+      double jobStartSeconds) {
+
+    /** weir's documents/s over the raw bulk's, both after their warm-up: the target's ratio. */
+    public double steadyRatio() {
+      return weir.steadyDocumentsPerSecond() / raw.steadyDocumentsPerSecond();
+    }
+  }
 
   public static Result run(LocalStack stack, int products, int rounds) throws Exception {
     return run(stack, products, rounds, 1);
@@ -140,13 +175,16 @@ public final class SearchIndexBenchmark {
         long running = System.nanoTime();
         CpuUse cpu = CpuUse.start(stack);
         double jobStart = (running - submitted) / 1e9;
-        awaitCount(() -> count(es, ALIAS), products);
-        Load weir =
-            new Load(
-                "weir: Kafka → join → search_document + Elasticsearch",
-                products,
-                seconds(running),
-                cpu.seconds());
+        Load weir;
+        try (CountTimeline indexed = new CountTimeline(() -> count(es, ALIAS))) {
+          weir =
+              Load.timed(
+                  "weir: Kafka → join → search_document + Elasticsearch",
+                  products,
+                  running,
+                  indexed,
+                  cpu);
+        }
         List<String> seeded = rows(config);
 
         // 3. Price-only changes through the job, round after round.
@@ -266,17 +304,19 @@ public final class SearchIndexBenchmark {
               d.version(),
               d.source().toJson().toString().getBytes(StandardCharsets.UTF_8)));
     }
-    CpuUse cpu = CpuUse.start(stack);
-    double seconds = RawBulk.load(es, index, ops, loaders);
-    // Timed until searchable, as weir is.
-    long searchable = System.nanoTime();
-    awaitCount(() -> count(es, index), documents.size());
-    seconds += seconds(searchable);
-    return new Load(
-        "raw bulk of the same documents (" + loaders + " loaders)",
-        documents.size(),
-        seconds,
-        cpu.seconds());
+    RawBulk.createIndex(es, index);
+    try (CountTimeline indexed = new CountTimeline(() -> count(es, index))) {
+      CpuUse cpu = CpuUse.start(stack);
+      long start = System.nanoTime();
+      RawBulk.send(es, index, ops, loaders);
+      // Timed until searchable, as weir is.
+      return Load.timed(
+          "raw bulk of the same documents (" + loaders + " loaders)",
+          documents.size(),
+          start,
+          indexed,
+          cpu);
+    }
   }
 
   /**
@@ -487,18 +527,32 @@ public final class SearchIndexBenchmark {
             r.weirWrites().toast() == 0 ? "met" : "NOT met"));
     md.append(walBreakdown(r));
     md.append("## End to end: documents per second\n\n");
-    md.append("| | documents | seconds | documents/s |\n|---|---:|---:|---:|\n");
+    md.append(
+        "| | documents | seconds | documents/s | after warm-up: documents/s |\n"
+            + "|---|---:|---:|---:|---:|\n");
     for (Load l : new Load[] {r.weir(), r.raw()}) {
       md.append(
           String.format(
-              "| %s | %,d | %.1f | %,.0f |%n",
-              l.name(), l.documents(), l.seconds(), l.documentsPerSecond()));
+              "| %s | %,d | %.1f | %,.0f | %,.0f |%n",
+              l.name(),
+              l.documents(),
+              l.seconds(),
+              l.documentsPerSecond(),
+              l.steadyDocumentsPerSecond()));
     }
-    double ratio = r.weir().documentsPerSecond() / r.raw().documentsPerSecond();
+    double ratio = r.steadyRatio();
     md.append(
         String.format(
-            "%n- weir end to end / raw bulk: **%.2f** (target ≥ 0.8: %s).%n",
-            ratio, ratio >= 0.8 ? "met" : "NOT met"));
+            "%n- weir end to end / raw bulk, after warm-up: **%.2f** (target ≥ 0.8: %s); over the"
+                + " whole load: %.2f.%n",
+            ratio,
+            ratio >= 0.8 ? "met" : "NOT met",
+            r.weir().documentsPerSecond() / r.raw().documentsPerSecond()));
+    md.append(
+        "- After warm-up: from the moment the first fifth of the documents was searchable until"
+            + " the last was (as identity's benchmark counts from its first fifth): a streaming"
+            + " job runs for days, its start-up (JIT, first checkpoint) once. Counts are polled"
+            + " every 100 ms on both sides.\n");
     md.append(
         String.format(
             "- weir is timed from the moment its job is RUNNING (tasks deploying, Kafka reads, the join, the"
