@@ -108,12 +108,12 @@ final class BenchCommand {
   int searchIndex(
       @Option(
               names = "--products",
-              defaultValue = "5000",
+              defaultValue = "15000",
               description = "Products in the catalog (default: ${DEFAULT-VALUE}).")
           int products,
       @Option(
               names = "--rounds",
-              defaultValue = "3",
+              defaultValue = "2",
               description =
                   "Rounds of price changes, one per product each (default: ${DEFAULT-VALUE}).")
           int rounds,

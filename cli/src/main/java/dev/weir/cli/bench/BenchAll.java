@@ -118,10 +118,10 @@ public final class BenchAll {
     scaling.put(
         "search-index documents/s",
         points(
-            search.weir().steadyDocumentsPerSecond(),
+            search.weir().documentsPerSecond(),
             SearchIndexBenchmark.run(stack, sizes.searchProducts(), sizes.searchRounds(), 2)
                 .weir()
-                .steadyDocumentsPerSecond()));
+                .documentsPerSecond()));
     BackfillBenchmark.Result backfillAtOne =
         BackfillBenchmark.run(stack, sizes.backfillDocuments(), 1, 1);
     Map<Integer, Double> backfillPoints = new LinkedHashMap<>();

@@ -31,6 +31,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
@@ -120,11 +121,25 @@ public final class SearchIndexBenchmark {
       Writes naiveWrites,
       double jobStartSeconds) {
 
-    /** weir's documents/s over the raw bulk's, both after their warm-up: the target's ratio. */
-    public double steadyRatio() {
-      return weir.steadyDocumentsPerSecond() / raw.steadyDocumentsPerSecond();
+    /** weir's documents/s over the raw bulk's, each over its whole load: the target's ratio. */
+    public double ratio() {
+      return weir.documentsPerSecond() / raw.documentsPerSecond();
+    }
+
+    /**
+     * The same after each side's warm-up, where both stretches are long enough to measure:
+     * Elasticsearch makes documents searchable once a second, so a count polled over a shorter
+     * stretch mostly measures where its refreshes fell.
+     */
+    public Optional<Double> steadyRatio() {
+      if (weir.steadySeconds() < MIN_STEADY_SECONDS || raw.steadySeconds() < MIN_STEADY_SECONDS) {
+        return Optional.empty();
+      }
+      return Optional.of(weir.steadyDocumentsPerSecond() / raw.steadyDocumentsPerSecond());
     }
   }
+
+  static final double MIN_STEADY_SECONDS = 5;
 
   public static Result run(LocalStack stack, int products, int rounds) throws Exception {
     return run(stack, products, rounds, 1);
@@ -533,26 +548,36 @@ public final class SearchIndexBenchmark {
     for (Load l : new Load[] {r.weir(), r.raw()}) {
       md.append(
           String.format(
-              "| %s | %,d | %.1f | %,.0f | %,.0f |%n",
+              "| %s | %,d | %.1f | %,.0f | %s |%n",
               l.name(),
               l.documents(),
               l.seconds(),
               l.documentsPerSecond(),
-              l.steadyDocumentsPerSecond()));
+              l.steadySeconds() < MIN_STEADY_SECONDS
+                  ? "—"
+                  : String.format("%,.0f", l.steadyDocumentsPerSecond())));
     }
-    double ratio = r.steadyRatio();
+    double ratio = r.ratio();
     md.append(
         String.format(
-            "%n- weir end to end / raw bulk, after warm-up: **%.2f** (target ≥ 0.8: %s); over the"
-                + " whole load: %.2f.%n",
-            ratio,
-            ratio >= 0.8 ? "met" : "NOT met",
-            r.weir().documentsPerSecond() / r.raw().documentsPerSecond()));
+            "%n- weir end to end / raw bulk: **%.2f** (target ≥ 0.8: %s).%n",
+            ratio, ratio >= 0.8 ? "met" : "NOT met"));
     md.append(
-        "- After warm-up: from the moment the first fifth of the documents was searchable until"
-            + " the last was (as identity's benchmark counts from its first fifth): a streaming"
-            + " job runs for days, its start-up (JIT, first checkpoint) once. Counts are polled"
-            + " every 100 ms on both sides.\n");
+        r.steadyRatio()
+            .map(
+                steady ->
+                    String.format(
+                        "- After warm-up (from the moment the first fifth of the documents was"
+                            + " searchable until the last was; counts polled every 100 ms on both"
+                            + " sides): %.2f. A streaming job starts once and runs for days; the"
+                            + " whole load is what the target is judged on, as the stricter"
+                            + " of the two.%n",
+                        steady))
+            .orElse(
+                String.format(
+                    "- After warm-up: not measured, a side took under %.0f s after its first"
+                        + " fifth (Elasticsearch makes documents searchable once a second).%n",
+                    MIN_STEADY_SECONDS)));
     md.append(
         String.format(
             "- weir is timed from the moment its job is RUNNING (tasks deploying, Kafka reads, the join, the"
