@@ -44,10 +44,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *   <li>a catalog of {@code products} products (descriptions of ~6 kB) is filled and captured by
  *       cdc-catalog into Kafka (not measured);
  *   <li><b>end to end</b>: the search-index job reads the topics and writes search_document and
- *       Elasticsearch; timed from the job's submission until every document is searchable. Then a
+ *       Elasticsearch; timed from the job's RUNNING until every document is searchable. Then a
  *       <b>raw bulk load</b> of the very same documents (read back from weir's index) into a fresh
- *       index with the same mapping, as many concurrent bulk requests of the same size as the job
- *       has sink instances;
+ *       index with the same mapping, one loader per core. Each side also reports the CPU each
+ *       process used ({@link CpuUse}) and its rate after warm-up ({@link CountTimeline});
  *   <li><b>price-only changes</b>: a new price for every product. weir's job writes them to
  *       search_document; the naive side applies the same final rows as plain full-row upserts to a
  *       copy seeded with the same rows. WAL bytes and TOAST tuples written, each side on its own.
