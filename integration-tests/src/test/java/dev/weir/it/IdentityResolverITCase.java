@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.weir.common.DeadLetters;
 import dev.weir.common.config.WeirConfig;
+import dev.weir.common.kafka.SourcePosition;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.identity.IdentityResolver;
 import dev.weir.identity.MappingChange;
 import dev.weir.identity.PostgresIdentityStore;
+import dev.weir.identity.ReadIdentityEvent;
 import dev.weir.schema.DeadLetter;
 import dev.weir.schema.IdentityEvent;
 import dev.weir.schema.IdentityEvent.Type;
@@ -40,7 +42,7 @@ class IdentityResolverITCase {
   private static final AtomicReference<PostgresIdentityStore> STORE = new AtomicReference<>();
   private static WeirConfig config;
 
-  private KeyedOneInputStreamOperatorTestHarness<String, IdentityEvent, MappingChange> harness;
+  private KeyedOneInputStreamOperatorTestHarness<String, ReadIdentityEvent, MappingChange> harness;
   private int eventIds;
 
   @BeforeEach
@@ -89,8 +91,11 @@ class IdentityResolverITCase {
             d -> {
               assertThat(d.job()).isEqualTo("identity");
               assertThat(d.sourceTopic()).isEqualTo("identity.events");
+              assertThat(d.sourcePartition()).isEqualTo(2);
               assertThat(new String(d.rawValue())).contains("\"project_id\":\"p\"");
             });
+    // Each names the record it was read from (the third and fourth events of this test).
+    assertThat(deadLetters()).extracting(DeadLetter::sourceOffset).containsExactly(102L, 103L);
     assertThat(table()).isEqualTo(before);
     assertThat(harness.extractOutputValues()).hasSize((int) changesBefore);
   }
@@ -132,13 +137,13 @@ class IdentityResolverITCase {
 
   @Test
   void replayingAfterARestoreWritesNothingAndChangesNothing() throws Exception {
-    List<IdentityEvent> events = new ArrayList<>();
+    List<ReadIdentityEvent> events = new ArrayList<>();
     events.add(event(Type.ALIAS, "a1", "d1"));
     events.add(event(Type.IDENTIFY, "d1", "user-1"));
     events.add(event(Type.ALIAS, "a2", "d1"));
     events.add(event(Type.MERGE, "d3", "d1"));
     OperatorSubtaskState checkpoint = harness.snapshot(1, 1);
-    for (IdentityEvent e : events) {
+    for (ReadIdentityEvent e : events) {
       harness.processElement(new StreamRecord<>(e));
     }
     List<String> after = table();
@@ -146,7 +151,7 @@ class IdentityResolverITCase {
 
     // A crash after the writes, before the next checkpoint: the events come again.
     harness = harness(checkpoint);
-    for (IdentityEvent e : events) {
+    for (ReadIdentityEvent e : events) {
       harness.processElement(new StreamRecord<>(e));
     }
     assertThat(STORE.get().columnsWritten()).isZero(); // the new store counts from the restore
@@ -157,7 +162,7 @@ class IdentityResolverITCase {
 
   // --- helpers
 
-  private KeyedOneInputStreamOperatorTestHarness<String, IdentityEvent, MappingChange> harness(
+  private KeyedOneInputStreamOperatorTestHarness<String, ReadIdentityEvent, MappingChange> harness(
       OperatorSubtaskState restoreFrom) throws Exception {
     IdentityResolver resolver =
         new IdentityResolver(
@@ -168,11 +173,10 @@ class IdentityResolverITCase {
               return store;
             },
             "identity",
-            "identity.events",
             MERGE_CAP);
     var h =
         new KeyedOneInputStreamOperatorTestHarness<>(
-            new KeyedProcessOperator<>(resolver), IdentityEvent::projectId, Types.STRING);
+            new KeyedProcessOperator<>(resolver), ReadIdentityEvent::projectId, Types.STRING);
     h.setup();
     if (restoreFrom != null) {
       h.initializeState(restoreFrom);
@@ -181,8 +185,12 @@ class IdentityResolverITCase {
     return h;
   }
 
-  private IdentityEvent event(Type type, String distinctId, String targetId) {
-    return new IdentityEvent("i" + eventIds++, type, "p", distinctId, targetId, AT);
+  /** The n-th event of the test, read from partition 2 of identity.events at offset 100 + n. */
+  private ReadIdentityEvent event(Type type, String distinctId, String targetId) {
+    int n = eventIds++;
+    return new ReadIdentityEvent(
+        new IdentityEvent("i" + n, type, "p", distinctId, targetId, AT),
+        new SourcePosition("identity.events", 2, 100 + n, AT.toEpochMilli()));
   }
 
   private void apply(Type type, String distinctId, String targetId) throws Exception {

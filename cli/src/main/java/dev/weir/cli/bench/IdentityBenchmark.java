@@ -3,8 +3,10 @@ package dev.weir.cli.bench;
 import dev.weir.common.DeadLetters;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.job.JobRunner;
+import dev.weir.common.kafka.SourcePosition;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.identity.IdentityJob;
+import dev.weir.identity.ReadIdentityEvent;
 import dev.weir.schema.IdentityEvent;
 import dev.weir.schema.TrackingEvent;
 import dev.weir.stack.Connections;
@@ -143,10 +145,12 @@ public final class IdentityBenchmark {
                           "tracking")
                       .uid("bench-tracking"); // as deployed, every operator needs a uid
               // The job's own wiring, with no identity events and the output discarded.
-              DataStream<IdentityEvent> noIdentityEvents =
+              DataStream<ReadIdentityEvent> noIdentityEvents =
                   env.fromData(
-                          new IdentityEvent(
-                              "", IdentityEvent.Type.IDENTIFY, "", "", "", Instant.EPOCH))
+                          new ReadIdentityEvent(
+                              new IdentityEvent(
+                                  "", IdentityEvent.Type.IDENTIFY, "", "", "", Instant.EPOCH),
+                              new SourcePosition("", 0, 0, null)))
                       .uid("bench-identity-events")
                       .filter(e -> false)
                       .uid("bench-no-identity-events");

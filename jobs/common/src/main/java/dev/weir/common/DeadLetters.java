@@ -3,6 +3,7 @@ package dev.weir.common;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.kafka.SourcePosition;
 import dev.weir.common.metrics.WeirMetrics;
 import dev.weir.schema.DeadLetter;
 import dev.weir.schema.EventCodec;
@@ -79,9 +80,23 @@ public final class DeadLetters {
     return (int) Math.min(Integer.MAX_VALUE, 2 * (max * 4 / 3 + 4) + 64 * 1024);
   }
 
-  /** A dead letter for an event that was valid on the wire but rejected by the job's rules. */
-  public static DeadLetter rejected(String job, String topic, byte[] value, String reason) {
-    return new DeadLetter(job, topic, 0, 0, null, reason, null, value, null, Instant.now());
+  /**
+   * A dead letter for an event that was valid on the wire but rejected by the job's rules: the
+   * event as the job read it, at the position it was read from.
+   */
+  public static DeadLetter rejected(
+      String job, SourcePosition source, byte[] value, String reason) {
+    return new DeadLetter(
+        job,
+        source.topic,
+        source.partition,
+        source.offset,
+        source.timestamp,
+        reason,
+        null,
+        value,
+        null,
+        Instant.now());
   }
 
   /** Splits decoded records: valid ones continue, dead letters are collected and counted. */

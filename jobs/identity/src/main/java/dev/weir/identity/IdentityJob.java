@@ -66,14 +66,15 @@ public final class IdentityJob implements WeirJob {
             TypeInformation.of(TrackingEvent.class),
             KafkaIo.Watermarks.none(),
             NAME + "-tracking");
-    DataStream<IdentityEvent> identity =
+    DataStream<ReadIdentityEvent> identity =
         KafkaIo.read(
             env,
             config,
             dlq,
             config.get(IdentityOptions.IDENTITY_TOPIC),
             EventCodec.of(EventSchema.IDENTITY_EVENTS, IdentityEvent.class),
-            TypeInformation.of(IdentityEvent.class),
+            new ReadIdentityEvent.FromRecord(),
+            TypeInformation.of(ReadIdentityEvent.class),
             KafkaIo.Watermarks.none(),
             NAME + "-identity");
     resolve(tracking, identity, config, enrichedSink(config), writeSink(config), dlq);
@@ -83,7 +84,7 @@ public final class IdentityJob implements WeirJob {
   /** The job's logic between its sources and its sinks: tests call it with their own ends. */
   public static void resolve(
       DataStream<TrackingEvent> tracking,
-      DataStream<IdentityEvent> identity,
+      DataStream<ReadIdentityEvent> identity,
       WeirConfig config,
       Sink<EnrichedTrackingEvent> enriched,
       Sink<IdentityRecord> identityWrites,
@@ -91,13 +92,8 @@ public final class IdentityJob implements WeirJob {
     IdentityStores.Opener store = IdentityStores.of(config);
     SingleOutputStreamOperator<MappingChange> changes =
         identity
-            .keyBy(IdentityEvent::projectId)
-            .process(
-                new IdentityResolver(
-                    store,
-                    NAME,
-                    config.get(IdentityOptions.IDENTITY_TOPIC),
-                    config.get(IdentityOptions.MERGE_CAP)))
+            .keyBy(ReadIdentityEvent::projectId)
+            .process(new IdentityResolver(store, NAME, config.get(IdentityOptions.MERGE_CAP)))
             .returns(MappingChange.class)
             .uid(NAME + "-resolve")
             .name("identify / alias / merge");

@@ -22,13 +22,13 @@ import org.apache.flink.util.Collector;
  * <p>Identity events are few next to tracking events, so this step talks to the store directly.
  * Replaying them after a restore changes nothing: each rule is idempotent.
  */
-public class IdentityResolver extends KeyedProcessFunction<String, IdentityEvent, MappingChange> {
+public class IdentityResolver
+    extends KeyedProcessFunction<String, ReadIdentityEvent, MappingChange> {
 
   private static final long serialVersionUID = 1L;
 
   private final IdentityStores.Opener opener;
   private final String job;
-  private final String topic;
   private final int mergeCap;
 
   private transient IdentityStore store;
@@ -38,10 +38,9 @@ public class IdentityResolver extends KeyedProcessFunction<String, IdentityEvent
   private transient Counter rejected;
   private transient Counter mappingsChanged;
 
-  public IdentityResolver(IdentityStores.Opener opener, String job, String topic, int mergeCap) {
+  public IdentityResolver(IdentityStores.Opener opener, String job, int mergeCap) {
     this.opener = opener;
     this.job = job;
-    this.topic = topic;
     this.mergeCap = mergeCap;
   }
 
@@ -58,14 +57,15 @@ public class IdentityResolver extends KeyedProcessFunction<String, IdentityEvent
   }
 
   @Override
-  public void processElement(IdentityEvent event, Context ctx, Collector<MappingChange> out)
+  public void processElement(ReadIdentityEvent read, Context ctx, Collector<MappingChange> out)
       throws Exception {
+    IdentityEvent event = read.event;
     IdentityRules.Outcome outcome = rules.apply(event, new StoreLookup(store, event.projectId()));
     if (outcome.isRejected()) {
       rejected.inc();
       ctx.output(
           DeadLetters.TAG,
-          DeadLetters.rejected(job, topic, codec.encode(event), outcome.rejection()));
+          DeadLetters.rejected(job, read.source, codec.encode(event), outcome.rejection()));
       return;
     }
     store.write(outcome.changed());

@@ -35,6 +35,11 @@ public final class DecodingDeserializer<E, T>
   public interface Conversion<E, T> extends Serializable {
     T convert(E event) throws InvalidEventException;
 
+    /** The same, for a conversion that keeps where the event was read. */
+    default T convert(E event, ConsumerRecord<byte[], byte[]> record) throws InvalidEventException {
+      return convert(event);
+    }
+
     static <E> Conversion<E, E> none() {
       return event -> event;
     }
@@ -68,7 +73,7 @@ public final class DecodingDeserializer<E, T>
       return;
     }
     try {
-      T value = conversion.convert(codec.decode(record.value()));
+      T value = conversion.convert(codec.decode(record.value()), record);
       if (value != null) {
         out.collect(Either.Right(value));
       }
