@@ -19,6 +19,7 @@ final class CountTimeline implements AutoCloseable {
   record Sample(long nanoTime, long count) {}
 
   private final List<Sample> samples = new CopyOnWriteArrayList<>();
+  private volatile Exception lastFailure;
   private final ScheduledExecutorService poller =
       Executors.newSingleThreadScheduledExecutor(
           r -> {
@@ -34,6 +35,7 @@ final class CountTimeline implements AutoCloseable {
             samples.add(new Sample(System.nanoTime(), count.call()));
           } catch (Exception e) {
             // Not there yet (an index being created): the next poll reads it.
+            lastFailure = e;
           }
         },
         0,
@@ -58,7 +60,7 @@ final class CountTimeline implements AutoCloseable {
     }
     long last = samples.isEmpty() ? -1 : samples.get(samples.size() - 1).count();
     throw new IllegalStateException(
-        "waited " + timeout.toSeconds() + " s for " + count + ", have " + last);
+        "waited " + timeout.toSeconds() + " s for " + count + ", have " + last, lastFailure);
   }
 
   @Override

@@ -60,7 +60,6 @@ public final class SearchIndexBenchmark {
 
   private SearchIndexBenchmark() {}
 
-  /** End-to-end load: documents, seconds. */
   /** A timed load, and the CPU seconds each process of the machine used meanwhile. */
   public record Load(
       String name,
@@ -76,6 +75,15 @@ public final class SearchIndexBenchmark {
     /** After the warm-up (the first fifth of the documents searchable), as identity's benchmark. */
     double steadyDocumentsPerSecond() {
       return steadyDocuments / steadySeconds;
+    }
+
+    /**
+     * Whether the stretch after warm-up is long enough to measure: Elasticsearch makes documents
+     * searchable once a second, so a count polled over a shorter one mostly measures where its
+     * refreshes fell.
+     */
+    boolean steadyMeasured() {
+      return steadySeconds >= MIN_STEADY_SECONDS;
     }
 
     /**
@@ -126,13 +134,9 @@ public final class SearchIndexBenchmark {
       return weir.documentsPerSecond() / raw.documentsPerSecond();
     }
 
-    /**
-     * The same after each side's warm-up, where both stretches are long enough to measure:
-     * Elasticsearch makes documents searchable once a second, so a count polled over a shorter
-     * stretch mostly measures where its refreshes fell.
-     */
+    /** The same after each side's warm-up, where both were long enough to measure. */
     public Optional<Double> steadyRatio() {
-      if (weir.steadySeconds() < MIN_STEADY_SECONDS || raw.steadySeconds() < MIN_STEADY_SECONDS) {
+      if (!weir.steadyMeasured() || !raw.steadyMeasured()) {
         return Optional.empty();
       }
       return Optional.of(weir.steadyDocumentsPerSecond() / raw.steadyDocumentsPerSecond());
@@ -439,20 +443,9 @@ public final class SearchIndexBenchmark {
   }
 
   private static void awaitCount(Callable<Long> count, long expected) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-    long last = -1;
-    while (System.nanoTime() < deadline) {
-      last = count.call();
-      if (last >= expected) {
-        return;
-      }
-      Thread.sleep(100);
+    try (CountTimeline timeline = new CountTimeline(count)) {
+      timeline.await(expected, Duration.ofMinutes(3));
     }
-    throw new IllegalStateException("waited 3 minutes for " + expected + ", have " + last);
-  }
-
-  private static double seconds(long startNanos) {
-    return (System.nanoTime() - startNanos) / 1e9;
   }
 
   /** Where each side's WAL went, by record type, per change (pg_walinspect). */
@@ -553,9 +546,7 @@ public final class SearchIndexBenchmark {
               l.documents(),
               l.seconds(),
               l.documentsPerSecond(),
-              l.steadySeconds() < MIN_STEADY_SECONDS
-                  ? "—"
-                  : String.format("%,.0f", l.steadyDocumentsPerSecond())));
+              l.steadyMeasured() ? String.format("%,.0f", l.steadyDocumentsPerSecond()) : "—"));
     }
     double ratio = r.ratio();
     md.append(

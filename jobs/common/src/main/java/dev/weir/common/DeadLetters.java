@@ -56,19 +56,15 @@ public final class DeadLetters {
       String job, ConsumerRecord<byte[], byte[]> record, String reason, int maxBytes) {
     byte[] value = record.value();
     boolean cut = value != null && value.length > maxBytes;
-    return new DeadLetter(
+    return letter(
         job,
-        record.topic(),
-        record.partition(),
-        record.offset(),
-        record.timestamp() >= 0 ? record.timestamp() : null,
+        SourcePosition.of(record),
         reason,
         record.key() != null && record.key().length > maxBytes
             ? Arrays.copyOf(record.key(), maxBytes)
             : record.key(),
         cut ? Arrays.copyOf(value, maxBytes) : value,
-        cut ? Boolean.TRUE : null,
-        Instant.now());
+        cut ? Boolean.TRUE : null);
   }
 
   /**
@@ -86,6 +82,16 @@ public final class DeadLetters {
    */
   public static DeadLetter rejected(
       String job, SourcePosition source, byte[] value, String reason) {
+    return letter(job, source, reason, null, value, null);
+  }
+
+  private static DeadLetter letter(
+      String job,
+      SourcePosition source,
+      String reason,
+      byte[] key,
+      byte[] value,
+      Boolean valueTruncated) {
     return new DeadLetter(
         job,
         source.topic,
@@ -93,9 +99,9 @@ public final class DeadLetters {
         source.offset,
         source.timestamp,
         reason,
-        null,
+        key,
         value,
-        null,
+        valueTruncated,
         Instant.now());
   }
 
