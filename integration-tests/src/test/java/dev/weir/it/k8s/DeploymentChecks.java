@@ -97,6 +97,10 @@ final class DeploymentChecks {
     if (ha) {
       durable(conf, "high-availability.storageDir", name, problems);
     }
+    // Without a spare pod a lost TaskManager stops the job until a new pod is scheduled and up.
+    if (!bounded && parseInt(conf.get("slotmanager.redundant-taskmanager-num")) < 1) {
+      problems.add(name + ": slotmanager.redundant-taskmanager-num must be at least 1");
+    }
     if (!ha && spec.getJobManager() != null && spec.getJobManager().getReplicas() > 1) {
       problems.add(name + ": a standby JobManager needs high availability");
     }
@@ -215,6 +219,14 @@ final class DeploymentChecks {
         }
         inlineCredentials(node.get(i), name, problems);
       }
+    }
+  }
+
+  private static int parseInt(String value) {
+    try {
+      return value == null ? 0 : Integer.parseInt(value.trim());
+    } catch (NumberFormatException e) {
+      return 0;
     }
   }
 }

@@ -108,7 +108,7 @@ class K8sManifestsTest {
   }
 
   @Test
-  void lostStateOnUpgradeOrLocalCheckpointsOrNoHaAreCaught() throws IOException {
+  void lostStateOnUpgradeOrLocalCheckpointsOrNoHaOrNoSparePodAreCaught() throws IOException {
     assertThat(problems("fragile.yaml"))
         .anySatisfy(p -> assertThat(p).contains("upgradeMode STATELESS, must be savepoint"))
         .anySatisfy(p -> assertThat(p).contains("high-availability.type must be kubernetes"))
@@ -117,6 +117,8 @@ class K8sManifestsTest {
                 assertThat(p)
                     .contains("execution.checkpointing.dir = file:///tmp/ck is not durable"))
         .anySatisfy(p -> assertThat(p).contains("must run as a non-root user"))
+        .anySatisfy(
+            p -> assertThat(p).contains("slotmanager.redundant-taskmanager-num must be at least 1"))
         .anySatisfy(
             p -> assertThat(p).contains("does not fit the operator's FlinkDeployment model"));
   }
