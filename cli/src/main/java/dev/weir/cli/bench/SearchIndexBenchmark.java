@@ -456,8 +456,9 @@ public final class SearchIndexBenchmark {
     StringBuilder md =
         new StringBuilder("### Where the WAL goes, per change (pg_walinspect)\n\n")
             .append(
-                "| record type | weir: records | weir: bytes | naive: records | naive: bytes |\n")
-            .append("|---|---:|---:|---:|---:|\n");
+                "| record type | weir: records | weir: bytes | weir: of which page images"
+                    + " | naive: records | naive: bytes | naive: of which page images |\n")
+            .append("|---|---:|---:|---:|---:|---:|---:|\n");
     java.util.Map<String, WalRecords> weir = byType(r.weirWrites());
     java.util.Map<String, WalRecords> naive = byType(r.naiveWrites());
     java.util.Set<String> types = new java.util.LinkedHashSet<>();
@@ -470,15 +471,26 @@ public final class SearchIndexBenchmark {
       WalRecords n = naive.get(type);
       md.append(
           String.format(
-              "| %s | %.2f | %,.0f | %.2f | %,.0f |%n",
+              "| %s | %.2f | %,.0f | %,.0f | %.2f | %,.0f | %,.0f |%n",
               type,
               w == null ? 0 : w.count() / weirChanges,
               w == null ? 0 : w.bytes() / weirChanges,
+              w == null ? 0 : w.fullPageImageBytes() / weirChanges,
               n == null ? 0 : n.count() / naiveChanges,
-              n == null ? 0 : n.bytes() / naiveChanges));
+              n == null ? 0 : n.bytes() / naiveChanges,
+              n == null ? 0 : n.fullPageImageBytes() / naiveChanges));
     }
     md.append(
-        "\nBytes include full-page images (the first change of a page after a checkpoint). The local"
+        String.format(
+            "| all records | | %,.0f | %,.0f | | %,.0f | %,.0f |%n",
+            total(r.weirWrites(), WalRecords::bytes) / weirChanges,
+            total(r.weirWrites(), WalRecords::fullPageImageBytes) / weirChanges,
+            total(r.naiveWrites(), WalRecords::bytes) / naiveChanges,
+            total(r.naiveWrites(), WalRecords::fullPageImageBytes) / naiveChanges));
+    md.append(
+        "\nBytes include full-page images, written for the first change of a page after a checkpoint"
+            + " (the first round follows a CHECKPOINT): the rest of weir's bytes are the floor of an"
+            + " update of its row on this server, however seldom checkpoints come. The local"
             + " stack's one server has `wal_level = logical` (the captured catalog lives on it), and with"
             + " logical decoding on PostgreSQL logs an updated row's new version whole: weir's row without"
             + " its description, a few hundred bytes. Before updating a row that has an out-of-line (TOAST)"
@@ -487,6 +499,10 @@ public final class SearchIndexBenchmark {
             + " so the ratio to the full-row upsert grows with the size of the large value, not with"
             + " anything weir could leave out.\n\n");
     return md.toString();
+  }
+
+  private static long total(Writes writes, java.util.function.ToLongFunction<WalRecords> bytes) {
+    return writes.records().stream().mapToLong(bytes).sum();
   }
 
   private static java.util.Map<String, WalRecords> byType(Writes writes) {
