@@ -5,6 +5,7 @@ import dev.weir.common.config.WeirConfig;
 import dev.weir.common.job.JobRunner;
 import dev.weir.common.kafka.SourcePosition;
 import dev.weir.common.postgres.PostgresConnectionProvider;
+import dev.weir.identity.Enricher;
 import dev.weir.identity.IdentityJob;
 import dev.weir.identity.ReadIdentityEvent;
 import dev.weir.schema.IdentityEvent;
@@ -22,7 +23,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;
@@ -140,7 +140,7 @@ public final class IdentityBenchmark {
                                   },
                               events,
                               RateLimiterStrategy.noOp(),
-                              TypeInformation.of(TrackingEvent.class)),
+                              Enricher.EVENT),
                           WatermarkStrategy.noWatermarks(),
                           "tracking")
                       .uid("bench-tracking"); // as deployed, every operator needs a uid

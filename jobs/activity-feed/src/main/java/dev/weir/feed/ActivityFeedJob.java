@@ -6,12 +6,12 @@ import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.WeirJob;
 import dev.weir.common.kafka.KafkaIo;
 import dev.weir.common.postgres.Migrations;
+import dev.weir.common.types.JsonMapTypeInfo;
 import dev.weir.schema.ActivityEvent;
 import dev.weir.schema.EventCodec;
 import dev.weir.schema.EventSchema;
 import java.time.Duration;
 import java.util.List;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -50,7 +50,7 @@ public final class ActivityFeedJob implements WeirJob {
             dlq,
             config.get(FeedOptions.TOPIC),
             EventCodec.of(EventSchema.ACTIVITY_EVENTS, ActivityEvent.class),
-            TypeInformation.of(ActivityEvent.class),
+            JsonMapTypeInfo.pojoOf(ActivityEvent.class), // details as JSON, not Kryo
             KafkaIo.Watermarks.boundedOutOfOrderness(
                 (e, ts) -> e.occurredAt().toEpochMilli(),
                 Duration.ofMillis(settings.outOfOrdernessMs()),

@@ -2,6 +2,7 @@ package dev.weir.identity;
 
 import dev.weir.common.metrics.WeirMetrics;
 import dev.weir.common.postgres.JdbcDrivers;
+import dev.weir.common.types.JsonMapTypeInfo;
 import dev.weir.schema.EnrichedTrackingEvent;
 import dev.weir.schema.TrackingEvent;
 import java.time.Duration;
@@ -42,6 +43,13 @@ public class Enricher
         IdentityKey, TrackingEvent, MappingChange, EnrichedTrackingEvent> {
 
   private static final long serialVersionUID = 1L;
+
+  /** Tracking events in records and in the waiting list: their properties as JSON, not Kryo. */
+  public static final TypeInformation<TrackingEvent> EVENT =
+      JsonMapTypeInfo.pojoOf(TrackingEvent.class);
+
+  public static final TypeInformation<EnrichedTrackingEvent> ENRICHED =
+      JsonMapTypeInfo.pojoOf(EnrichedTrackingEvent.class);
 
   public static final OutputTag<IdentityRecord> WRITES =
       new OutputTag<>("identity-writes", TypeInformation.of(IdentityRecord.class));
@@ -85,10 +93,7 @@ public class Enricher
             .setStateVisibility(StateTtlConfig.StateVisibility.NeverReturnExpired)
             .build());
     cached = getRuntimeContext().getState(cache);
-    waiting =
-        getRuntimeContext()
-            .getListState(
-                new ListStateDescriptor<>("waiting", TypeInformation.of(TrackingEvent.class)));
+    waiting = getRuntimeContext().getListState(new ListStateDescriptor<>("waiting", EVENT));
     JdbcDrivers.deregisterOnRelease(getRuntimeContext());
     store = opener.open();
     toLookUp = new LinkedHashSet<>();

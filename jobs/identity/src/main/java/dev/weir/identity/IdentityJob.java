@@ -63,7 +63,7 @@ public final class IdentityJob implements WeirJob {
             dlq,
             config.get(IdentityOptions.TRACKING_TOPIC),
             EventCodec.of(EventSchema.TRACKING_EVENTS, TrackingEvent.class),
-            TypeInformation.of(TrackingEvent.class),
+            Enricher.EVENT,
             KafkaIo.Watermarks.none(),
             NAME + "-tracking");
     DataStream<ReadIdentityEvent> identity =
@@ -111,7 +111,7 @@ public final class IdentityJob implements WeirJob {
                     config.get(IdentityOptions.CACHE_TTL),
                     config.get(IdentityOptions.LOOKUP_BATCH),
                     config.get(IdentityOptions.LOOKUP_WAIT)))
-            .returns(EnrichedTrackingEvent.class)
+            .returns(Enricher.ENRICHED)
             .uid(NAME + "-enrich")
             .name("canonical id");
     resolved.sinkTo(enriched).uid(NAME + "-enriched").name("tracking.enriched");
