@@ -1,8 +1,10 @@
 package dev.weir.common.types;
 
-import com.fasterxml.jackson.core.type.TypeReference;
 import dev.weir.schema.Json;
 import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,8 +32,6 @@ public final class JsonMapSerializer extends TypeSerializerSingleton<Map<String,
   private static final long serialVersionUID = 1L;
 
   public static final JsonMapSerializer INSTANCE = new JsonMapSerializer();
-
-  private static final TypeReference<LinkedHashMap<String, Object>> MAP = new TypeReference<>() {};
 
   @Override
   public boolean isImmutableType() {
@@ -84,20 +84,13 @@ public final class JsonMapSerializer extends TypeSerializerSingleton<Map<String,
       target.writeInt(-1);
       return;
     }
-    byte[] bytes = Json.mapper().writeValueAsBytes(record);
-    target.writeInt(bytes.length);
-    target.write(bytes);
+    writeObject(record, target);
   }
 
   @Override
   public Map<String, Object> deserialize(DataInputView source) throws IOException {
-    int length = source.readInt();
-    if (length < 0) {
-      return null;
-    }
-    byte[] bytes = new byte[length];
-    source.readFully(bytes);
-    return Json.mapper().readValue(bytes, MAP);
+    int size = source.readInt();
+    return size < 0 ? null : readObject(size, source);
   }
 
   @Override
@@ -108,11 +101,132 @@ public final class JsonMapSerializer extends TypeSerializerSingleton<Map<String,
 
   @Override
   public void copy(DataInputView source, DataOutputView target) throws IOException {
-    int length = source.readInt();
-    target.writeInt(length);
-    if (length > 0) {
-      target.write(source, length);
+    serialize(deserialize(source), target);
+  }
+
+  // The format: an object is its size, then each key and value; a value is a tag, then its data.
+  private static final byte NULL = 0;
+  private static final byte STRING = 1;
+  private static final byte INT = 2;
+  private static final byte LONG = 3;
+  private static final byte BIG_INTEGER = 4;
+  private static final byte BIG_DECIMAL = 5;
+  private static final byte DOUBLE = 6;
+  private static final byte TRUE = 7;
+  private static final byte FALSE = 8;
+  private static final byte OBJECT = 9;
+  private static final byte ARRAY = 10;
+
+  private static void writeObject(Map<String, Object> object, DataOutputView out)
+      throws IOException {
+    out.writeInt(object.size());
+    for (Map.Entry<String, Object> e : object.entrySet()) {
+      writeString(e.getKey(), out);
+      writeValue(e.getValue(), out);
     }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static void writeValue(Object value, DataOutputView out) throws IOException {
+    if (value == null) {
+      out.writeByte(NULL);
+    } else if (value instanceof String v) {
+      out.writeByte(STRING);
+      writeString(v, out);
+    } else if (value instanceof Integer v) {
+      out.writeByte(INT);
+      out.writeInt(v);
+    } else if (value instanceof Long v) {
+      out.writeByte(LONG);
+      out.writeLong(v);
+    } else if (value instanceof BigInteger v) {
+      out.writeByte(BIG_INTEGER);
+      writeBytes(v.toByteArray(), out);
+    } else if (value instanceof BigDecimal v) {
+      out.writeByte(BIG_DECIMAL);
+      out.writeInt(v.scale());
+      writeBytes(v.unscaledValue().toByteArray(), out);
+    } else if (value instanceof Double v) {
+      out.writeByte(DOUBLE);
+      out.writeDouble(v);
+    } else if (value instanceof Boolean v) {
+      out.writeByte(v ? TRUE : FALSE);
+    } else if (value instanceof Map<?, ?> v) {
+      out.writeByte(OBJECT);
+      writeObject((Map<String, Object>) v, out);
+    } else if (value instanceof List<?> v) {
+      out.writeByte(ARRAY);
+      out.writeInt(v.size());
+      for (Object element : v) {
+        writeValue(element, out);
+      }
+    } else {
+      throw new IllegalArgumentException(
+          "not a JSON value as Jackson reads one: " + value.getClass().getName());
+    }
+  }
+
+  private static Map<String, Object> readObject(int size, DataInputView in) throws IOException {
+    Map<String, Object> object = new LinkedHashMap<>(Math.max(4, size * 4 / 3 + 1));
+    for (int i = 0; i < size; i++) {
+      object.put(readString(in), readValue(in));
+    }
+    return object;
+  }
+
+  private static Object readValue(DataInputView in) throws IOException {
+    byte tag = in.readByte();
+    switch (tag) {
+      case NULL:
+        return null;
+      case STRING:
+        return readString(in);
+      case INT:
+        return in.readInt();
+      case LONG:
+        return in.readLong();
+      case BIG_INTEGER:
+        return new BigInteger(readBytes(in));
+      case BIG_DECIMAL:
+        int scale = in.readInt();
+        return new BigDecimal(new BigInteger(readBytes(in)), scale);
+      case DOUBLE:
+        return in.readDouble();
+      case TRUE:
+        return Boolean.TRUE;
+      case FALSE:
+        return Boolean.FALSE;
+      case OBJECT:
+        return readObject(in.readInt(), in);
+      case ARRAY:
+        int size = in.readInt();
+        List<Object> array = new ArrayList<>(size);
+        for (int i = 0; i < size; i++) {
+          array.add(readValue(in));
+        }
+        return array;
+      default:
+        throw new IOException("unknown JSON value tag " + tag + ": corrupt or foreign data");
+    }
+  }
+
+  private static void writeString(String s, DataOutputView out) throws IOException {
+    writeBytes(s.getBytes(StandardCharsets.UTF_8), out);
+  }
+
+  private static String readString(DataInputView in) throws IOException {
+    return new String(readBytes(in), StandardCharsets.UTF_8);
+  }
+
+  private static void writeBytes(byte[] bytes, DataOutputView out) throws IOException {
+    out.writeInt(bytes.length);
+    out.write(bytes);
+  }
+
+  private static byte[] readBytes(DataInputView in) throws IOException {
+    byte[] bytes = new byte[in.readInt()];
+    in.readFully(bytes);
+    return bytes;
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.weir.common.types;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.weir.schema.Json;
@@ -66,11 +67,20 @@ class JsonMapSerializerTest extends SerializerTestBase<Map<String, Object>> {
   }
 
   @Test
-  void writesTheObjectAsItsJson() throws Exception {
+  void writesEachValueWithItsTypeAndNoClassNames() throws Exception {
     DataOutputSerializer out = new DataOutputSerializer(16);
     JsonMapSerializer.INSTANCE.serialize(json("{\"a\":1}"), out);
-    assertThat(out.getCopyOfBuffer())
-        .containsExactly(0, 0, 0, 7, '{', '"', 'a', '"', ':', '1', '}');
+    // one entry; key "a" (1 byte); tag 2 (int) and the value 1
+    assertThat(out.getCopyOfBuffer()).containsExactly(0, 0, 0, 1, 0, 0, 0, 1, 'a', 2, 0, 0, 0, 1);
+  }
+
+  @Test
+  void aValueJacksonWouldNotReadIsRefusedByName() {
+    Map<String, Object> odd = new java.util.HashMap<>(Map.of("when", java.time.Instant.EPOCH));
+    assertThatThrownBy(
+            () -> JsonMapSerializer.INSTANCE.serialize(odd, new DataOutputSerializer(16)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("java.time.Instant");
   }
 
   @Test
