@@ -1,8 +1,10 @@
 package dev.weir.search;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import dev.weir.schema.Json;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -160,32 +162,59 @@ public class SearchDocument {
     return this;
   }
 
-  /** The Elasticsearch document (the mapping in schemas/elasticsearch/products.mapping.json). */
+  /**
+   * The Elasticsearch document (the mapping in schemas/elasticsearch/products.mapping.json),
+   * written straight to UTF-8 bytes: a tree of nodes and a String in between cost a quarter of the
+   * join's CPU. {@code attributes} goes in as the JSON text it is, checked when it was read ({@link
+   * ProductRow}).
+   */
   public byte[] toJson() {
-    ObjectNode doc = Json.mapper().createObjectNode();
-    doc.put("product_id", productId);
-    doc.put("sku", sku);
-    doc.put("name", name);
-    doc.put("description", description);
-    if (attributes != null) {
-      try {
-        doc.set("attributes", Json.mapper().readTree(attributes));
-      } catch (java.io.IOException e) {
-        throw new IllegalStateException("attributes of product " + productId + " are not JSON", e);
+    ByteArrayBuilder bytes = new ByteArrayBuilder(estimatedJsonSize());
+    try (JsonGenerator g = Json.mapper().getFactory().createGenerator(bytes)) {
+      g.writeStartObject();
+      g.writeNumberField("product_id", productId);
+      g.writeStringField("sku", sku);
+      g.writeStringField("name", name);
+      g.writeStringField("description", description);
+      if (attributes != null) {
+        g.writeFieldName("attributes");
+        g.writeRawValue(attributes);
       }
+      writeNumberOrNull(g, "brand_id", brandId);
+      g.writeStringField("brand_name", brandName);
+      writeNumberOrNull(g, "category_id", categoryId);
+      g.writeArrayFieldStart("category_path");
+      if (categoryPath != null) {
+        for (String category : categoryPath) {
+          g.writeString(category);
+        }
+      }
+      g.writeEndArray();
+      g.writeNumberField("price", price); // null writes null
+      g.writeStringField("currency", currency);
+      g.writeStringField("updated_at", updatedAt);
+      g.writeStringField(
+          "content_hash", contentHash == null ? null : HexFormat.of().formatHex(contentHash));
+      g.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the document of product " + productId, e);
     }
-    doc.put("brand_id", brandId);
-    doc.put("brand_name", brandName);
-    doc.put("category_id", categoryId);
-    ArrayNode path = doc.putArray("category_path");
-    if (categoryPath != null) {
-      categoryPath.forEach(path::add);
+    return bytes.toByteArray();
+  }
+
+  private int estimatedJsonSize() {
+    return 512
+        + (description == null ? 0 : description.length() + description.length() / 8)
+        + (attributes == null ? 0 : attributes.length());
+  }
+
+  private static void writeNumberOrNull(JsonGenerator g, String field, Long value)
+      throws IOException {
+    if (value == null) {
+      g.writeNullField(field);
+    } else {
+      g.writeNumberField(field, value);
     }
-    doc.put("price", price);
-    doc.put("currency", currency);
-    doc.put("updated_at", updatedAt);
-    doc.put("content_hash", contentHash == null ? null : HexFormat.of().formatHex(contentHash));
-    return doc.toString().getBytes(StandardCharsets.UTF_8);
   }
 
   /** A later document of the same product folded into this one, for one batched write. */
