@@ -1,6 +1,8 @@
 package dev.weir.feed;
 
 import dev.weir.common.metrics.WeirMetrics;
+import dev.weir.common.types.JsonMapSerializer;
+import dev.weir.common.types.JsonMapTypeInfo;
 import dev.weir.schema.ActivityEvent;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -98,6 +100,9 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     this.settings = settings;
   }
 
+  /** Its event's details in {@link JsonMapSerializer}'s form, not Kryo's. */
+  static final TypeInformation<Pending> PENDING = JsonMapTypeInfo.pojoOf(Pending.class);
+
   /** An event waiting to be applied. */
   public static class Pending {
     public ActivityEvent event;
@@ -121,10 +126,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
   @Override
   public void open(OpenContext openContext) {
     pending =
-        getRuntimeContext()
-            .getMapState(
-                new MapStateDescriptor<>(
-                    "pending", Types.STRING, TypeInformation.of(Pending.class)));
+        getRuntimeContext().getMapState(new MapStateDescriptor<>("pending", Types.STRING, PENDING));
     entries =
         getRuntimeContext()
             .getMapState(
