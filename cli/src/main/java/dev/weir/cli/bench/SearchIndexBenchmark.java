@@ -265,8 +265,10 @@ public final class SearchIndexBenchmark {
    */
   private static void capture(WeirConfig config, int products) throws Exception {
     JobClient capture = JobRunner.start(new CatalogCaptureJob(), environment(), config);
-    awaitCount(
-        () -> KafkaIo.endOffsets(config, CatalogCaptureJob.topic(config, "product")), products);
+    String topic = CatalogCaptureJob.topic(config, "product");
+    try (var admin = KafkaIo.admin(config)) {
+      awaitCount(() -> KafkaIo.endOffsets(admin, topic), products);
+    }
     capture
         .stopWithSavepoint(
             false,

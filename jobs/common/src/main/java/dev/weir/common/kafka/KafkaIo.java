@@ -303,6 +303,13 @@ public final class KafkaIo {
    */
   public static long endOffsets(WeirConfig config, String topic) {
     try (Admin admin = admin(config)) {
+      return endOffsets(admin, topic);
+    }
+  }
+
+  /** The same, through a client the caller keeps (to poll without a new connection each time). */
+  public static long endOffsets(Admin admin, String topic) {
+    try {
       var partitions =
           admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions();
       Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
@@ -378,7 +385,8 @@ public final class KafkaIo {
     return value.replace("\\", "\\\\").replace("\"", "\\\"");
   }
 
-  private static Admin admin(WeirConfig config) {
+  /** An admin client of the configured cluster; the caller closes it. */
+  public static Admin admin(WeirConfig config) {
     Properties props = clientProperties(config);
     props.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000");
     return Admin.create(props);
