@@ -6,7 +6,7 @@ import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.WeirJob;
 import dev.weir.common.kafka.KafkaIo;
 import dev.weir.common.postgres.Migrations;
-import dev.weir.common.types.JsonMapTypeInfo;
+import dev.weir.common.types.KryoFree;
 import dev.weir.schema.ActivityEvent;
 import dev.weir.schema.EventCodec;
 import dev.weir.schema.EventSchema;
@@ -50,7 +50,7 @@ public final class ActivityFeedJob implements WeirJob {
             dlq,
             config.get(FeedOptions.TOPIC),
             EventCodec.of(EventSchema.ACTIVITY_EVENTS, ActivityEvent.class),
-            JsonMapTypeInfo.pojoOf(ActivityEvent.class), // details as JSON, not Kryo
+            KryoFree.pojoOf(ActivityEvent.class), // details as JSON, not Kryo
             KafkaIo.Watermarks.boundedOutOfOrderness(
                 (e, ts) -> e.occurredAt().toEpochMilli(),
                 Duration.ofMillis(settings.outOfOrdernessMs()),
@@ -66,7 +66,7 @@ public final class ActivityFeedJob implements WeirJob {
     events
         .keyBy(CollationKey::of)
         .process(new Collator(settings))
-        .returns(FeedWrite.class)
+        .returns(KryoFree.pojoOf(FeedWrite.class))
         .uid(NAME + "-collate")
         .name("collate")
         .sinkTo(store)

@@ -2,7 +2,7 @@ package dev.weir.feed;
 
 import dev.weir.common.metrics.WeirMetrics;
 import dev.weir.common.types.JsonMapSerializer;
-import dev.weir.common.types.JsonMapTypeInfo;
+import dev.weir.common.types.KryoFree;
 import dev.weir.schema.ActivityEvent;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -101,7 +101,10 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
   }
 
   /** Its event's details in {@link JsonMapSerializer}'s form, not Kryo's. */
-  static final TypeInformation<Pending> PENDING = JsonMapTypeInfo.pojoOf(Pending.class);
+  static final TypeInformation<Pending> PENDING = KryoFree.pojoOf(Pending.class);
+
+  /** Its recent details as a list of POJOs, not Kryo's. */
+  static final TypeInformation<FeedEntry> ENTRY = KryoFree.pojoOf(FeedEntry.class);
 
   /** An event waiting to be applied. */
   public static class Pending {
@@ -128,21 +131,14 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     pending =
         getRuntimeContext().getMapState(new MapStateDescriptor<>("pending", Types.STRING, PENDING));
     entries =
-        getRuntimeContext()
-            .getMapState(
-                new MapStateDescriptor<>(
-                    "entries", Types.STRING, TypeInformation.of(FeedEntry.class)));
+        getRuntimeContext().getMapState(new MapStateDescriptor<>("entries", Types.STRING, ENTRY));
     openEntryId =
         getRuntimeContext().getState(new ValueStateDescriptor<>("open-entry", Types.STRING));
     seen =
         getRuntimeContext()
             .getMapState(new MapStateDescriptor<>("seen", Types.STRING, Types.STRING));
     frontier = getRuntimeContext().getState(new ValueStateDescriptor<>("frontier", Types.LONG));
-    shown =
-        getRuntimeContext()
-            .getMapState(
-                new MapStateDescriptor<>(
-                    "shown", Types.STRING, TypeInformation.of(FeedEntry.class)));
+    shown = getRuntimeContext().getMapState(new MapStateDescriptor<>("shown", Types.STRING, ENTRY));
     flushAt = getRuntimeContext().getState(new ValueStateDescriptor<>("flush-at", Types.LONG));
     var metrics = getRuntimeContext().getMetricGroup();
     eventsIn = metrics.counter(WeirMetrics.EVENTS_IN);

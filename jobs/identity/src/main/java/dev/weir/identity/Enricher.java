@@ -2,7 +2,7 @@ package dev.weir.identity;
 
 import dev.weir.common.metrics.WeirMetrics;
 import dev.weir.common.postgres.JdbcDrivers;
-import dev.weir.common.types.JsonMapTypeInfo;
+import dev.weir.common.types.KryoFree;
 import dev.weir.schema.EnrichedTrackingEvent;
 import dev.weir.schema.TrackingEvent;
 import java.time.Duration;
@@ -45,11 +45,10 @@ public class Enricher
   private static final long serialVersionUID = 1L;
 
   /** Tracking events in records and in the waiting list: their properties as JSON, not Kryo. */
-  public static final TypeInformation<TrackingEvent> EVENT =
-      JsonMapTypeInfo.pojoOf(TrackingEvent.class);
+  public static final TypeInformation<TrackingEvent> EVENT = KryoFree.pojoOf(TrackingEvent.class);
 
   public static final TypeInformation<EnrichedTrackingEvent> ENRICHED =
-      JsonMapTypeInfo.pojoOf(EnrichedTrackingEvent.class);
+      KryoFree.pojoOf(EnrichedTrackingEvent.class);
 
   public static final OutputTag<IdentityRecord> WRITES =
       new OutputTag<>("identity-writes", TypeInformation.of(IdentityRecord.class));

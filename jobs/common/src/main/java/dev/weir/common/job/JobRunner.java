@@ -105,9 +105,9 @@ public final class JobRunner {
   }
 
   /**
-   * Free-form JSON (event properties, details) is kept out of Kryo by {@code
-   * JsonMapTypeInfo.pojoOf}; a type built without it sends its maps of these classes through Kryo,
-   * and registered, Kryo writes a small id instead of each class name for every value.
+   * Free-form JSON (event properties, details) is kept out of Kryo by {@code KryoFree.pojoOf}; a
+   * type built without it sends its maps of these classes through Kryo, and registered, Kryo writes
+   * a small id instead of each class name for every value.
    */
   private static void registerJsonValueTypes(StreamExecutionEnvironment env) {
     for (Class<?> type :

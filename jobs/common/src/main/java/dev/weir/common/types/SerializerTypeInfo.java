@@ -5,20 +5,23 @@ import org.apache.flink.api.common.serialization.SerializerConfig;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 
-/** The type information of a value that one stateless serializer of weir's writes. */
+/**
+ * The type information of a value that a serializer of weir's writes whole (no fields of its own to
+ * Flink). Equal when of the same class; a subclass with parameters says more.
+ */
 abstract class SerializerTypeInfo<T> extends TypeInformation<T> {
 
   private static final long serialVersionUID = 1L;
 
   private final Class<T> typeClass;
-  private final TypeSerializer<T> serializer;
   private final String name;
 
-  SerializerTypeInfo(Class<T> typeClass, TypeSerializer<T> serializer, String name) {
+  SerializerTypeInfo(Class<T> typeClass, String name) {
     this.typeClass = typeClass;
-    this.serializer = serializer;
     this.name = name;
   }
+
+  abstract TypeSerializer<T> serializer(SerializerConfig config);
 
   @Override
   public boolean isBasicType() {
@@ -52,13 +55,13 @@ abstract class SerializerTypeInfo<T> extends TypeInformation<T> {
 
   @Override
   public TypeSerializer<T> createSerializer(SerializerConfig config) {
-    return serializer;
+    return serializer(config);
   }
 
   @Override
   @Deprecated
   public TypeSerializer<T> createSerializer(ExecutionConfig config) {
-    return serializer;
+    return serializer(config.getSerializerConfig());
   }
 
   @Override

@@ -2,8 +2,10 @@ package dev.weir.common.types;
 
 import java.lang.reflect.Type;
 import java.util.Map;
+import org.apache.flink.api.common.serialization.SerializerConfig;
 import org.apache.flink.api.common.typeinfo.TypeInfoFactory;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
 
 /**
  * A String serialized by {@link Utf8StringSerializer}. Put it on a large text field of a POJO:
@@ -16,7 +18,7 @@ public final class Utf8StringTypeInfo extends SerializerTypeInfo<String> {
   public static final Utf8StringTypeInfo INSTANCE = new Utf8StringTypeInfo();
 
   private Utf8StringTypeInfo() {
-    super(String.class, Utf8StringSerializer.INSTANCE, "Utf8String");
+    super(String.class, "Utf8String");
   }
 
   /** For {@code @TypeInfo} on a field. */
@@ -26,5 +28,10 @@ public final class Utf8StringTypeInfo extends SerializerTypeInfo<String> {
         Type t, Map<String, TypeInformation<?>> genericParameters) {
       return INSTANCE;
     }
+  }
+
+  @Override
+  TypeSerializer<String> serializer(SerializerConfig config) {
+    return Utf8StringSerializer.INSTANCE;
   }
 }

@@ -15,10 +15,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Events waiting in the Collator's "pending" state in a savepoint of an earlier weir restore: that
- * weir kept an event's details map through Kryo, today's {@link Collator#PENDING} does not.
+ * The Collator's state in a savepoint of an earlier weir restores: that weir kept a pending event's
+ * details map and an entry's recent details list through Kryo, today's {@link Collator#PENDING} and
+ * {@link Collator#ENTRY} do not, and Flink migrates the state on restore.
  */
-class PendingEventsSavepointTest {
+class CollatorStateSavepointTest {
 
   @ParameterizedTest
   @EnumSource(Backend.class)
@@ -39,6 +40,27 @@ class PendingEventsSavepointTest {
             backend);
 
     assertThat(restored).usingRecursiveFieldByFieldElementComparator().isEqualTo(pending);
+  }
+
+  @ParameterizedTest
+  @EnumSource(Backend.class)
+  void entriesOfAnEarlierSavepointComeBackWithTheirRecentDetails(Backend backend) throws Exception {
+    assertThat(TypeInformation.of(FeedEntry.class).toString())
+        .contains("recentDetails: GenericType<java.util.List>");
+    assertThat(Collator.ENTRY.toString()).doesNotContain("GenericType");
+    FeedEntry entry =
+        FeedEntry.open(CollationKey.of(pending("e1", null, false).event), 1_000, "e1");
+    entry.addDetail(FeedEntry.Detail.of(pending("e1", "{\"pr\":12}", false).event), 3);
+    entry.addDetail(FeedEntry.Detail.of(pending("e2", "{\"pr\":13}", false).event), 3);
+    entry.stored = true;
+    List<FeedEntry> entries = List.of(entry, FeedEntry.keyOnly("acme", "other"));
+
+    List<FeedEntry> restored =
+        StateThroughSavepoint.restore(
+            entries, TypeInformation.of(FeedEntry.class), Collator.ENTRY, Kind.MAP_VALUES, backend);
+
+    assertThat(restored).usingRecursiveFieldByFieldElementComparator().isEqualTo(entries);
+    assertThat(restored.get(0).recentDetails).hasSize(2);
   }
 
   private static Collator.Pending pending(String id, String details, boolean overtaken)
