@@ -7,6 +7,7 @@ import dev.weir.common.job.WeirJob;
 import dev.weir.common.kafka.KafkaIo;
 import dev.weir.common.postgres.Migrations;
 import dev.weir.common.sink.BufferedStoreSink;
+import dev.weir.common.types.KryoFree;
 import dev.weir.schema.ChangeEvent;
 import dev.weir.schema.EventCodec;
 import dev.weir.schema.EventSchema;
@@ -132,7 +133,7 @@ public final class SearchIndexJob implements WeirJob {
         .keyBy(ProductInput::productId, Types.LONG)
         .connect(dimensions.broadcast(DocumentJoiner.BRANDS, DocumentJoiner.CATEGORIES))
         .process(new DocumentJoiner(() -> SearchDocumentStore.open(config)))
-        .returns(SearchDocument.class)
+        .returns(KryoFree.pojoOf(SearchDocument.class))
         .uid(NAME + "-join")
         .name("join → document");
   }

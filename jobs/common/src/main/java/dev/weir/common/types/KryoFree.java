@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.java.typeutils.GenericTypeInfo;
 import org.apache.flink.api.java.typeutils.PojoField;
 import org.apache.flink.api.java.typeutils.PojoTypeInfo;
 
@@ -23,8 +24,8 @@ public final class KryoFree {
 
   /**
    * The POJO type of {@code type} (a Java record or a POJO) where every {@code Map<String, Object>}
-   * field is a {@link JsonMapTypeInfo}, every {@code List} of POJOs a {@link PojoListTypeInfo}, and
-   * nested POJOs the same, all of them taking over state Kryo wrote.
+   * field is a {@link JsonMapTypeInfo}, every {@code List} of POJOs a {@link TypedListTypeInfo},
+   * and nested POJOs the same, all of them taking over state Kryo wrote.
    *
    * @throws IllegalArgumentException if Flink does not see {@code type} as a POJO
    */
@@ -48,10 +49,14 @@ public final class KryoFree {
       if (p.getRawType() == Map.class && args[0] == String.class && args[1] == Object.class) {
         return JsonMapTypeInfo.INSTANCE;
       }
-      if (p.getRawType() == List.class
-          && args[0] instanceof Class<?> element
-          && TypeInformation.of(element) instanceof PojoTypeInfo<?>) {
-        return new PojoListTypeInfo<>(pojoOf(element));
+      if (p.getRawType() == List.class && args[0] instanceof Class<?> element) {
+        TypeInformation<?> elementType = TypeInformation.of(element);
+        if (elementType instanceof PojoTypeInfo<?>) {
+          return new TypedListTypeInfo<>(pojoOf(element));
+        }
+        if (!(elementType instanceof GenericTypeInfo<?>)) {
+          return new TypedListTypeInfo<>(elementType); // strings, numbers
+        }
       }
     }
     if (field.getTypeInformation() instanceof PojoTypeInfo<?> nested) {

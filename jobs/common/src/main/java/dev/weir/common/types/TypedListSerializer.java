@@ -12,18 +12,18 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * A list field of a POJO, written by Flink's {@link ListSerializer} with its elements' own
- * serializer. Flink's type extraction gives a {@code List} field to Kryo; this serializer's
- * snapshot also takes over state written that way (compatible after migration), which Flink's list
- * serializer refuses.
+ * A list field of a POJO (of POJOs, strings, ...), written by Flink's {@link ListSerializer} with
+ * its elements' own serializer. Flink's type extraction gives a {@code List} field to Kryo; this
+ * serializer's snapshot also takes over state written that way (compatible after migration), which
+ * Flink's list serializer refuses.
  */
-public final class PojoListSerializer<E> extends TypeSerializer<List<E>> {
+public final class TypedListSerializer<E> extends TypeSerializer<List<E>> {
 
   private static final long serialVersionUID = 1L;
 
   private final ListSerializer<E> list;
 
-  public PojoListSerializer(TypeSerializer<E> elementSerializer) {
+  public TypedListSerializer(TypeSerializer<E> elementSerializer) {
     this.list = new ListSerializer<>(elementSerializer);
   }
 
@@ -39,7 +39,7 @@ public final class PojoListSerializer<E> extends TypeSerializer<List<E>> {
   @Override
   public TypeSerializer<List<E>> duplicate() {
     TypeSerializer<E> element = getElementSerializer().duplicate();
-    return element == getElementSerializer() ? this : new PojoListSerializer<>(element);
+    return element == getElementSerializer() ? this : new TypedListSerializer<>(element);
   }
 
   @Override
@@ -84,7 +84,7 @@ public final class PojoListSerializer<E> extends TypeSerializer<List<E>> {
 
   @Override
   public boolean equals(Object obj) {
-    return obj instanceof PojoListSerializer<?> other && other.list.equals(list);
+    return obj instanceof TypedListSerializer<?> other && other.list.equals(list);
   }
 
   @Override
@@ -99,12 +99,12 @@ public final class PojoListSerializer<E> extends TypeSerializer<List<E>> {
 
   /** Its snapshot: the element serializer's, and the take-over of Kryo's state. */
   public static final class Snapshot<E>
-      extends CompositeTypeSerializerSnapshot<List<E>, PojoListSerializer<E>> {
+      extends CompositeTypeSerializerSnapshot<List<E>, TypedListSerializer<E>> {
 
     /** For reading a snapshot. */
     public Snapshot() {}
 
-    Snapshot(PojoListSerializer<E> serializer) {
+    Snapshot(TypedListSerializer<E> serializer) {
       super(serializer);
     }
 
@@ -114,15 +114,15 @@ public final class PojoListSerializer<E> extends TypeSerializer<List<E>> {
     }
 
     @Override
-    protected TypeSerializer<?>[] getNestedSerializers(PojoListSerializer<E> outer) {
+    protected TypeSerializer<?>[] getNestedSerializers(TypedListSerializer<E> outer) {
       return new TypeSerializer<?>[] {outer.getElementSerializer()};
     }
 
     @Override
     @SuppressWarnings("unchecked")
-    protected PojoListSerializer<E> createOuterSerializerWithNestedSerializers(
+    protected TypedListSerializer<E> createOuterSerializerWithNestedSerializers(
         TypeSerializer<?>[] nested) {
-      return new PojoListSerializer<>((TypeSerializer<E>) nested[0]);
+      return new TypedListSerializer<>((TypeSerializer<E>) nested[0]);
     }
 
     @Override

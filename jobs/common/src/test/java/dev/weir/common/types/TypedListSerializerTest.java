@@ -13,7 +13,7 @@ import org.apache.flink.api.java.typeutils.runtime.kryo.KryoSerializer;
 import org.junit.jupiter.api.Test;
 
 /** Flink's contract tests for a serializer, and the take-over of Kryo's state. */
-class PojoListSerializerTest extends SerializerTestBase<List<PojoListSerializerTest.Item>> {
+class TypedListSerializerTest extends SerializerTestBase<List<TypedListSerializerTest.Item>> {
 
   /** A POJO element, as FeedEntry.Detail. */
   public static class Item {
@@ -39,7 +39,7 @@ class PojoListSerializerTest extends SerializerTestBase<List<PojoListSerializerT
   }
 
   private static final TypeInformation<List<Item>> TYPE =
-      new PojoListTypeInfo<>(KryoFree.pojoOf(Item.class));
+      new TypedListTypeInfo<>(KryoFree.pojoOf(Item.class));
 
   @Override
   protected TypeSerializer<List<Item>> createSerializer() {
@@ -79,8 +79,17 @@ class PojoListSerializerTest extends SerializerTestBase<List<PojoListSerializerT
         .isTrue();
   }
 
+  /** A POJO with lists, as SearchDocument (category path) and FeedEntry (recent details). */
+  public static class WithLists {
+    public List<String> path;
+    public List<Item> items;
+  }
+
   @Test
-  void theElementsAreNotKryos() {
-    assertThat(TYPE.toString()).doesNotContain("GenericType");
+  void listsOfPojosAndOfStringsAreNotKryos() {
+    assertThat(TypeInformation.of(WithLists.class).toString()).contains("GenericType");
+    assertThat(KryoFree.pojoOf(WithLists.class).toString())
+        .doesNotContain("GenericType")
+        .contains("path: TypedList<String>");
   }
 }

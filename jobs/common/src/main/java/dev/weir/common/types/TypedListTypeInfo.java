@@ -6,31 +6,34 @@ import org.apache.flink.api.common.serialization.SerializerConfig;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 
-/** A list of POJOs serialized by {@link PojoListSerializer}; see {@link KryoFree#pojoOf}. */
-public final class PojoListTypeInfo<E> extends SerializerTypeInfo<List<E>> {
+/**
+ * A list whose elements have a serializer of their own ({@link TypedListSerializer}); see {@link
+ * KryoFree#pojoOf}.
+ */
+public final class TypedListTypeInfo<E> extends SerializerTypeInfo<List<E>> {
 
   private static final long serialVersionUID = 1L;
 
   private final TypeInformation<E> elementType;
 
   @SuppressWarnings({"unchecked", "rawtypes"})
-  public PojoListTypeInfo(TypeInformation<E> elementType) {
-    super((Class) List.class, "PojoList<" + elementType + ">");
+  public TypedListTypeInfo(TypeInformation<E> elementType) {
+    super((Class) List.class, "TypedList<" + elementType + ">");
     this.elementType = Objects.requireNonNull(elementType);
   }
 
   @Override
   TypeSerializer<List<E>> serializer(SerializerConfig config) {
-    return new PojoListSerializer<>(elementType.createSerializer(config));
+    return new TypedListSerializer<>(elementType.createSerializer(config));
   }
 
   @Override
   public boolean equals(Object obj) {
-    return obj instanceof PojoListTypeInfo<?> other && other.elementType.equals(elementType);
+    return obj instanceof TypedListTypeInfo<?> other && other.elementType.equals(elementType);
   }
 
   @Override
   public int hashCode() {
-    return 31 * PojoListTypeInfo.class.hashCode() + elementType.hashCode();
+    return 31 * TypedListTypeInfo.class.hashCode() + elementType.hashCode();
   }
 }
