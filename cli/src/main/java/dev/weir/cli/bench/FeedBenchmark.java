@@ -22,7 +22,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
@@ -186,7 +185,7 @@ public final class FeedBenchmark {
               StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
               env.setParallelism(parallelism);
               org.apache.flink.streaming.api.datastream.DataStream<ActivityEvent> events =
-                  env.fromData(input, TypeInformation.of(ActivityEvent.class));
+                  env.fromData(input, ActivityFeedJob.EVENT);
               if (pauseBetweenRoundsMs > 0) {
                 events = events.map(new PauseBetweenRounds(pauseBetweenRoundsMs));
               }

@@ -12,6 +12,7 @@ import dev.weir.schema.EventCodec;
 import dev.weir.schema.EventSchema;
 import java.time.Duration;
 import java.util.List;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -21,6 +22,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * id, action) on event time → {@code feed_entry}, updated in place → {@code feed_archive}.
  */
 public final class ActivityFeedJob implements WeirJob {
+
+  /** The decoded events, their details out of Kryo: the job's input type, for tests too. */
+  public static final TypeInformation<ActivityEvent> EVENT = KryoFree.pojoOf(ActivityEvent.class);
 
   public static final String NAME = "activity-feed";
 
@@ -50,7 +54,7 @@ public final class ActivityFeedJob implements WeirJob {
             dlq,
             config.get(FeedOptions.TOPIC),
             EventCodec.of(EventSchema.ACTIVITY_EVENTS, ActivityEvent.class),
-            KryoFree.pojoOf(ActivityEvent.class), // details as JSON, not Kryo
+            EVENT,
             KafkaIo.Watermarks.boundedOutOfOrderness(
                 (e, ts) -> e.occurredAt().toEpochMilli(),
                 Duration.ofMillis(settings.outOfOrdernessMs()),
