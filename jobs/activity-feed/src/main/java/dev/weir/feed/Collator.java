@@ -206,6 +206,13 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
       }
       long limit = patientUpTo;
       release(ctx, out, p -> p.at() <= limit);
+      long watermark = ctx.timerService().currentWatermark();
+      if (limit != Long.MIN_VALUE && watermark < Long.MAX_VALUE) {
+        // An event released here may be older than the watermark by more than archive-after
+        // (replayed history): its archive timer is already past and would wait for the watermark
+        // to move again, which a paused input never does. Archive it now.
+        archiveDue(ctx, out);
+      }
       Long due = flushAt.value();
       if (due != null && due <= now) {
         flushAt.clear();

@@ -317,6 +317,20 @@ class CollatorTest {
   }
 
   @Test
+  void anEventOlderThanTheArchiveAgeIsArchivedEvenIfTheWatermarkNeverMovesAgain() throws Exception {
+    watermark(Duration.ofDays(40).toMillis());
+    send("e1", 0, "push"); // 40 days behind the watermark, and then the input pauses
+    harness.setProcessingTime(5_100); // waited the bound: applied, and already due for the archive
+    assertThat(harness.extractOutputValues())
+        .filteredOn(w -> w.kind == FeedWrite.Kind.ARCHIVE)
+        .singleElement()
+        .satisfies(w -> assertThat(w.entry.eventCount).isEqualTo(1));
+    harness.setProcessingTime(10_000);
+    assertThat(latestEntries()).isEmpty();
+    assertThat(harness.numKeyedStateEntries()).isZero();
+  }
+
+  @Test
   void anEntryThatGrewIsArchivedFromItsNewLastEvent() throws Exception {
     send("e1", 0, "push");
     watermark(MIN);
