@@ -205,16 +205,31 @@ public final class FlinkCluster {
     try (var files = Files.list(dir)) {
       for (Path pidFile : files.filter(p -> p.toString().endsWith(".pid")).sorted().toList()) {
         String pid = Files.readString(pidFile).trim();
+        String process = pidFile.getFileName().toString().replace(".pid", "");
+        if (ProcessHandle.of(Long.parseLong(pid)).filter(ProcessHandle::isAlive).isEmpty()) {
+          throw new StackException(
+              "Flink "
+                  + process
+                  + " (pid "
+                  + pid
+                  + ") is not running; the end of its log:\n"
+                  + logTail(process, 40));
+        }
         OsProcesses.capture(List.of(jcmd, pid, "GC.run"));
         long count =
             OsProcesses.capture(List.of(jcmd, pid, "VM.classloaders"))
                 .lines()
                 .filter(l -> l.contains("org.apache.flink.util.ChildFirstClassLoader"))
                 .count();
-        loaders.put(pidFile.getFileName().toString().replace(".pid", ""), (int) count);
+        loaders.put(process, (int) count);
       }
     }
     return loaders;
+  }
+
+  private String logTail(String process, int lines) throws IOException {
+    List<String> all = Files.readAllLines(log(process), StandardCharsets.UTF_8);
+    return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
   }
 
   /** Stops every process of the cluster. */
@@ -418,14 +433,22 @@ public final class FlinkCluster {
         "rest.address: 127.0.0.1",
         "rest.bind-address: 127.0.0.1",
         "rest.port: " + restPort,
-        "jobmanager.memory.process.size: 1024m",
-        "taskmanager.memory.process.size: 2048m",
+        "jobmanager.memory.process.size: 1280m",
+        "taskmanager.memory.process.size: 2304m",
         // Spare slots: a job at parallelism 2 spread over two TaskManagers uses one slot on each;
         // when one TaskManager dies the job restarts at once in the survivor's spare slots, where
         // its code is already loaded, instead of waiting for a replacement JVM to start and load
         // it (5 s and 4-10 s here). The replacement joins as the next spare. On Kubernetes a
         // redundant TaskManager pod (k8s/base) spares the wait for a pod, not the code loading.
         "taskmanager.numberOfTaskSlots: 4",
+        // Every job on a session cluster loads its own copy of the job jar's classes (~45 MB of
+        // metaspace for weir's), and a process keeps an ended job's until a collection finds
+        // them unreachable. With four slots the TaskManagers peaked at 249 MB of Flink's default
+        // 256 MB in ClusterFailoverITCase, and a TaskManager past it dies of "OutOfMemoryError:
+        // Metaspace". Kubernetes deployments run one job per cluster and keep the default. (The
+        // process sizes above grew by as much, so heap and managed memory stay about as they were.)
+        "taskmanager.memory.jvm-metaspace.size: 512m",
+        "jobmanager.memory.jvm-metaspace.size: 512m",
         "parallelism.default: 1",
         // pgjdbc registers itself with the JVM-wide DriverManager, which then holds the class
         // loader of whichever job loaded it: every submission of a job that reads PostgreSQL
