@@ -8,6 +8,7 @@ import dev.weir.cli.load.CatalogLoader;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.JobRunner;
+import dev.weir.common.kafka.KafkaIo;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.common.postgres.TableStats;
 import dev.weir.search.CatalogCaptureJob;
@@ -186,7 +187,7 @@ class SearchIndexITCase {
           WAIT,
           () -> {
             try {
-              admin.deleteConsumerGroups(List.of("weir-" + SearchIndexJob.NAME)).all().get();
+              admin.deleteConsumerGroups(List.of(KafkaIo.groupId(SearchIndexJob.NAME))).all().get();
               return true;
             } catch (Exception stillActive) {
               return false;
@@ -324,7 +325,7 @@ class SearchIndexITCase {
     try (Admin admin = Kafka.admin()) {
       var committed =
           admin
-              .listConsumerGroupOffsets("weir-" + SearchIndexJob.NAME)
+              .listConsumerGroupOffsets(KafkaIo.groupId(SearchIndexJob.NAME))
               .partitionsToOffsetAndMetadata()
               .get();
       Map<TopicPartition, OffsetSpec> latest = new java.util.HashMap<>();

@@ -42,6 +42,14 @@ public interface LocalService {
     OsProcesses.signalTree(pid().orElseThrow(() -> notRunning()), "CONT");
   }
 
+  /**
+   * Runs the service's processes only on the given CPUs (a taskset list such as "0" or "1-3"), as
+   * if it had a machine of its own; "0-N" gives them all back. Linux only.
+   */
+  default void pinToCpus(String cpus) {
+    CpuAffinity.pin(pid().orElseThrow(() -> notRunning()), cpus);
+  }
+
   private StackException notRunning() {
     return new StackException(name() + " was not started by this stack, or is not running");
   }

@@ -241,6 +241,21 @@ final class OsProcesses {
     capture(command);
   }
 
+  /**
+   * Restricts a process, its descendants and all their threads to the given CPUs (a taskset list,
+   * e.g. "0" or "1-3"); what they start later inherits it. Linux only.
+   */
+  static void pinTree(long pid, String cpus) {
+    ProcessHandle root =
+        ProcessHandle.of(pid).orElseThrow(() -> new StackException("no process " + pid));
+    List<ProcessHandle> tree = new ArrayList<>(root.descendants().toList());
+    tree.add(0, root);
+    for (ProcessHandle p : tree) {
+      capture(
+          List.of("taskset", "--all-tasks", "--cpu-list", "--pid", cpus, Long.toString(p.pid())));
+    }
+  }
+
   static Optional<Long> readPid(Path pidFile) {
     try {
       if (!Files.exists(pidFile)) {

@@ -99,7 +99,7 @@ public final class KafkaIo {
         KafkaSource.<Either<DeadLetter, T>>builder()
             .setBootstrapServers(config.get(WeirOptions.KAFKA_BOOTSTRAP_SERVERS))
             .setTopics(topic)
-            .setGroupId("weir-" + dlq.job())
+            .setGroupId(groupId(dlq.job()))
             .setStartingOffsets(
                 OffsetsInitializer.committedOffsets(
                     org.apache.kafka.clients.consumer.OffsetResetStrategy.EARLIEST))
@@ -386,6 +386,14 @@ public final class KafkaIo {
   }
 
   /** An admin client of the configured cluster; the caller closes it. */
+  /**
+   * The consumer group a job's sources commit their offsets to (for monitoring; a restore starts
+   * from the checkpoint's offsets, a fresh start from the group's).
+   */
+  public static String groupId(String job) {
+    return "weir-" + job;
+  }
+
   public static Admin admin(WeirConfig config) {
     Properties props = clientProperties(config);
     props.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000");
