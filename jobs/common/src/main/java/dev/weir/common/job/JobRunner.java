@@ -27,6 +27,7 @@ import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.FileUtils;
 
 /** Configures an environment the same way for every job, wherever it runs. */
 public final class JobRunner {
@@ -93,12 +94,22 @@ public final class JobRunner {
     registerJsonValueTypes(env);
   }
 
-  /** Where a local run keeps its checkpoints: a directory of its own under the temp directory. */
+  /**
+   * Where a local run keeps its checkpoints: a directory of its own under the temp directory,
+   * removed when the JVM exits (a MiniCluster's job cannot be resumed from it by a later process
+   * anyway).
+   */
   private static Path localCheckpoints() {
     try {
       Path base = Path.of(System.getProperty("java.io.tmpdir"), "weir-checkpoints");
       Files.createDirectories(base);
-      return Files.createTempDirectory(base, "run-");
+      Path run = Files.createTempDirectory(base, "run-");
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> FileUtils.deleteDirectoryQuietly(run.toFile()),
+                  "weir-remove-local-checkpoints"));
+      return run;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create a local checkpoint directory", e);
     }
