@@ -46,12 +46,22 @@ public class DocumentJoiner
   static final ValueStateDescriptor<ProductState> PRODUCT =
       new ValueStateDescriptor<>("product", TypeInformation.of(ProductState.class));
 
+  /**
+   * The description and attributes of the product held in {@link #PRODUCT}, which holds its row
+   * without them: most changes (a price, a name, a brand) leave them as they were, and are written
+   * without them. (A savepoint of weir from before this state has them in the row: they move here
+   * at the product's next change.)
+   */
+  static final ValueStateDescriptor<LargeValues> LARGE_VALUES =
+      new ValueStateDescriptor<>("large-values", TypeInformation.of(LargeValues.class));
+
   /** How deep a category tree may be; a deeper or cyclic parent chain is cut there. */
   static final int MAX_DEPTH = 32;
 
   private final CopyReader.Opener copy;
 
   private transient ValueState<ProductState> product;
+  private transient ValueState<LargeValues> largeValues;
   private transient CopyReader copyReader;
   private transient Counter documents;
   private transient Counter unchanged;
@@ -70,6 +80,7 @@ public class DocumentJoiner
   public void open(OpenContext openContext) {
     JdbcDrivers.deregisterOnRelease(getRuntimeContext());
     product = getRuntimeContext().getState(PRODUCT);
+    largeValues = getRuntimeContext().getState(LARGE_VALUES);
     var metrics = getRuntimeContext().getMetricGroup();
     documents = metrics.counter("weirDocumentsChanged");
     unchanged = metrics.counter(WeirMetrics.WRITES_SKIPPED_UNCHANGED);
@@ -84,12 +95,14 @@ public class DocumentJoiner
     if (state == null) {
       state = new ProductState();
     }
+    LargeValues held = largeValues.value();
     if (in.price != null) {
       if (!applyPrice(state, in.price)) {
         staleChanges.inc();
         return;
       }
-    } else if (!applyRow(state, in.product)) {
+      withLargeValues(state, held);
+    } else if (!applyRow(state, in.product, held)) {
       staleChanges.inc();
       return;
     }
@@ -98,7 +111,7 @@ public class DocumentJoiner
       return;
     }
     emitIfChanged(state, ctx.getBroadcastState(BRANDS), ctx.getBroadcastState(CATEGORIES), out);
-    product.update(state);
+    store(state, held);
   }
 
   @Override
@@ -118,10 +131,43 @@ public class DocumentJoiner
         (productId, state) -> {
           ProductState s = state.value();
           if (s != null && s.product != null && affects(d, s.product, categories)) {
+            // The state backend has made this product's key the current one.
+            LargeValues held = largeValues.value();
+            withLargeValues(s, held);
             emitIfChanged(s, brands, categories, out);
-            state.update(s);
+            store(s, held);
           }
         });
+  }
+
+  /** Puts the large values held apart into the state's row, which is kept without them. */
+  private static void withLargeValues(ProductState state, LargeValues held) {
+    ProductRow row = state.product;
+    if (held != null && row != null && !row.deleted) {
+      row.description = held.description;
+      row.attributes = held.attributes;
+    }
+  }
+
+  /**
+   * Writes the product's state without its large values, and the large values only when they are
+   * not the ones held (a new product, a description edit, or a row from before they were kept
+   * apart).
+   */
+  private void store(ProductState state, LargeValues held) throws Exception {
+    ProductRow row = state.product;
+    if (row.deleted) {
+      if (held != null) {
+        largeValues.clear();
+      }
+    } else {
+      if (held == null || !held.sameAs(row)) {
+        largeValues.update(LargeValues.of(row));
+      }
+      row.description = null;
+      row.attributes = null;
+    }
+    product.update(state);
   }
 
   /** A newer price wins; an older or equal version is stale. */
@@ -135,14 +181,20 @@ public class DocumentJoiner
     return true;
   }
 
-  /** A newer catalog row replaces the one held, keeping large values marked unavailable. */
-  boolean applyRow(ProductState state, ProductRow row) throws Exception {
+  /**
+   * A newer catalog row replaces the one held, keeping large values marked unavailable (those held
+   * apart, {@code heldLarge}, or in a row from before they were).
+   */
+  boolean applyRow(ProductState state, ProductRow row, LargeValues heldLarge) throws Exception {
     ProductRow held = state.product;
     if (held != null && row.stamp < held.stamp) {
       return false;
     }
     if (!row.deleted) {
       if (row.descriptionUnavailable || row.attributesUnavailable) {
+        if (heldLarge != null) {
+          withLargeValues(state, heldLarge);
+        }
         String[] large = largeValues(held, row);
         row.description = row.descriptionUnavailable ? large[0] : row.description;
         row.attributes = row.attributesUnavailable ? large[1] : row.attributes;

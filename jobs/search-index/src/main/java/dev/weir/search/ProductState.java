@@ -3,7 +3,8 @@ package dev.weir.search;
 import java.math.BigDecimal;
 
 /**
- * What the join keeps per product: the catalog row, the winning price, and the column hashes of the
+ * What the join keeps per product: the catalog row (without its description and attributes, kept
+ * apart in {@link DocumentJoiner#LARGE_VALUES}), the winning price, and the column hashes of the
  * last document written (null: none written, or deleted since).
  */
 public class ProductState {

@@ -17,6 +17,7 @@ import org.apache.flink.streaming.api.operators.co.CoBroadcastWithKeyedOperator;
 import org.apache.flink.streaming.util.KeyedBroadcastOperatorTestHarness;
 import org.apache.flink.streaming.util.OperatorSnapshotUtil;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
@@ -24,8 +25,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * above all: the job re-sends it with every change) and the brands and categories it joins.
  *
  * <p>{@code savepoints/document-joiner-1.snapshot} was written by weir before descriptions were
- * kept as UTF-8 (Flink's StringSerializer); regenerate a snapshot of today's state with {@code
- * -Dweir.write-snapshot=<file>}.
+ * kept as UTF-8 (Flink's StringSerializer), {@code document-joiner-2.snapshot} before they were
+ * kept apart from the row ({@link DocumentJoiner#LARGE_VALUES}); write a snapshot of today's state
+ * with {@code -Dweir.write-snapshot=<file>}.
  */
 class DocumentJoinerSavepointTest {
 
@@ -38,8 +40,13 @@ class DocumentJoinerSavepointTest {
   }
 
   @ParameterizedTest
-  @EnumSource(Backend.class)
-  void aSavepointOfWeir1Restores(Backend backend) throws Exception {
+  @CsvSource({
+    "document-joiner-1.snapshot, HEAP",
+    "document-joiner-1.snapshot, ROCKSDB",
+    "document-joiner-2.snapshot, HEAP",
+    "document-joiner-2.snapshot, ROCKSDB"
+  })
+  void aSavepointOfAnEarlierWeirRestores(String snapshot, Backend backend) throws Exception {
     String written = System.getProperty("weir.write-snapshot");
     if (written != null) {
       OperatorSnapshotUtil.writeStateHandle(snapshotOfAProduct(), written);
@@ -47,13 +54,16 @@ class DocumentJoinerSavepointTest {
     try (KeyedBroadcastOperatorTestHarness<Long, ProductInput, Dimension, SearchDocument> restored =
         restoredFrom(
             OperatorSnapshotUtil.readStateHandle(
-                Path.of(getClass().getResource("/savepoints/document-joiner-1.snapshot").toURI())
-                    .toString()),
+                Path.of(getClass().getResource("/savepoints/" + snapshot).toURI()).toString()),
             backend)) {
       restored.processElement(ProductInput.of(price(7, "99.00", 8)), 0);
+      // The next change holds the description in the state of its own, and the one after reads it
+      // from there.
+      restored.processElement(ProductInput.of(price(7, "98.00", 9)), 0);
 
       SearchDocument doc = last(restored);
       assertThat(doc.isNew).isFalse();
+      assertThat(doc.price).isEqualByComparingTo("98.00");
       assertThat(doc.description).isEqualTo(DESCRIPTION);
       assertThat(doc.brandName).isEqualTo("Acme");
       assertThat(doc.categoryPath).containsExactly("Outdoor", "Hiking");
@@ -102,13 +112,14 @@ class DocumentJoinerSavepointTest {
     return harness;
   }
 
-  private static KeyedBroadcastOperatorTestHarness<Long, ProductInput, Dimension, SearchDocument>
-      harness() throws Exception {
+  /** The join's operator, for a harness that takes a state backend and snapshots. */
+  static KeyedBroadcastOperatorTestHarness<Long, ProductInput, Dimension, SearchDocument> harness()
+      throws Exception {
     return new KeyedBroadcastOperatorTestHarness<>(
         new CoBroadcastWithKeyedOperator<>(
             new DocumentJoiner(
                 () -> {
-                  throw new AssertionError("the description must come from the restored state");
+                  throw new AssertionError("the description must come from the join's state");
                 }),
             List.of(DocumentJoiner.BRANDS, DocumentJoiner.CATEGORIES)),
         ProductInput::productId,
