@@ -13,6 +13,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -103,6 +104,34 @@ class LocalStackITCase {
         .hasMessageContaining("Elasticsearch: port " + shared.kafkaPort())
         // Its own PostgreSQL password (another home) is not the running server's.
         .hasMessageContaining("PostgreSQL: port " + shared.postgresPort());
+  }
+
+  @Test
+  void aPostgreSQLThatIsNotTheStacksOwnIsNotTakenForIt() throws Exception {
+    StackSettings shared = LocalStackExtension.stack().settings();
+    Path home = Path.of("target", "borrowing-stack").toAbsolutePath();
+    // The shared stack's password: its server accepts this stack's connections, as a server that
+    // trusts local connections would.
+    Files.createDirectories(home.resolve("postgres"));
+    Files.copy(
+        shared.home().resolve("postgres").resolve("password"),
+        home.resolve("postgres").resolve("password"),
+        StandardCopyOption.REPLACE_EXISTING);
+    Properties p = new Properties();
+    p.setProperty("weir.home", home.toString());
+    p.setProperty("weir.postgres.port", Integer.toString(shared.postgresPort()));
+    LocalService postgres =
+        new LocalStack(settings(p))
+            .services().stream()
+                .filter(s -> s.name().equals("PostgreSQL"))
+                .findFirst()
+                .orElseThrow();
+
+    assertThat(postgres.isUp()).isFalse();
+    assertThatThrownBy(postgres::start)
+        .isInstanceOf(StackException.class)
+        .hasMessageContaining("port " + shared.postgresPort() + " is taken by another PostgreSQL")
+        .hasMessageContaining(shared.home().resolve("postgres").resolve("data").toString());
   }
 
   @Test

@@ -9,6 +9,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -66,14 +67,35 @@ final class PostgresService implements LocalService {
     return "jdbc:postgresql://" + address() + "/" + database;
   }
 
+  /** This stack's server: the one whose data directory is in this stack's folder. */
   @Override
   public boolean isUp() {
+    return answeringServer().filter(this::isOwnDataDirectory).isPresent();
+  }
+
+  /**
+   * The data directory of the PostgreSQL that accepts weir's credentials on the port, if one does:
+   * another stack's, given its password, or a server that trusts every local connection would.
+   */
+  private Optional<Path> answeringServer() {
     if (!OsProcesses.portOpen(settings.postgresPort())) {
-      return false;
+      return Optional.empty();
     }
-    try (Connection c = DriverManager.getConnection(jdbcUrl("postgres"), USER, password())) {
-      return c.isValid(2);
+    try (Connection c = DriverManager.getConnection(jdbcUrl("postgres"), USER, password());
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SHOW data_directory")) {
+      return rs.next() ? Optional.of(Path.of(rs.getString(1))) : Optional.empty();
     } catch (SQLException e) {
+      return Optional.empty();
+    }
+  }
+
+  private boolean isOwnDataDirectory(Path dataDirectory) {
+    Path own = dir.resolve("data");
+    try {
+      return dataDirectory.normalize().equals(own.normalize())
+          || (Files.exists(dataDirectory) && Files.isSameFile(dataDirectory, own));
+    } catch (IOException e) {
       return false;
     }
   }
@@ -83,6 +105,17 @@ final class PostgresService implements LocalService {
     if (isUp()) {
       ensureDatabase(DATABASE);
       return false;
+    }
+    Optional<Path> other = answeringServer();
+    if (other.isPresent()) {
+      throw new StackException(
+          "PostgreSQL: port "
+              + settings.postgresPort()
+              + " is taken by another PostgreSQL (data directory "
+              + other.get()
+              + ", not this stack's "
+              + dir.resolve("data")
+              + ") that accepts weir's credentials (set WEIR_POSTGRES_PORT to use another port)");
     }
     if (OsProcesses.portOpen(settings.postgresPort())) {
       throw new StackException(
