@@ -1,5 +1,10 @@
 package dev.weir.stack;
 
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+
 /**
  * Which CPUs a process may run on (Linux's taskset): benchmarks give a service cores of its own, as
  * if it had a machine of its own.
@@ -14,6 +19,13 @@ public final class CpuAffinity {
    */
   public static void pin(long pid, String cpus) {
     OsProcesses.pinTree(pid, cpus);
+  }
+
+  /** Whether processes can be pinned here: Linux's taskset is on the PATH. */
+  public static boolean available() {
+    String path = System.getenv().getOrDefault("PATH", "");
+    return Arrays.stream(path.split(File.pathSeparator))
+        .anyMatch(dir -> !dir.isEmpty() && Files.isExecutable(Path.of(dir, "taskset")));
   }
 
   /** Every CPU of this machine, as a taskset list. */

@@ -102,17 +102,17 @@ final class PostgresService implements LocalService {
 
   @Override
   public boolean start() {
-    if (isUp()) {
+    Optional<Path> answering = answeringServer();
+    if (answering.filter(this::isOwnDataDirectory).isPresent()) {
       ensureDatabase(DATABASE);
       return false;
     }
-    Optional<Path> other = answeringServer();
-    if (other.isPresent()) {
+    if (answering.isPresent()) {
       throw new StackException(
           "PostgreSQL: port "
               + settings.postgresPort()
               + " is taken by another PostgreSQL (data directory "
-              + other.get()
+              + answering.get()
               + ", not this stack's "
               + dir.resolve("data")
               + ") that accepts weir's credentials (set WEIR_POSTGRES_PORT to use another port)");

@@ -35,9 +35,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
 
 /**
  * search-index, side by side in one run on the local stack:
@@ -343,7 +345,7 @@ public final class SearchIndexBenchmark {
   private static Pass separateCores(
       LocalStack stack, ElasticsearchClient es, WeirConfig config, int products) throws Exception {
     int cores = Runtime.getRuntime().availableProcessors();
-    if (cores < 2 || !java.nio.file.Files.isExecutable(java.nio.file.Path.of("/usr/bin/taskset"))) {
+    if (cores < 2 || !CpuAffinity.available()) {
       return null;
     }
     String rest = "1-" + (cores - 1);
@@ -370,8 +372,8 @@ public final class SearchIndexBenchmark {
   private static void forgetOffsets(WeirConfig config) throws Exception {
     try (var admin = KafkaIo.admin(config)) {
       admin.deleteConsumerGroups(List.of(KafkaIo.groupId(SearchIndexJob.NAME))).all().get();
-    } catch (java.util.concurrent.ExecutionException e) {
-      if (!(e.getCause() instanceof org.apache.kafka.common.errors.GroupIdNotFoundException)) {
+    } catch (ExecutionException e) {
+      if (!(e.getCause() instanceof GroupIdNotFoundException)) {
         throw e; // no group: no offsets committed, nothing to forget
       }
     }

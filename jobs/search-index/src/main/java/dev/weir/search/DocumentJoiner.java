@@ -95,20 +95,24 @@ public class DocumentJoiner
     if (state == null) {
       state = new ProductState();
     }
-    LargeValues held = largeValues.value();
+    LargeValues held;
     if (in.price != null) {
       if (!applyPrice(state, in.price)) {
         staleChanges.inc();
         return;
       }
+      if (state.product == null) {
+        product.update(state); // a price ahead of its product: kept until the product arrives
+        return;
+      }
+      held = largeValues.value();
       withLargeValues(state, held);
-    } else if (!applyRow(state, in.product, held)) {
-      staleChanges.inc();
-      return;
-    }
-    if (state.product == null) {
-      product.update(state); // a price ahead of its product: kept until the product arrives
-      return;
+    } else {
+      held = largeValues.value();
+      if (!applyRow(state, in.product, held)) {
+        staleChanges.inc();
+        return;
+      }
     }
     emitIfChanged(state, ctx.getBroadcastState(BRANDS), ctx.getBroadcastState(CATEGORIES), out);
     store(state, held);

@@ -385,7 +385,6 @@ public final class KafkaIo {
     return value.replace("\\", "\\\\").replace("\"", "\\\"");
   }
 
-  /** An admin client of the configured cluster; the caller closes it. */
   /**
    * The consumer group a job's sources commit their offsets to (for monitoring; a restore starts
    * from the checkpoint's offsets, a fresh start from the group's).
@@ -394,6 +393,7 @@ public final class KafkaIo {
     return "weir-" + job;
   }
 
+  /** An admin client of the configured cluster; the caller closes it. */
   public static Admin admin(WeirConfig config) {
     Properties props = clientProperties(config);
     props.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000");
