@@ -135,6 +135,32 @@ class LocalStackITCase {
   }
 
   @Test
+  void aKafkaOrElasticsearchThatThisStackDidNotStartIsNotTakenForItsOwn() {
+    StackSettings shared = LocalStackExtension.stack().settings();
+    // Another stack's home on the shared stack's ports: its brokers and nodes answer, healthy,
+    // but they are not the ones this stack started.
+    Properties p = new Properties();
+    p.setProperty("weir.home", Path.of("target", "borrowing-stack").toAbsolutePath().toString());
+    p.setProperty("weir.kafka.port", Integer.toString(shared.kafkaPort()));
+    p.setProperty("weir.elasticsearch.port", Integer.toString(shared.elasticsearchPort()));
+    LocalStack borrowing = new LocalStack(settings(p));
+    Map<String, Integer> ports =
+        Map.of("Kafka", shared.kafkaPort(), "Elasticsearch", shared.elasticsearchPort());
+    for (LocalService service : borrowing.services()) {
+      Integer port = ports.get(service.name());
+      if (port != null) {
+        assertThat(service.isUp()).as(service.name()).isFalse();
+        assertThatThrownBy(service::start)
+            .as(service.name())
+            .isInstanceOf(StackException.class)
+            .hasMessageContaining(service.name() + ": port " + port + " is taken by")
+            .hasMessageContaining("this stack did not start");
+      }
+    }
+    assertThat(LocalStackExtension.stack().services()).allMatch(LocalService::isUp);
+  }
+
+  @Test
   void aSecondStackStartsReusesAndStopsLeavingNoProcess() {
     Path home = Path.of("target", "second-stack").toAbsolutePath();
     Properties p = new Properties();

@@ -86,8 +86,18 @@ final class ElasticsearchService implements LocalService {
     return dir.resolve("logs").resolve("weir.log");
   }
 
+  /**
+   * A healthy Elasticsearch answers on the port and it is this stack's: the node its pid file names
+   * listens there (where /proc cannot tell, a node on the port of a live stack process is taken for
+   * it).
+   */
   @Override
   public boolean isUp() {
+    return healthy()
+        && pid().map(p -> OsProcesses.listensOn(p, httpPort).orElse(true)).orElse(false);
+  }
+
+  private boolean healthy() {
     // GET / answers 405 on the integ-test distribution: ask the cluster health instead.
     try {
       HttpRequest.Builder health =
@@ -122,7 +132,12 @@ final class ElasticsearchService implements LocalService {
           name()
               + ": port "
               + httpPort
-              + " is taken by something that is not a healthy Elasticsearch (set WEIR_ELASTICSEARCH_PORT to use another port)");
+              + (healthy()
+                  ? " is taken by an Elasticsearch this stack did not start (its pid file: "
+                      + pidFile()
+                      + ")"
+                  : " is taken by something that is not a healthy Elasticsearch")
+              + " (set WEIR_ELASTICSEARCH_PORT to use another port)");
     }
     String version = settings.versions().elasticsearch();
     Path distribution = dir.resolve("dist-" + version);

@@ -57,15 +57,30 @@ final class KafkaService implements LocalService {
     return dir.resolve("kafka.log");
   }
 
+  /**
+   * A broker answers on the port and it is this stack's: the one its pid file names listens there
+   * (where /proc cannot tell, a broker on the port of a live stack process is taken for it).
+   */
   @Override
   public boolean isUp() {
-    return OsProcesses.portOpen(settings.kafkaPort());
+    int port = settings.kafkaPort();
+    return OsProcesses.portOpen(port)
+        && pid().map(p -> OsProcesses.listensOn(p, port).orElse(true)).orElse(false);
   }
 
   @Override
   public boolean start() {
     if (isUp()) {
       return false;
+    }
+    if (OsProcesses.portOpen(settings.kafkaPort())) {
+      throw new StackException(
+          name()
+              + ": port "
+              + settings.kafkaPort()
+              + " is taken by a process this stack did not start (its Kafka's pid file: "
+              + pidFile()
+              + ") (set WEIR_KAFKA_PORT to use another port)");
     }
     String v = settings.versions().kafka();
     List<Path> classPath =

@@ -9,9 +9,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
@@ -211,6 +213,63 @@ final class OsProcesses {
     } catch (IOException e) {
       return false;
     }
+  }
+
+  /**
+   * Whether the socket listening on TCP {@code port} belongs to process {@code pid} or one of its
+   * descendants, from Linux's /proc (the listening socket's inode in /proc/net/tcp[6] among the
+   * processes' open files). Empty where /proc cannot tell: not Linux, no listener seen in this
+   * network namespace, or a process whose open files we may not read.
+   */
+  static Optional<Boolean> listensOn(long pid, int port) {
+    Set<String> sockets = new HashSet<>();
+    for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+      sockets.addAll(listeningSockets(Path.of(table), port));
+    }
+    Optional<ProcessHandle> root = ProcessHandle.of(pid);
+    if (sockets.isEmpty() || root.isEmpty()) {
+      return Optional.empty();
+    }
+    List<ProcessHandle> tree = new ArrayList<>(List.of(root.get()));
+    tree.addAll(root.get().descendants().toList());
+    for (ProcessHandle process : tree) {
+      try (Stream<Path> fds = Files.list(Path.of("/proc", Long.toString(process.pid()), "fd"))) {
+        for (Path fd : (Iterable<Path>) fds::iterator) {
+          try {
+            if (sockets.contains(Files.readSymbolicLink(fd).toString())) {
+              return Optional.of(true);
+            }
+          } catch (IOException closed) {
+            // closed since it was listed
+          }
+        }
+      } catch (IOException | SecurityException e) {
+        return Optional.empty(); // another user's process, or it ended
+      }
+    }
+    return Optional.of(false);
+  }
+
+  /**
+   * "socket:[inode]" of the sockets in LISTEN state (st 0A) on {@code port} in a /proc/net/tcp
+   * table, whose rows read "sl local_address(hex ip:hex port) rem_address st … uid timeout inode".
+   */
+  static Set<String> listeningSockets(Path table, int port) {
+    Set<String> sockets = new HashSet<>();
+    List<String> rows;
+    try {
+      rows = Files.readAllLines(table);
+    } catch (IOException e) {
+      return sockets;
+    }
+    String hexPort = String.format(":%04X", port);
+    for (String row : rows.subList(Math.min(1, rows.size()), rows.size())) {
+      String[] f = row.trim().split("\\s+");
+      if (f.length > 9 && f[1].endsWith(hexPort) && f[3].equals("0A")) {
+        sockets.add("socket:[" + f[9] + "]");
+      }
+    }
+    return sockets;
   }
 
   /** TERM, then KILL after the grace period; true when it is gone. */

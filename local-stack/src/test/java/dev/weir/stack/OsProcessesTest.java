@@ -2,7 +2,11 @@ package dev.weir.stack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assumptions.assumeThat;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -69,6 +73,42 @@ class OsProcessesTest {
     List<ProcessHandle> tree = process.toHandle().descendants().toList();
     assertThat(OsProcesses.stop(process.pid(), Duration.ofSeconds(5))).isTrue();
     assertThat(tree).noneMatch(ProcessHandle::isAlive);
+  }
+
+  @Test
+  void aPortIsListenedOnByTheProcessThatOpenedItNotByAnother(@TempDir Path dir) throws Exception {
+    assumeThat(Path.of("/proc/net/tcp")).exists();
+    Process other =
+        OsProcesses.startDetached(List.of("sleep", "30"), dir, Map.of(), dir.resolve("sleep.log"));
+    try (ServerSocket listener =
+        new ServerSocket(0, 1, InetAddress.getByName(StackSettings.HOST))) {
+      int port = listener.getLocalPort();
+      assertThat(OsProcesses.listensOn(ProcessHandle.current().pid(), port)).contains(true);
+      assertThat(OsProcesses.listensOn(other.pid(), port)).contains(false);
+    } finally {
+      OsProcesses.stop(other.pid(), Duration.ofSeconds(5));
+    }
+  }
+
+  @Test
+  void listeningSocketsAreReadFromTheKernelsTable(@TempDir Path dir) throws Exception {
+    Path table = dir.resolve("tcp");
+    Files.writeString(
+        table,
+        String.join(
+            "\n",
+            "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid "
+                + " timeout inode",
+            // 127.0.0.1:19092 listening; the same port connected; another port listening
+            "   0: 0100007F:4A94 00000000:0000 0A 00000000:00000000 00:00000000 00000000  0 0"
+                + " 4711 1 0000000000000000 100 0 0 10 0",
+            "   1: 0100007F:4A94 0100007F:D2F0 01 00000000:00000000 00:00000000 00000000  0 0"
+                + " 4712 1 0000000000000000 20 4 30 10 -1",
+            "   2: 0100007F:3C50 00000000:0000 0A 00000000:00000000 00:00000000 00000000  0 0"
+                + " 4713 1 0000000000000000 100 0 0 10 0",
+            ""));
+    assertThat(OsProcesses.listeningSockets(table, 19092)).containsExactly("socket:[4711]");
+    assertThat(OsProcesses.listeningSockets(dir.resolve("missing"), 19092)).isEmpty();
   }
 
   @Test
