@@ -48,13 +48,7 @@ final class CatalogDemo {
     stack.ensurePostgresDatabase(CATALOG_DATABASE);
     String catalogUrl = connections.postgresJdbcUrl(CATALOG_DATABASE);
     WeirConfig config =
-        copy.with(SearchIndexOptions.CATALOG_URL, catalogUrl)
-            .with(SearchIndexOptions.CATALOG_SLOT, CATALOG_DATABASE)
-            .with(SearchIndexOptions.CATALOG_PUBLICATION, CATALOG_DATABASE)
-            .with(SearchIndexOptions.CDC_TOPIC_PREFIX, "demo.cdc.catalog.")
-            .with(SearchIndexOptions.PRICING_TOPIC, "demo.pricing.events")
-            .with(SearchIndexOptions.ALIAS, ALIAS)
-            .with(SearchIndexOptions.INITIAL_INDEX, ALIAS + "-v1");
+        SearchIndexOptions.ownCatalog(copy, catalogUrl, CATALOG_DATABASE, "demo", ALIAS);
     // A slot left by the previous run would keep its database from being dropped.
     CatalogCaptureJob.dropSlot(config);
     stack.recreatePostgresDatabase(CATALOG_DATABASE);

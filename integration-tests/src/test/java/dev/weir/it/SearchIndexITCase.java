@@ -64,14 +64,12 @@ class SearchIndexITCase {
     LocalStackExtension.stack().ensurePostgresDatabase(catalogDb);
     catalogUrl = LocalStackExtension.connections().postgresJdbcUrl(catalogDb);
     config =
-        TestDatabases.fresh(LocalStackExtension.config(), "it_search")
-            .with(SearchIndexOptions.CATALOG_URL, catalogUrl)
-            .with(SearchIndexOptions.CATALOG_SLOT, "it_slot_" + run)
-            .with(SearchIndexOptions.CATALOG_PUBLICATION, "it_pub_" + run)
-            .with(SearchIndexOptions.CDC_TOPIC_PREFIX, "it.cdc." + run + ".")
-            .with(SearchIndexOptions.PRICING_TOPIC, "it.pricing." + run)
-            .with(SearchIndexOptions.ALIAS, "it-products-" + run)
-            .with(SearchIndexOptions.INITIAL_INDEX, "it-products-" + run + "-v1")
+        SearchIndexOptions.ownCatalog(
+                TestDatabases.fresh(LocalStackExtension.config(), "it_search"),
+                catalogUrl,
+                "it_slot_" + run,
+                "it." + run,
+                "it-products-" + run)
             .with(WeirOptions.DLQ_TOPIC, "it.dlq.search." + run)
             .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
     copyUrl = config.get(WeirOptions.POSTGRES_URL);

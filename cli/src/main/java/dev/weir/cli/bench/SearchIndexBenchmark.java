@@ -301,15 +301,14 @@ public final class SearchIndexBenchmark {
   /** The benchmark's settings for one run of the job: its own copy database and alias. */
   private static WeirConfig config(
       LocalStack stack, Connections connections, int parallelism, String copy, String alias) {
-    return BenchDatabases.fresh(stack, connections, copy)
-        .with(WeirOptions.PARALLELISM, Integer.toString(parallelism))
-        .with(SearchIndexOptions.CATALOG_URL, connections.postgresJdbcUrl(CATALOG))
-        .with(SearchIndexOptions.CATALOG_SLOT, CATALOG)
-        .with(SearchIndexOptions.CATALOG_PUBLICATION, CATALOG)
-        .with(SearchIndexOptions.CDC_TOPIC_PREFIX, "bench.cdc.catalog.")
-        .with(SearchIndexOptions.PRICING_TOPIC, "bench.pricing.events")
-        .with(SearchIndexOptions.ALIAS, alias)
-        .with(SearchIndexOptions.INITIAL_INDEX, alias + "-weir");
+    return SearchIndexOptions.ownCatalog(
+            BenchDatabases.fresh(stack, connections, copy),
+            connections.postgresJdbcUrl(CATALOG),
+            CATALOG,
+            "bench",
+            alias)
+        .with(SearchIndexOptions.INITIAL_INDEX, alias + "-weir")
+        .with(WeirOptions.PARALLELISM, Integer.toString(parallelism));
   }
 
   /**

@@ -50,14 +50,12 @@ final class SearchIndexWorkload implements Workload {
     LocalStackExtension.stack().ensurePostgresDatabase(catalogDb);
     catalogUrl = LocalStackExtension.connections().postgresJdbcUrl(catalogDb);
     config =
-        TestDatabases.fresh(LocalStackExtension.config(), "it_failover_search")
-            .with(SearchIndexOptions.CATALOG_URL, catalogUrl)
-            .with(SearchIndexOptions.CATALOG_SLOT, "it_failover_slot_" + run)
-            .with(SearchIndexOptions.CATALOG_PUBLICATION, "it_failover_pub_" + run)
-            .with(SearchIndexOptions.CDC_TOPIC_PREFIX, "it.failover.cdc." + run + ".")
-            .with(SearchIndexOptions.PRICING_TOPIC, "it.failover.pricing." + run)
-            .with(SearchIndexOptions.ALIAS, "it-failover-" + run)
-            .with(SearchIndexOptions.INITIAL_INDEX, "it-failover-" + run + "-v1")
+        SearchIndexOptions.ownCatalog(
+                TestDatabases.fresh(LocalStackExtension.config(), "it_failover_search"),
+                catalogUrl,
+                "it_failover_slot_" + run,
+                "it.failover." + run,
+                "it-failover-" + run)
             .with(WeirOptions.DLQ_TOPIC, "it.failover.dlq." + run)
             .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
     es = ElasticsearchClients.blocking(ElasticsearchSettings.from(config));

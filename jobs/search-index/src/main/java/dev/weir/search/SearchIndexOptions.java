@@ -85,5 +85,24 @@ public final class SearchIndexOptions {
           .withDescription(
               "cdc-catalog: the publication, created for the captured tables only (filtered).");
 
+  /**
+   * {@code config} with a catalog capture and an index of their own, beside a deployment's defaults
+   * (the demo, the benchmark, the tests): the catalog database at {@code catalogUrl}, the
+   * replication slot and publication {@code slot}, the topics {@code <topics>.cdc.catalog.*} and
+   * {@code <topics>.pricing.events}, and the alias {@code alias} with {@code <alias>-v1} made
+   * behind it.
+   */
+  public static WeirConfig ownCatalog(
+      WeirConfig config, String catalogUrl, String slot, String topics, String alias) {
+    return config
+        .with(CATALOG_URL, catalogUrl)
+        .with(CATALOG_SLOT, slot)
+        .with(CATALOG_PUBLICATION, slot)
+        .with(CDC_TOPIC_PREFIX, topics + ".cdc.catalog.")
+        .with(PRICING_TOPIC, topics + ".pricing.events")
+        .with(ALIAS, alias)
+        .with(INITIAL_INDEX, alias + "-v1");
+  }
+
   private SearchIndexOptions() {}
 }
