@@ -5,9 +5,12 @@ import dev.weir.stack.LocalStack;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /**
  * CPU time used over a timed window by each local service (its process tree) and by this JVM (the
@@ -21,8 +24,17 @@ final class CpuUse {
 
   static final String THIS_JVM = "benchmark JVM";
 
+  /**
+   * Parts of this JVM's time, listed after it and already counted in it: HotSpot's JIT compiler
+   * threads and its G1 collector threads, told apart by their thread names.
+   */
+  static final String JIT = "of which the JIT compiler";
+
+  static final String GC = "of which garbage collection";
+
   private final Map<String, Long> roots = new LinkedHashMap<>();
   private final Map<String, Long> startTicks;
+  private final Map<Long, Long> startThreadTicks;
 
   private CpuUse(LocalStack stack) {
     for (LocalService service : stack.services()) {
@@ -30,6 +42,7 @@ final class CpuUse {
     }
     roots.put(THIS_JVM, ProcessHandle.current().pid());
     startTicks = ticks();
+    startThreadTicks = threadTicks();
   }
 
   /** Starts measuring now. */
@@ -38,10 +51,12 @@ final class CpuUse {
   }
 
   /**
-   * CPU seconds since {@link #start}, by process (insertion order: the services, then this JVM).
+   * CPU seconds since {@link #start}, by process (insertion order: the services, then this JVM and
+   * its {@link #isPart parts}).
    */
   Map<String, Double> seconds() {
     Map<String, Long> now = ticks();
+    Map<Long, Long> threadsNow = threadTicks();
     Map<String, Double> seconds = new LinkedHashMap<>();
     startTicks.forEach(
         (name, start) -> {
@@ -50,7 +65,66 @@ final class CpuUse {
             seconds.put(name, (end - start) / TICKS_PER_SECOND);
           }
         });
+    if (seconds.containsKey(THIS_JVM)) {
+      for (String part : List.of(JIT, GC)) {
+        long ticks = 0;
+        for (var thread : threadsNow.entrySet()) {
+          if (part.equals(partOf(threadName(thread.getKey())))) {
+            ticks += thread.getValue() - startThreadTicks.getOrDefault(thread.getKey(), 0L);
+          }
+        }
+        seconds.put(part, ticks / TICKS_PER_SECOND);
+      }
+    }
     return seconds;
+  }
+
+  /** Whether {@code name} is a part of a process already counted in it (not to be added up). */
+  static boolean isPart(String name) {
+    return name.equals(JIT) || name.equals(GC);
+  }
+
+  /**
+   * The part a HotSpot thread belongs to by its Linux name (15 characters at most): "C2
+   * CompilerThre", "C1 CompilerThre"; "GC Thread#0", "G1 Conc#0", "G1 Refine#0", "G1 Main Marker",
+   * "G1 Service". Null for any other thread.
+   */
+  static String partOf(String threadName) {
+    if (threadName == null) {
+      return null;
+    }
+    if (threadName.matches("C[12] CompilerThre.*")) {
+      return JIT;
+    }
+    if (threadName.startsWith("GC Thread") || threadName.startsWith("G1 ")) {
+      return GC;
+    }
+    return null;
+  }
+
+  /**
+   * User + system ticks of this JVM's threads by thread id. A thread that ends within the window
+   * (HotSpot stops idle compiler threads) takes its time with it: the parts are a lower bound.
+   */
+  private static Map<Long, Long> threadTicks() {
+    Map<Long, Long> ticks = new HashMap<>();
+    try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+      tasks.forEach(
+          task ->
+              stat(task)
+                  .ifPresent(t -> ticks.put(Long.parseLong(task.getFileName().toString()), t[0])));
+    } catch (IOException | RuntimeException e) {
+      // not Linux: no parts
+    }
+    return ticks;
+  }
+
+  private static String threadName(long tid) {
+    try {
+      return Files.readString(Path.of("/proc/self/task", Long.toString(tid), "comm")).trim();
+    } catch (IOException e) {
+      return null;
+    }
   }
 
   private Map<String, Long> ticks() {
@@ -70,7 +144,7 @@ final class CpuUse {
     }
     long total = root.get()[0] + root.get()[1];
     for (ProcessHandle child :
-        ProcessHandle.of(pid).map(p -> p.descendants().toList()).orElse(java.util.List.of())) {
+        ProcessHandle.of(pid).map(p -> p.descendants().toList()).orElse(List.of())) {
       total += stat(child.pid()).map(t -> t[0]).orElse(0L);
     }
     return Optional.of(total);
@@ -78,8 +152,13 @@ final class CpuUse {
 
   /** {own user + system ticks, reaped children's user + system ticks} from /proc/pid/stat. */
   private static Optional<long[]> stat(long pid) {
+    return stat(Path.of("/proc", Long.toString(pid)));
+  }
+
+  /** The same for a /proc folder of a process or of one of its threads (/proc/self/task/tid). */
+  private static Optional<long[]> stat(Path proc) {
     try {
-      String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+      String stat = Files.readString(proc.resolve("stat"));
       // Fields after the command name (which may hold spaces), from field 3 (state) on.
       String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
       long own = Long.parseLong(f[11]) + Long.parseLong(f[12]);

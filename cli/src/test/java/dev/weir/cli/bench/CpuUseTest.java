@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.weir.stack.LocalStack;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class CpuUseTest {
@@ -22,5 +25,42 @@ class CpuUseTest {
     assertThat(spins).isPositive();
     // 300 ms of this thread's CPU, read back in 10 ms ticks.
     assertThat(cpu.seconds().get(CpuUse.THIS_JVM)).isGreaterThanOrEqualTo(0.28);
+  }
+
+  @Test
+  void hotSpotsCompilerAndCollectorThreadsAreTheJvmsParts() {
+    assertThat(CpuUse.partOf("C2 CompilerThre")).isEqualTo(CpuUse.JIT);
+    assertThat(CpuUse.partOf("C1 CompilerThre")).isEqualTo(CpuUse.JIT);
+    assertThat(CpuUse.partOf("GC Thread#1")).isEqualTo(CpuUse.GC);
+    assertThat(CpuUse.partOf("G1 Conc#0")).isEqualTo(CpuUse.GC);
+    assertThat(CpuUse.partOf("G1 Refine#0")).isEqualTo(CpuUse.GC);
+    assertThat(CpuUse.partOf("main")).isNull();
+    assertThat(CpuUse.partOf("join → document")).isNull();
+    assertThat(CpuUse.isPart(CpuUse.JIT)).isTrue();
+    assertThat(CpuUse.isPart(CpuUse.THIS_JVM)).isFalse();
+  }
+
+  @Test
+  void collectionsAreCountedInTheGcPartAndAnApplicationThreadInNeither() {
+    CpuUse cpu = CpuUse.start(LocalStack.fromEnvironment());
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long until = threads.getCurrentThreadCpuTime() + 300_000_000L;
+    while (threads.getCurrentThreadCpuTime() < until) {
+      Thread.onSpinWait();
+    }
+    // Full collections that each mark a few hundred thousand live objects.
+    List<int[]> live = new ArrayList<>();
+    for (int i = 0; i < 400_000; i++) {
+      live.add(new int[4]);
+    }
+    for (int i = 0; i < 10; i++) {
+      System.gc();
+    }
+    assertThat(live).hasSize(400_000);
+
+    Map<String, Double> seconds = cpu.seconds();
+    assertThat(seconds.get(CpuUse.GC)).isPositive();
+    assertThat(seconds.get(CpuUse.THIS_JVM) - seconds.get(CpuUse.GC) - seconds.get(CpuUse.JIT))
+        .isGreaterThanOrEqualTo(0.28);
   }
 }
