@@ -69,7 +69,9 @@ final class StackCommand {
   static void printServices(PrintWriter out, LocalStack stack, List<LocalService> startedHere) {
     for (LocalService service : stack.services()) {
       String state =
-          !service.isUp() ? "down" : startedHere.contains(service) ? "up (started)" : "up";
+          service.isUp()
+              ? startedHere.contains(service) ? "up (started)" : "up"
+              : service.portTaken() ? "port taken" : "down";
       out.printf(
           "%-14s %-26s %-13s log: %s%n", service.name(), service.address(), state, service.log());
     }

@@ -128,6 +128,7 @@ class LocalStackITCase {
                 .orElseThrow();
 
     assertThat(postgres.isUp()).isFalse();
+    assertThat(postgres.portTaken()).isTrue();
     assertThatThrownBy(postgres::start)
         .isInstanceOf(StackException.class)
         .hasMessageContaining("port " + shared.postgresPort() + " is taken by another PostgreSQL")
@@ -150,6 +151,7 @@ class LocalStackITCase {
       Integer port = ports.get(service.name());
       if (port != null) {
         assertThat(service.isUp()).as(service.name()).isFalse();
+        assertThat(service.portTaken()).as(service.name()).isTrue();
         assertThatThrownBy(service::start)
             .as(service.name())
             .isInstanceOf(StackException.class)
@@ -157,7 +159,9 @@ class LocalStackITCase {
             .hasMessageContaining("this stack did not start");
       }
     }
-    assertThat(LocalStackExtension.stack().services()).allMatch(LocalService::isUp);
+    assertThat(LocalStackExtension.stack().services())
+        .allMatch(LocalService::isUp)
+        .noneMatch(LocalService::portTaken);
   }
 
   @Test

@@ -72,6 +72,11 @@ final class ElasticsearchService implements LocalService {
   }
 
   @Override
+  public int port() {
+    return httpPort;
+  }
+
+  @Override
   public String address() {
     return (tls == null ? "http://" : "https://") + StackSettings.HOST + ":" + httpPort;
   }

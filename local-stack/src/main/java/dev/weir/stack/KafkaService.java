@@ -48,6 +48,11 @@ final class KafkaService implements LocalService {
   }
 
   @Override
+  public int port() {
+    return settings.kafkaPort();
+  }
+
+  @Override
   public String address() {
     return StackSettings.HOST + ":" + settings.kafkaPort();
   }

@@ -12,8 +12,21 @@ public interface LocalService {
   /** Where clients connect. */
   String address();
 
+  /** The TCP port clients connect to. */
+  int port();
+
   /** Whether something answers at {@link #address()} the way this service should. */
   boolean isUp();
+
+  /**
+   * Whether a process this stack did not start holds {@link #port()}: the service is down, and
+   * {@link #start()} fails until that process is gone or the port is changed.
+   */
+  default boolean portTaken() {
+    return !isUp()
+        && OsProcesses.portOpen(port())
+        && pid().map(p -> !OsProcesses.listensOn(p, port()).orElse(true)).orElse(true);
+  }
 
   /** Fetches and starts the service unless it is up already; true when this call started it. */
   boolean start();

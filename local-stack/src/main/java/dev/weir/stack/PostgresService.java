@@ -50,6 +50,11 @@ final class PostgresService implements LocalService {
   }
 
   @Override
+  public int port() {
+    return settings.postgresPort();
+  }
+
+  @Override
   public String address() {
     return StackSettings.HOST + ":" + settings.postgresPort();
   }
