@@ -98,8 +98,7 @@ final class ElasticsearchService implements LocalService {
    */
   @Override
   public boolean isUp() {
-    return healthy()
-        && pid().map(p -> OsProcesses.listensOn(p, httpPort).orElse(true)).orElse(false);
+    return healthy() && holdsItsPort();
   }
 
   private boolean healthy() {

@@ -68,9 +68,7 @@ final class KafkaService implements LocalService {
    */
   @Override
   public boolean isUp() {
-    int port = settings.kafkaPort();
-    return OsProcesses.portOpen(port)
-        && pid().map(p -> OsProcesses.listensOn(p, port).orElse(true)).orElse(false);
+    return OsProcesses.portOpen(port()) && holdsItsPort();
   }
 
   @Override
@@ -78,11 +76,11 @@ final class KafkaService implements LocalService {
     if (isUp()) {
       return false;
     }
-    if (OsProcesses.portOpen(settings.kafkaPort())) {
+    if (OsProcesses.portOpen(port())) {
       throw new StackException(
           name()
               + ": port "
-              + settings.kafkaPort()
+              + port()
               + " is taken by a process this stack did not start (its Kafka's pid file: "
               + pidFile()
               + ") (set WEIR_KAFKA_PORT to use another port)");

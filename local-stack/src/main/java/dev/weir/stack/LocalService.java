@@ -19,13 +19,19 @@ public interface LocalService {
   boolean isUp();
 
   /**
+   * Whether the process this stack started for the service (its pid file) listens on {@link
+   * #port()}; where /proc cannot tell (not Linux), whether that process is alive.
+   */
+  default boolean holdsItsPort() {
+    return pid().map(p -> OsProcesses.listensOn(p, port()).orElse(true)).orElse(false);
+  }
+
+  /**
    * Whether a process this stack did not start holds {@link #port()}: the service is down, and
    * {@link #start()} fails until that process is gone or the port is changed.
    */
   default boolean portTaken() {
-    return !isUp()
-        && OsProcesses.portOpen(port())
-        && pid().map(p -> !OsProcesses.listensOn(p, port()).orElse(true)).orElse(true);
+    return OsProcesses.portOpen(port()) && !holdsItsPort();
   }
 
   /** Fetches and starts the service unless it is up already; true when this call started it. */

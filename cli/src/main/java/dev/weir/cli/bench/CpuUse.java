@@ -66,14 +66,16 @@ final class CpuUse {
           }
         });
     if (seconds.containsKey(THIS_JVM)) {
+      Map<String, Long> partTicks = new LinkedHashMap<>(Map.of(JIT, 0L, GC, 0L));
+      threadsNow.forEach(
+          (tid, ticks) -> {
+            String part = partOf(threadName(tid));
+            if (part != null) {
+              partTicks.merge(part, ticks - startThreadTicks.getOrDefault(tid, 0L), Long::sum);
+            }
+          });
       for (String part : List.of(JIT, GC)) {
-        long ticks = 0;
-        for (var thread : threadsNow.entrySet()) {
-          if (part.equals(partOf(threadName(thread.getKey())))) {
-            ticks += thread.getValue() - startThreadTicks.getOrDefault(thread.getKey(), 0L);
-          }
-        }
-        seconds.put(part, ticks / TICKS_PER_SECOND);
+        seconds.put(part, partTicks.get(part) / TICKS_PER_SECOND);
       }
     }
     return seconds;
