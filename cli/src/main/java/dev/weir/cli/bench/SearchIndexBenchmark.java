@@ -76,7 +76,9 @@ public final class SearchIndexBenchmark {
       double seconds,
       long steadyDocuments,
       double steadySeconds,
-      Map<String, Double> cpu) {
+      Map<String, Double> cpu,
+      IndexWork elasticsearch,
+      Settled settled) {
     double documentsPerSecond() {
       return documents / seconds;
     }
@@ -99,10 +101,16 @@ public final class SearchIndexBenchmark {
      * A load timed by {@code timeline} from {@code startNanos} until it counted {@code documents}.
      */
     static Load timed(
-        String name, long documents, long startNanos, CountTimeline timeline, CpuUse cpu)
-        throws InterruptedException {
+        String name,
+        long documents,
+        long startNanos,
+        CountTimeline timeline,
+        CpuUse cpu,
+        Callable<IndexWork> work)
+        throws Exception {
       CountTimeline.Sample done = timeline.await(documents, Duration.ofMinutes(3));
       Map<String, Double> cpuSeconds = cpu.seconds();
+      IndexWork atEnd = work.call();
       CountTimeline.Sample warm = timeline.firstReaching(documents / 5).orElseThrow();
       return new Load(
           name,
@@ -110,9 +118,32 @@ public final class SearchIndexBenchmark {
           (done.nanoTime() - startNanos) / 1e9,
           documents - warm.count(),
           (done.nanoTime() - warm.nanoTime()) / 1e9,
-          cpuSeconds);
+          cpuSeconds,
+          atEnd,
+          null);
+    }
+
+    /**
+     * This load with what Elasticsearch did until the merges it left were done: a load that ends
+     * sooner leaves more of its segments to merge after its window.
+     */
+    Load settle(ElasticsearchClient es, CpuUse meter, Callable<IndexWork> work) throws Exception {
+      Thread.sleep(1000); // the last refresh (once a second) may still have a merge to schedule
+      awaitMergesDone(es);
+      Settled s = new Settled(work.call(), meter.seconds().getOrDefault(ELASTICSEARCH, Double.NaN));
+      return new Load(
+          name, documents, seconds, steadyDocuments, steadySeconds, cpu, elasticsearch, s);
     }
   }
+
+  /**
+   * What Elasticsearch had done for a load once no merge ran any more (awaited after the load), and
+   * the CPU seconds it used from the load's start until then.
+   */
+  public record Settled(IndexWork work, double elasticsearchCpuSeconds) {}
+
+  /** Elasticsearch's name among the {@link CpuUse} processes (the local stack's service name). */
+  private static final String ELASTICSEARCH = "Elasticsearch";
 
   /**
    * Price-only changes written to a copy: WAL bytes, rows updated, TOAST tuples written, and the
@@ -223,8 +254,10 @@ public final class SearchIndexBenchmark {
                   products,
                   running,
                   indexed,
-                  cpu);
+                  cpu,
+                  () -> IndexWork.read(es, ALIAS));
         }
+        weir = weir.settle(es, cpu, () -> IndexWork.read(es, ALIAS));
         List<String> seeded = rows(config);
 
         // 3. Price-only changes through the job, round after round.
@@ -329,8 +362,9 @@ public final class SearchIndexBenchmark {
       long running = System.nanoTime();
       CpuUse cpu = CpuUse.start(stack);
       try (CountTimeline indexed = new CountTimeline(() -> count(es, alias))) {
-        weir = Load.timed(name, products, running, indexed, cpu);
+        weir = Load.timed(name, products, running, indexed, cpu, () -> IndexWork.read(es, alias));
       }
+      weir = weir.settle(es, cpu, () -> IndexWork.read(es, alias));
     } finally {
       job.cancel().get();
     }
@@ -443,18 +477,25 @@ public final class SearchIndexBenchmark {
     }
     RawBulk.createIndex(es, index);
     awaitMergesDone(es);
+    CpuUse cpu;
+    Load raw;
     try (CountTimeline indexed = new CountTimeline(() -> count(es, index))) {
-      CpuUse cpu = CpuUse.start(stack);
+      cpu = CpuUse.start(stack);
       long start = System.nanoTime();
       RawBulk.send(es, index, ops, loaders);
       // Timed until searchable, as weir is.
-      return Load.timed(
-          "raw bulk of the same documents (" + loaders + (loaders == 1 ? " loader)" : " loaders)"),
-          documents.size(),
-          start,
-          indexed,
-          cpu);
+      raw =
+          Load.timed(
+              "raw bulk of the same documents ("
+                  + loaders
+                  + (loaders == 1 ? " loader)" : " loaders)"),
+              documents.size(),
+              start,
+              indexed,
+              cpu,
+              () -> IndexWork.read(es, index));
     }
+    return raw.settle(es, cpu, () -> IndexWork.read(es, index));
   }
 
   /**
@@ -746,7 +787,79 @@ public final class SearchIndexBenchmark {
                 + " changes before it leave segments to merge).%n",
             r.jobStartSeconds()));
     md.append(cpuTable(r));
+    md.append(elasticsearchTable(r));
     return md.toString();
+  }
+
+  /** What Elasticsearch did on each side of the second pass, from the indices' stats. */
+  private static String elasticsearchTable(Result r) {
+    Load weir = r.weir();
+    Load raw = r.raw();
+    if (weir.settled() == null || raw.settled() == null) {
+      return "";
+    }
+    StringBuilder md =
+        new StringBuilder(
+            String.format(
+                "%n### What Elasticsearch did%n%nEach side's index in the second pass, from its"
+                    + " index stats at the end of the timed window and once no merge ran any more"
+                    + " (awaited after it). Times are the time Elasticsearch's threads spent, not"
+                    + " CPU.%n%n| | weir | raw bulk |%n|---|---:|---:|%n"));
+    elasticsearchRow(md, "index operations", weir, raw, w -> String.format("%,d", w.indexed()));
+    elasticsearchRow(md, "… of which failed", weir, raw, w -> String.format("%,d", w.failed()));
+    elasticsearchRow(md, "bulk requests", weir, raw, w -> String.format("%,d", w.bulkRequests()));
+    elasticsearchRow(
+        md, "indexing, s", weir, raw, w -> String.format("%.1f", w.indexMillis() / 1e3));
+    elasticsearchRow(
+        md,
+        "refreshes (s)",
+        weir,
+        raw,
+        w -> String.format("%,d (%.1f)", w.refreshes(), w.refreshMillis() / 1e3));
+    elasticsearchRow(md, "merges done in the window (s)", weir, raw, SearchIndexBenchmark::merges);
+    md.append(
+        String.format(
+            "| merges done until none ran (s) | %s | %s |%n",
+            merges(weir.settled().work()), merges(raw.settled().work())));
+    elasticsearchRow(
+        md,
+        "searches (the count polled every 100 ms)",
+        weir,
+        raw,
+        w -> String.format("%,d", w.queries()));
+    md.append(
+        String.format(
+            "| Elasticsearch CPU s in the window | %.1f | %.1f |%n",
+            weir.cpu().getOrDefault(ELASTICSEARCH, 0.0),
+            raw.cpu().getOrDefault(ELASTICSEARCH, 0.0)));
+    md.append(
+        String.format(
+            "| Elasticsearch CPU s until no merge ran | %.1f | %.1f |%n",
+            weir.settled().elasticsearchCpuSeconds(), raw.settled().elasticsearchCpuSeconds()));
+    md.append(
+        String.format(
+            "%n- Elasticsearch's CPU per 1,000 documents, counted until no merge ran (so that"
+                + " merges a side left behind are in its count): %.2f s for weir, %.2f s for the raw"
+                + " bulk.%n",
+            weir.settled().elasticsearchCpuSeconds() * 1000 / weir.documents(),
+            raw.settled().elasticsearchCpuSeconds() * 1000 / raw.documents()));
+    return md.toString();
+  }
+
+  private static void elasticsearchRow(
+      StringBuilder md,
+      String what,
+      Load weir,
+      Load raw,
+      java.util.function.Function<IndexWork, String> value) {
+    md.append(
+        String.format(
+            "| %s | %s | %s |%n",
+            what, value.apply(weir.elasticsearch()), value.apply(raw.elasticsearch())));
+  }
+
+  private static String merges(IndexWork w) {
+    return String.format("%,d (%.1f)", w.merges(), w.mergeMillis() / 1e3);
   }
 
   /** Where each side's seconds went, in CPU seconds by process (none where /proc is missing). */
@@ -782,15 +895,15 @@ public final class SearchIndexBenchmark {
         String.format(
             "| cores × seconds available | %.1f | %.1f |%n",
             cores * r.weir().seconds(), cores * r.raw().seconds()));
-    double elasticsearch = raw.getOrDefault("Elasticsearch", 0.0);
-    double weirOwn = weirTotal - weir.getOrDefault("Elasticsearch", 0.0);
+    double elasticsearch = raw.getOrDefault(ELASTICSEARCH, 0.0);
+    double weirOwn = weirTotal - weir.getOrDefault(ELASTICSEARCH, 0.0);
     md.append(
         String.format(
             "%n- Per 1,000 documents: Elasticsearch %.2f CPU s on the raw side, %.2f on weir's;"
                 + " weir's own work (job, PostgreSQL, Kafka) %.2f. When the cores are all busy,"
                 + " weir / raw can be at most about the raw side's CPU over weir's: %.2f here.%n",
             elasticsearch * 1000 / r.raw().documents(),
-            weir.getOrDefault("Elasticsearch", 0.0) * 1000 / r.weir().documents(),
+            weir.getOrDefault(ELASTICSEARCH, 0.0) * 1000 / r.weir().documents(),
             weirOwn * 1000 / r.weir().documents(),
             (rawTotal / r.raw().documents()) / (weirTotal / r.weir().documents())));
     double jit = weir.getOrDefault(CpuUse.JIT, 0.0);

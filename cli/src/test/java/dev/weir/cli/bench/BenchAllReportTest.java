@@ -88,10 +88,10 @@ class BenchAllReportTest {
         new SearchIndexBenchmark.Result(
             1_000,
             new SearchIndexBenchmark.Pass(
-                new SearchIndexBenchmark.Load("weir", 1_000, 4.0, 800, 3.2, Map.of()),
-                new SearchIndexBenchmark.Load("raw", 1_000, 1.0, 800, 0.8, Map.of())),
-            new SearchIndexBenchmark.Load("weir", 1_000, 2.0, 800, 1.6, Map.of()),
-            new SearchIndexBenchmark.Load("raw", 1_000, 1.0, 800, 0.8, Map.of()),
+                new SearchIndexBenchmark.Load("weir", 1_000, 4.0, 800, 3.2, Map.of(), null, null),
+                new SearchIndexBenchmark.Load("raw", 1_000, 1.0, 800, 0.8, Map.of(), null, null)),
+            new SearchIndexBenchmark.Load("weir", 1_000, 2.0, 800, 1.6, Map.of(), null, null),
+            new SearchIndexBenchmark.Load("raw", 1_000, 1.0, 800, 0.8, Map.of(), null, null),
             null,
             new SearchIndexBenchmark.Writes("weir", 1_000, 450_000, 1_000, 0, List.of()),
             new SearchIndexBenchmark.Writes("naive", 1_000, 5_850_000, 1_000, 2_600, List.of()),
