@@ -317,6 +317,15 @@ public final class FlinkCluster {
         job.path("state").asText(), running, job.path("timestamps").path("RESTARTING").asLong());
   }
 
+  /** Each of the job's vertices (by name) and how many parallel tasks it runs. */
+  public Map<String, Integer> vertexParallelism(String jobId) throws IOException {
+    Map<String, Integer> parallelism = new LinkedHashMap<>();
+    for (JsonNode v : get("/jobs/" + jobId).path("vertices")) {
+      parallelism.put(v.path("name").asText(), v.path("parallelism").asInt());
+    }
+    return parallelism;
+  }
+
   /** Checkpoints of the job completed so far. */
   public long completedCheckpoints(String jobId) throws IOException {
     return get("/jobs/" + jobId + "/checkpoints").path("counts").path("completed").asLong();

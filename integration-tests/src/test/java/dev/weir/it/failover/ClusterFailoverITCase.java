@@ -26,9 +26,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Failover on a real multi-process Flink cluster (a JobManager and two TaskManagers, each its own
  * JVM, see {@link FlinkCluster}): every streaming job, submitted from the deployable jar, with
- * input flowing the whole time, through a killed TaskManager, an upgrade through a savepoint, the
- * restart of each service it uses, and Elasticsearch not answering for a minute. Afterwards its
- * results must be exactly what the input should give. Recovery times go to {@code
+ * input flowing the whole time, through a killed TaskManager, an upgrade through a savepoint onto
+ * more tasks, the restart of each service it uses, and Elasticsearch not answering for a minute.
+ * Afterwards its results must be exactly what the input should give. Recovery times go to {@code
  * target/failover-results.md}. {@code -Dweir.cluster.keep=true} leaves the cluster up afterwards,
  * to look into its processes.
  */
@@ -92,7 +92,9 @@ class ClusterFailoverITCase {
 
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"identity", "activity-feed", "search-index"})
-  void stoppedWithASavepointAndStartedFromItContinuesWhereItStopped(String job) throws Exception {
+  void stoppedWithASavepointAndStartedFromItOnMoreTasksContinuesWhereItStopped(String job)
+      throws Exception {
+    int rescaled = ClusterJobs.PARALLELISM + 1;
     try (Workload workload = Workload.create(job, run);
         ContinuousInput input = new ContinuousInput(workload)) {
       Map<String, String> savepoints;
@@ -100,19 +102,30 @@ class ClusterFailoverITCase {
         first.awaitCheckpoints(2, RECOVERY);
         savepoints = first.stopWithSavepoints(workload);
       }
-      // Input goes on while nothing runs; the new submission (an upgrade) starts from the
-      // savepoints: Kafka offsets, the capture's log position and keyed state come back by uid.
+      // Input goes on while nothing runs; the new submission (an upgrade that also scales out)
+      // starts from the savepoints: Kafka offsets, the capture's log position, keyed state and
+      // timers, the sinks' buffered writes, all come back by uid and are spread over more tasks.
       Thread.sleep(2_000);
       long submitted = System.nanoTime();
-      try (ClusterJobs second = new ClusterJobs(cluster, workload, savepoints)) {
+      try (ClusterJobs second = new ClusterJobs(cluster, workload, savepoints, rescaled)) {
         second.awaitRunning(RECOVERY);
         String toRunning = seconds(submitted);
         // Restored, every operator's state matched by its uid (unmatched state refuses to start).
         assertThat(second.restoredFrom()).containsExactlyElementsOf(savepoints.values());
+        // Rescaled: no vertex left at the old parallelism (the capture's one reader stays one).
+        assertThat(second.vertexParallelism())
+            .allSatisfy(
+                vertices ->
+                    assertThat(vertices)
+                        .containsValue(rescaled)
+                        .doesNotContainValue(ClusterJobs.PARALLELISM));
         second.awaitCheckpoints(1, RECOVERY);
         finish(
             job,
-            "stopped with a savepoint, submitted again from it",
+            "stopped with a savepoint, submitted again from it on "
+                + rescaled
+                + " tasks instead of "
+                + ClusterJobs.PARALLELISM,
             toRunning + " to RUNNING",
             workload,
             input);

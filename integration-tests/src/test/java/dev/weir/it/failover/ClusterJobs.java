@@ -14,7 +14,9 @@ import java.util.Map;
 final class ClusterJobs implements AutoCloseable {
 
   private static final String ENTRY = "dev.weir.common.job.JobRunner";
-  private static final int PARALLELISM = 2;
+
+  /** The jobs' parallelism unless a test asks for another. */
+  static final int PARALLELISM = 2;
 
   private final FlinkCluster cluster;
   private final List<String> ids = new ArrayList<>();
@@ -23,12 +25,28 @@ final class ClusterJobs implements AutoCloseable {
   /** Submits each job of the workload, from its savepoint when {@code savepoints} has one. */
   ClusterJobs(FlinkCluster cluster, Workload workload, Map<String, String> savepoints)
       throws Exception {
+    this(cluster, workload, savepoints, PARALLELISM);
+  }
+
+  /** The same, the jobs at {@code parallelism}. */
+  ClusterJobs(
+      FlinkCluster cluster, Workload workload, Map<String, String> savepoints, int parallelism)
+      throws Exception {
     this.cluster = cluster;
     for (String job : workload.jobs()) {
       List<String> args = new ArrayList<>(List.of("--job", job));
       workload.config().asMap().forEach((k, v) -> args.addAll(List.of("--" + k, v)));
-      ids.add(cluster.submit(jar(), ENTRY, args, PARALLELISM, savepoints.get(job)));
+      ids.add(cluster.submit(jar(), ENTRY, args, parallelism, savepoints.get(job)));
     }
+  }
+
+  /** Each job's vertices (by name) and their parallelism, in submission order. */
+  List<Map<String, Integer>> vertexParallelism() throws Exception {
+    List<Map<String, Integer>> jobs = new ArrayList<>();
+    for (String id : ids) {
+      jobs.add(cluster.vertexParallelism(id));
+    }
+    return jobs;
   }
 
   /** Waits until every job runs all its tasks and has completed {@code n} more checkpoints. */
