@@ -98,7 +98,8 @@ public final class SearchIndexBenchmark {
     }
 
     /**
-     * A load timed by {@code timeline} from {@code startNanos} until it counted {@code documents}.
+     * A load timed by {@code timeline} from {@code startNanos} until it counted {@code documents},
+     * with what Elasticsearch had done for {@code index} by then.
      */
     static Load timed(
         String name,
@@ -106,11 +107,12 @@ public final class SearchIndexBenchmark {
         long startNanos,
         CountTimeline timeline,
         CpuUse cpu,
-        Callable<IndexWork> work)
+        ElasticsearchClient es,
+        String index)
         throws Exception {
       CountTimeline.Sample done = timeline.await(documents, Duration.ofMinutes(3));
       Map<String, Double> cpuSeconds = cpu.seconds();
-      IndexWork atEnd = work.call();
+      IndexWork atEnd = IndexWork.read(es, index);
       CountTimeline.Sample warm = timeline.firstReaching(documents / 5).orElseThrow();
       return new Load(
           name,
@@ -127,10 +129,12 @@ public final class SearchIndexBenchmark {
      * This load with what Elasticsearch did until the merges it left were done: a load that ends
      * sooner leaves more of its segments to merge after its window.
      */
-    Load settle(ElasticsearchClient es, CpuUse meter, Callable<IndexWork> work) throws Exception {
+    Load settle(ElasticsearchClient es, String index, CpuUse meter) throws Exception {
       Thread.sleep(1000); // the last refresh (once a second) may still have a merge to schedule
       awaitMergesDone(es);
-      Settled s = new Settled(work.call(), meter.seconds().getOrDefault(ELASTICSEARCH, Double.NaN));
+      Settled s =
+          new Settled(
+              IndexWork.read(es, index), meter.seconds().getOrDefault(ELASTICSEARCH, Double.NaN));
       return new Load(
           name, documents, seconds, steadyDocuments, steadySeconds, cpu, elasticsearch, s);
     }
@@ -255,9 +259,10 @@ public final class SearchIndexBenchmark {
                   running,
                   indexed,
                   cpu,
-                  () -> IndexWork.read(es, ALIAS));
+                  es,
+                  ALIAS);
         }
-        weir = weir.settle(es, cpu, () -> IndexWork.read(es, ALIAS));
+        weir = weir.settle(es, ALIAS, cpu);
         List<String> seeded = rows(config);
 
         // 3. Price-only changes through the job, round after round.
@@ -362,9 +367,9 @@ public final class SearchIndexBenchmark {
       long running = System.nanoTime();
       CpuUse cpu = CpuUse.start(stack);
       try (CountTimeline indexed = new CountTimeline(() -> count(es, alias))) {
-        weir = Load.timed(name, products, running, indexed, cpu, () -> IndexWork.read(es, alias));
+        weir = Load.timed(name, products, running, indexed, cpu, es, alias);
       }
-      weir = weir.settle(es, cpu, () -> IndexWork.read(es, alias));
+      weir = weir.settle(es, alias, cpu);
     } finally {
       job.cancel().get();
     }
@@ -493,9 +498,10 @@ public final class SearchIndexBenchmark {
               start,
               indexed,
               cpu,
-              () -> IndexWork.read(es, index));
+              es,
+              index);
     }
-    return raw.settle(es, cpu, () -> IndexWork.read(es, index));
+    return raw.settle(es, index, cpu);
   }
 
   /**
