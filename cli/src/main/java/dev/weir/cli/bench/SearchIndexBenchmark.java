@@ -127,7 +127,8 @@ public final class SearchIndexBenchmark {
 
     /**
      * This load with what Elasticsearch did until the merges it left were done: a load that ends
-     * sooner leaves more of its segments to merge after its window.
+     * sooner leaves more of its segments to merge after its window. Leaves Elasticsearch idle for
+     * the next load.
      */
     Load settle(ElasticsearchClient es, String index, CpuUse meter) throws Exception {
       Thread.sleep(1000); // the last refresh (once a second) may still have a merge to schedule
@@ -240,9 +241,9 @@ public final class SearchIndexBenchmark {
       // 2. End to end, then the raw bulk of the same documents: twice. The first job of this
       // JVM also compiles its code, and the first load of a fresh Elasticsearch compiles
       // Elasticsearch's: a deployment pays that once, so the second pass is the one compared.
+      awaitMergesDone(es); // later loads follow one that settled (Load.settle)
       Pass cold = pass(stack, es, first, products, "weir, the first job of a fresh JVM");
       forgetOffsets(config);
-      awaitMergesDone(es);
       long submitted = System.nanoTime();
       JobClient job = JobRunner.start(new SearchIndexJob(), environment(), config);
       try {
@@ -359,7 +360,6 @@ public final class SearchIndexBenchmark {
       throws Exception {
     forgetOffsets(config);
     String alias = config.get(SearchIndexOptions.ALIAS);
-    awaitMergesDone(es);
     JobClient job = JobRunner.start(new SearchIndexJob(), environment(), config);
     Load weir;
     try {
@@ -410,8 +410,9 @@ public final class SearchIndexBenchmark {
 
   /**
    * Waits (two minutes at most) until Elasticsearch has no merge running: each side's load starts
-   * on an idle node, not paying for the segments the load or the price changes before it left to
-   * merge (the raw bulk follows weir's price rounds; weir's pass follows a raw bulk).
+   * on an idle node, not paying for the segments the step before it left to merge (every load ends
+   * with this wait in {@link Load#settle}; the raw bulk also waits for it, as it may follow weir's
+   * price rounds).
    */
   static void awaitMergesDone(ElasticsearchClient es) throws Exception {
     long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
