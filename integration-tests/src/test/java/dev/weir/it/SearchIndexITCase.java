@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch.core.search.Hit;
-import dev.weir.cli.load.CatalogLoader;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.JobRunner;
@@ -60,22 +59,13 @@ class SearchIndexITCase {
 
   @BeforeEach
   void start() throws Exception {
-    String catalogDb = "it_catalog_" + run;
-    LocalStackExtension.stack().ensurePostgresDatabase(catalogDb);
-    catalogUrl = LocalStackExtension.connections().postgresJdbcUrl(catalogDb);
     config =
-        SearchIndexOptions.ownCatalog(
-                TestDatabases.fresh(LocalStackExtension.config(), "it_search"),
-                catalogUrl,
-                "it_slot_" + run,
-                "it." + run,
-                "it-products-" + run)
-            .with(WeirOptions.DLQ_TOPIC, "it.dlq.search." + run)
-            .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
+        TestDatabases.withFreshCatalog(
+            TestDatabases.fresh(LocalStackExtension.config(), "it_search"), "it", run);
+    catalogUrl = config.get(SearchIndexOptions.CATALOG_URL);
     copyUrl = config.get(WeirOptions.POSTGRES_URL);
     es = ElasticsearchClients.blocking(ElasticsearchSettings.from(config));
 
-    CatalogLoader.createTables(config, catalogUrl);
     catalog(
         "INSERT INTO brand VALUES (1, 'Acme'), (2, 'Globex')",
         "INSERT INTO category VALUES (1, 'Outdoor', NULL), (11, 'Hiking', 1),"

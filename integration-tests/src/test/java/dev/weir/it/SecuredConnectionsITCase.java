@@ -1,6 +1,7 @@
 package dev.weir.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
@@ -13,6 +14,7 @@ import dev.weir.feed.ActivityFeedJob;
 import dev.weir.feed.FeedOptions;
 import dev.weir.identity.IdentityJob;
 import dev.weir.identity.IdentityOptions;
+import dev.weir.search.CatalogCaptureJob;
 import dev.weir.search.SearchIndexJob;
 import dev.weir.search.SearchIndexOptions;
 import dev.weir.sink.elasticsearch.ElasticsearchClients;
@@ -27,6 +29,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -111,6 +116,76 @@ class SecuredConnectionsITCase {
             new ActivityFeedJob(),
             config.with(WeirOptions.POSTGRES_PASSWORD_FILE, secret("not-the-password")));
     assertThat(wrong).hasStackTraceContaining("password authentication failed for user \"weir\"");
+  }
+
+  /**
+   * The capture's connections (Flink CDC's snapshot pool and Debezium's replication connection) are
+   * made from host, port and database, not from the URL: the URL's TLS parameters must still reach
+   * them. Debezium 1.9 alone would connect without TLS.
+   */
+  @Test
+  void catalogCaptureOverVerifiedTlsAndAClearErrorForAParameterItCannotUse() throws Exception {
+    WeirConfig plain = TestDatabases.withFreshCatalog(LocalStackExtension.config(), "it.tls", run);
+    String catalogUrl =
+        plain.get(SearchIndexOptions.CATALOG_URL)
+            + "?sslmode=verify-full&sslrootcert="
+            + LocalStackExtension.stack().tls().caPem();
+    WeirConfig config = plain.with(SearchIndexOptions.CATALOG_URL, catalogUrl);
+    TestDatabases.execute(
+        config,
+        catalogUrl,
+        "INSERT INTO brand VALUES (1, 'Acme')",
+        "INSERT INTO product (id, sku, name, description, brand_id) VALUES (1, 'S1', 'Tent', 'd', 1)");
+
+    JobClient job = start(new CatalogCaptureJob(), config);
+    List<String> connections;
+    try {
+      assertThat(readCommitted(config, CatalogCaptureJob.topic(config, "product"), 1))
+          .singleElement()
+          .asString()
+          .contains("\"name\":\"Tent\"");
+      // The replication connection opens once the snapshot is done.
+      connections =
+          Await.until(
+              Duration.ofSeconds(60),
+              () ->
+                  TestDatabases.strings(
+                      config,
+                      catalogUrl,
+                      "SELECT a.backend_type || ' ssl=' || s.ssl FROM pg_stat_activity a"
+                          + " JOIN pg_stat_ssl s USING (pid)"
+                          + " WHERE a.datname = current_database() AND a.pid <> pg_backend_pid()"),
+              c -> c.stream().anyMatch(row -> row.startsWith("walsender")));
+    } finally {
+      job.cancel().get();
+      CatalogCaptureJob.dropSlot(config);
+    }
+    assertThat(connections)
+        .as("the capture's connections to the catalog database")
+        .anyMatch(c -> c.startsWith("walsender"))
+        .allSatisfy(c -> assertThat(c).endsWith("ssl=true"));
+
+    // A CA that did not sign the server's certificate: the capture's own connections refuse the
+    // server. (Built and run without prepare(), whose JDBC connection would refuse it first.)
+    WeirConfig untrusted =
+        config.with(
+            SearchIndexOptions.CATALOG_URL,
+            catalogUrl.replace(LocalStackExtension.stack().tls().caPem().toString(), otherCa()));
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    JobRunner.configure(env, untrusted);
+    Configuration noRestarts = new Configuration();
+    noRestarts.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
+    env.configure(noRestarts);
+    new CatalogCaptureJob().build(env, untrusted);
+    JobClient refused = env.executeAsync("cdc-catalog, untrusted CA");
+    assertThat(catchThrowable(() -> refused.getJobExecutionResult().get(60, TimeUnit.SECONDS)))
+        .hasStackTraceContaining("unable to find valid certification path");
+
+    WeirConfig withAParameterItCannotUse =
+        config.with(SearchIndexOptions.CATALOG_URL, catalogUrl + "&connectTimeout=5");
+    assertThatThrownBy(() -> start(new CatalogCaptureJob(), withAParameterItCannotUse))
+        .hasStackTraceContaining(
+            "has the parameter 'connectTimeout', which the capture cannot use");
   }
 
   @Test
@@ -246,6 +321,50 @@ class SecuredConnectionsITCase {
       t = t.getCause();
     }
     return t.toString();
+  }
+
+  /**
+   * The PEM of a CA of its own (made with the JDK's keytool), which signed nothing of the stack.
+   */
+  private String otherCa() throws Exception {
+    Path store = secrets.resolve("other-ca.p12");
+    Path pem = secrets.resolve("other-ca.pem");
+    String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
+    for (List<String> command :
+        List.of(
+            List.of(
+                keytool,
+                "-genkeypair",
+                "-alias",
+                "other",
+                "-keyalg",
+                "EC",
+                "-dname",
+                "CN=other CA",
+                "-ext",
+                "bc:c",
+                "-keystore",
+                store.toString(),
+                "-storepass",
+                "changeit"),
+            List.of(
+                keytool,
+                "-exportcert",
+                "-rfc",
+                "-alias",
+                "other",
+                "-keystore",
+                store.toString(),
+                "-storepass",
+                "changeit",
+                "-file",
+                pem.toString()))) {
+      Process keytoolRun = new ProcessBuilder(command).redirectErrorStream(true).start();
+      String output =
+          new String(keytoolRun.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(keytoolRun.waitFor()).as(output).isZero();
+    }
+    return pem.toString();
   }
 
   private String secret(String value) throws Exception {

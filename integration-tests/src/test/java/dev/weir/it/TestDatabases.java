@@ -1,9 +1,11 @@
 package dev.weir.it;
 
+import dev.weir.cli.load.CatalogLoader;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.postgres.Migrations;
 import dev.weir.common.postgres.PostgresConnectionProvider;
+import dev.weir.search.SearchIndexOptions;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -29,6 +31,30 @@ public final class TestDatabases {
     return config;
   }
 
+  /**
+   * {@code base} with a catalog database of its own (its tables created, empty) and its own slot,
+   * change topics, alias and DLQ, all named after {@code prefix} (e.g. {@code it.failover}) and
+   * {@code run}; its URL is {@link SearchIndexOptions#CATALOG_URL}.
+   */
+  public static WeirConfig withFreshCatalog(WeirConfig base, String prefix, String run)
+      throws SQLException {
+    String name = prefix.replace('.', '_');
+    String catalogDb = name + "_catalog_" + run;
+    LocalStackExtension.stack().ensurePostgresDatabase(catalogDb);
+    String catalogUrl = LocalStackExtension.connections().postgresJdbcUrl(catalogDb);
+    WeirConfig config =
+        SearchIndexOptions.ownCatalog(
+                base,
+                catalogUrl,
+                name + "_slot_" + run,
+                prefix + "." + run,
+                prefix.replace('.', '-') + "-products-" + run)
+            .with(WeirOptions.DLQ_TOPIC, prefix + ".dlq." + run)
+            .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
+    CatalogLoader.createTables(config, catalogUrl);
+    return config;
+  }
+
   /** A second fresh database, as the archive of {@code config}. */
   public static WeirConfig withSeparateArchive(WeirConfig config) {
     String name = "archive_" + UUID.randomUUID().toString().substring(0, 8);
@@ -39,6 +65,16 @@ public final class TestDatabases {
             LocalStackExtension.connections().postgresJdbcUrl(name));
     Migrations.apply(withArchive);
     return withArchive;
+  }
+
+  /** Runs each statement, in its own transaction, on the database at {@code url}. */
+  public static void execute(WeirConfig config, String url, String... statements)
+      throws SQLException {
+    try (Connection c = PostgresConnectionProvider.open(config, url)) {
+      for (String sql : statements) {
+        c.createStatement().execute(sql);
+      }
+    }
   }
 
   public static List<String> strings(WeirConfig config, String url, String sql)

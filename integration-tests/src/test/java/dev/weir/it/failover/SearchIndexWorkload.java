@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch.core.search.Hit;
-import dev.weir.cli.load.CatalogLoader;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.kafka.KafkaIo;
@@ -46,24 +45,17 @@ final class SearchIndexWorkload implements Workload {
   private final ElasticsearchClient es;
 
   SearchIndexWorkload(String run) throws Exception {
-    String catalogDb = "it_failover_catalog_" + run;
-    LocalStackExtension.stack().ensurePostgresDatabase(catalogDb);
-    catalogUrl = LocalStackExtension.connections().postgresJdbcUrl(catalogDb);
     config =
-        SearchIndexOptions.ownCatalog(
-                TestDatabases.fresh(LocalStackExtension.config(), "it_failover_search"),
-                catalogUrl,
-                "it_failover_slot_" + run,
-                "it.failover." + run,
-                "it-failover-" + run)
-            .with(WeirOptions.DLQ_TOPIC, "it.failover.dlq." + run)
-            .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
+        TestDatabases.withFreshCatalog(
+            TestDatabases.fresh(LocalStackExtension.config(), "it_failover_search"),
+            "it.failover",
+            run);
+    catalogUrl = config.get(SearchIndexOptions.CATALOG_URL);
     es = ElasticsearchClients.blocking(ElasticsearchSettings.from(config));
     List<String> topics = new ArrayList<>(new CatalogCaptureJob().topics(config));
     topics.addAll(new SearchIndexJob().topics(config));
     KafkaIo.createTopicsIfMissing(config, topics.stream().distinct().toList(), 2);
 
-    CatalogLoader.createTables(config, catalogUrl);
     try (Connection c = PostgresConnectionProvider.open(config, catalogUrl)) {
       c.createStatement().execute("INSERT INTO brand VALUES (1, 'Acme')");
       c.createStatement().execute("INSERT INTO category VALUES (1, 'Outdoor', NULL)");

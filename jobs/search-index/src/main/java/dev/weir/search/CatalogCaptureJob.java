@@ -2,14 +2,12 @@ package dev.weir.search;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.weir.common.config.WeirConfig;
-import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.JobClassLoader;
 import dev.weir.common.job.WeirJob;
 import dev.weir.common.kafka.KafkaIo;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.schema.Json;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -17,10 +15,8 @@ import java.util.List;
 import java.util.Properties;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.serialization.SerializationSchema;
-import org.apache.flink.cdc.connectors.base.options.StartupOptions;
 import org.apache.flink.cdc.connectors.base.relational.connection.JdbcConnectionPools;
 import org.apache.flink.cdc.connectors.postgres.source.PostgresConnectionPoolFactory;
-import org.apache.flink.cdc.connectors.postgres.source.PostgresSourceBuilder;
 import org.apache.flink.cdc.connectors.postgres.source.PostgresSourceBuilder.PostgresIncrementalSource;
 import org.apache.flink.cdc.debezium.JsonDebeziumDeserializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
@@ -85,8 +81,6 @@ public final class CatalogCaptureJob implements WeirJob {
 
   @Override
   public void build(StreamExecutionEnvironment env, WeirConfig config) {
-    URI catalog =
-        URI.create(config.get(SearchIndexOptions.CATALOG_URL).substring("jdbc:".length()));
     Properties debezium = new Properties();
     debezium.setProperty("publication.name", config.get(SearchIndexOptions.CATALOG_PUBLICATION));
     // Created by prepare() for the captured tables only (Debezium 1.9's own "filtered" creation
@@ -94,21 +88,8 @@ public final class CatalogCaptureJob implements WeirJob {
     debezium.setProperty("publication.autocreate.mode", "disabled");
     // Exact decimals and ISO timestamps, as Debezium Server and Kafka Connect users usually set.
     debezium.setProperty("decimal.handling.mode", "string");
-    PostgresSourceBuilder<String> builder =
-        PostgresIncrementalSource.<String>builder()
-            .hostname(catalog.getHost())
-            .port(catalog.getPort())
-            .database(catalog.getPath().substring(1))
-            .schemaList("public")
-            .tableList(TABLES.stream().map(t -> "public." + t).toArray(String[]::new))
-            .username(config.get(WeirOptions.POSTGRES_USER))
-            .password(config.postgresPassword())
-            .slotName(SearchIndexOptions.identifier(config, SearchIndexOptions.CATALOG_SLOT))
-            .decodingPluginName("pgoutput")
-            .debeziumProperties(debezium)
-            .startupOptions(StartupOptions.initial())
-            .deserializer(new JsonDebeziumDeserializationSchema());
-    PostgresIncrementalSource<String> source = builder.build();
+    PostgresIncrementalSource<String> source =
+        CatalogSource.create(config, TABLES, debezium, new JsonDebeziumDeserializationSchema());
     String prefix = config.get(SearchIndexOptions.CDC_TOPIC_PREFIX);
     env.fromSource(source, WatermarkStrategy.noWatermarks(), "catalog")
         .uid(NAME + "-source")
