@@ -51,6 +51,13 @@ public final class LocalStackExtension implements BeforeAllCallback {
           (System.nanoTime() - start) / 1e9,
           stack.startedHere().stream().map(s -> s.name()).toList());
       instance = this;
+      try {
+        System.out.println(
+            EarlierTestRuns.removeLeftovers(config(), connections.postgresJdbcUrl("postgres")));
+      } catch (Exception e) {
+        // Leftovers cost disk, not correctness: the run goes on.
+        System.out.println("could not remove what earlier test runs left: " + e);
+      }
     }
 
     @Override

@@ -50,17 +50,17 @@ class SmokeITCase {
   @RegisterExtension static final MiniClusterExtension FLINK = new MiniClusterExtension();
 
   private final String run = UUID.randomUUID().toString().substring(0, 8);
-  private final String topic = "smoke.activity." + run;
-  private final String dlqTopic = "smoke.dlq." + run;
-  private final String table = "smoke_event_" + run;
-  private final String index = "smoke-" + run;
+  private final String topic = "it.smoke.activity." + run;
+  private final String dlqTopic = "it.smoke.dlq." + run;
+  private final String table = "smoke_event";
+  private final String index = "it-smoke-" + run;
   private final EventCodec<ActivityEvent> codec =
       EventCodec.of(EventSchema.ACTIVITY_EVENTS, ActivityEvent.class);
 
   @Test
   void recordsReachPostgresAndElasticsearchAndABadOneReachesTheDlq() throws Exception {
     WeirConfig config =
-        LocalStackExtension.config()
+        TestDatabases.fresh(LocalStackExtension.config(), "it_smoke")
             .with(WeirOptions.DLQ_TOPIC, dlqTopic)
             .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
     try (Connection c = PostgresConnectionProvider.open(config)) {
@@ -120,7 +120,8 @@ class SmokeITCase {
     JobClient job = env.executeAsync("smoke");
     try {
       assertThat(
-              Await.until(Duration.ofSeconds(60), this::rowsInPostgres, rows -> rows.size() == 3))
+              Await.until(
+                  Duration.ofSeconds(60), () -> rowsInPostgres(config), rows -> rows.size() == 3))
           .containsExactlyInAnyOrder("e1", "e2", "e3");
       assertThat(Await.until(Duration.ofSeconds(60), this::documentsInElasticsearch, n -> n == 3))
           .isEqualTo(3L);
@@ -139,7 +140,8 @@ class SmokeITCase {
       assertThat(job.getJobStatus().get()).isEqualTo(JobStatus.RUNNING);
       Kafka.produce(topic, List.of(event("e4")));
       assertThat(
-              Await.until(Duration.ofSeconds(60), this::rowsInPostgres, rows -> rows.size() == 4))
+              Await.until(
+                  Duration.ofSeconds(60), () -> rowsInPostgres(config), rows -> rows.size() == 4))
           .contains("e4");
     } finally {
       job.cancel().get();
@@ -161,9 +163,9 @@ class SmokeITCase {
         StandardCharsets.UTF_8);
   }
 
-  private List<String> rowsInPostgres() throws Exception {
+  private List<String> rowsInPostgres(WeirConfig config) throws Exception {
     List<String> ids = new ArrayList<>();
-    try (Connection c = PostgresConnectionProvider.open(LocalStackExtension.config());
+    try (Connection c = PostgresConnectionProvider.open(config);
         ResultSet rs = c.createStatement().executeQuery("SELECT event_id FROM " + table)) {
       while (rs.next()) {
         ids.add(rs.getString(1));

@@ -57,7 +57,7 @@ public final class TestDatabases {
 
   /** A second fresh database, as the archive of {@code config}. */
   public static WeirConfig withSeparateArchive(WeirConfig config) {
-    String name = "archive_" + UUID.randomUUID().toString().substring(0, 8);
+    String name = "it_archive_" + UUID.randomUUID().toString().substring(0, 8);
     LocalStackExtension.stack().ensurePostgresDatabase(name);
     WeirConfig withArchive =
         config.with(
