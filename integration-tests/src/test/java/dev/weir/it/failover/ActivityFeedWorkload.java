@@ -14,55 +14,39 @@ import dev.weir.it.TestDatabases;
 import dev.weir.schema.ActivityEvent;
 import dev.weir.schema.EventCodec;
 import dev.weir.schema.EventSchema;
-import dev.weir.stack.LocalService;
-import dev.weir.stack.LocalStack;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * Bursts of five actions by one actor on one repository, a second apart: each burst must become
  * exactly one feed entry of five events (a lost event makes it four, a duplicate applied six).
  */
-final class ActivityFeedWorkload implements Workload {
+final class ActivityFeedWorkload extends Workload {
 
   private static final int EVENTS_PER_BATCH = 10;
   private static final int BURST = 5;
   private static final int WORKSPACES = 4;
   private static final Instant T0 = Instant.parse("2026-11-21T08:00:00Z");
 
-  private final WeirConfig config;
-  private final KafkaProducer<byte[], byte[]> producer = Kafka.durableProducer();
-
   ActivityFeedWorkload(String run) {
-    config =
+    super(List.of(ActivityFeedJob.NAME), config(run));
+  }
+
+  private static WeirConfig config(String run) {
+    WeirConfig config =
         TestDatabases.fresh(LocalStackExtension.config(), "it_failover_feed")
             .with(FeedOptions.TOPIC, "it.failover.activity." + run)
             .with(WeirOptions.DLQ_TOPIC, "it.failover.dlq." + run)
             .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
     KafkaIo.createTopicsIfMissing(config, new ActivityFeedJob().topics(config), 2);
-  }
-
-  @Override
-  public List<String> jobs() {
-    return List.of(ActivityFeedJob.NAME);
-  }
-
-  @Override
-  public WeirConfig config() {
     return config;
   }
 
   @Override
-  public List<LocalService> services(LocalStack stack) {
-    return List.of(stack.kafka(), stack.postgres());
-  }
-
-  @Override
-  public void send(int n) {
+  void send(int n) {
     List<ProducerRecord<byte[], byte[]>> batch = new ArrayList<>();
     for (int i = 1; i <= EVENTS_PER_BATCH; i++) {
       int event = (n - 1) * EVENTS_PER_BATCH + i;
@@ -76,7 +60,7 @@ final class ActivityFeedWorkload implements Workload {
 
   /** One entry per burst, each of five events from its first second to its last. */
   @Override
-  public void verify(int batches) throws Exception {
+  void verify(int batches) throws Exception {
     int bursts = batches * EVENTS_PER_BATCH / BURST;
     List<String> expected = new ArrayList<>();
     for (int burst = 0; burst < bursts; burst++) {
@@ -103,7 +87,7 @@ final class ActivityFeedWorkload implements Workload {
   }
 
   @Override
-  public String describe(int batches) {
+  String describe(int batches) {
     int events = batches * EVENTS_PER_BATCH;
     return String.format("%,d events, %,d feed entries", events, events / BURST);
   }
@@ -121,10 +105,5 @@ final class ActivityFeedWorkload implements Workload {
                 "push",
                 T0.plusSeconds(n),
                 null));
-  }
-
-  @Override
-  public void close() {
-    producer.close();
   }
 }

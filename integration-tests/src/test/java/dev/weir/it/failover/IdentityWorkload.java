@@ -15,28 +15,26 @@ import dev.weir.schema.EventCodec;
 import dev.weir.schema.EventSchema;
 import dev.weir.schema.InvalidEventException;
 import dev.weir.schema.TrackingEvent;
-import dev.weir.stack.LocalService;
-import dev.weir.stack.LocalStack;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /** Tracking events of 50 anonymous visitors; each must come out enriched exactly once. */
-final class IdentityWorkload implements Workload {
+final class IdentityWorkload extends Workload {
 
   private static final int EVENTS_PER_BATCH = 50;
   private static final int VISITORS = 50;
 
-  private final WeirConfig config;
-  private final KafkaProducer<byte[], byte[]> producer = Kafka.durableProducer();
-
   IdentityWorkload(String run) {
-    config =
+    super(List.of(IdentityJob.NAME), config(run));
+  }
+
+  private static WeirConfig config(String run) {
+    WeirConfig config =
         TestDatabases.fresh(LocalStackExtension.config(), "it_failover_identity")
             .with(IdentityOptions.TRACKING_TOPIC, "it.failover.tracking." + run)
             .with(IdentityOptions.IDENTITY_TOPIC, "it.failover.identity." + run)
@@ -44,25 +42,11 @@ final class IdentityWorkload implements Workload {
             .with(WeirOptions.DLQ_TOPIC, "it.failover.dlq." + run)
             .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
     KafkaIo.createTopicsIfMissing(config, new IdentityJob().topics(config), 2);
-  }
-
-  @Override
-  public List<String> jobs() {
-    return List.of(IdentityJob.NAME);
-  }
-
-  @Override
-  public WeirConfig config() {
     return config;
   }
 
   @Override
-  public List<LocalService> services(LocalStack stack) {
-    return List.of(stack.kafka(), stack.postgres());
-  }
-
-  @Override
-  public void send(int n) {
+  void send(int n) {
     List<ProducerRecord<byte[], byte[]>> batch = new ArrayList<>();
     for (int i = 1; i <= EVENTS_PER_BATCH; i++) {
       batch.add(
@@ -74,7 +58,7 @@ final class IdentityWorkload implements Workload {
 
   /** Every event sent is in the enriched topic exactly once, with its visitor's canonical id. */
   @Override
-  public void verify(int batches) throws InvalidEventException {
+  void verify(int batches) throws InvalidEventException {
     int total = batches * EVENTS_PER_BATCH;
     EventCodec<EnrichedTrackingEvent> codec =
         EventCodec.of(EventSchema.TRACKING_ENRICHED, EnrichedTrackingEvent.class);
@@ -97,7 +81,7 @@ final class IdentityWorkload implements Workload {
   }
 
   @Override
-  public String describe(int batches) {
+  String describe(int batches) {
     return String.format("%,d events", batches * EVENTS_PER_BATCH);
   }
 
@@ -111,10 +95,5 @@ final class IdentityWorkload implements Workload {
                 "page_view",
                 Instant.parse("2026-11-21T08:00:00Z").plusSeconds(n),
                 new HashMap<>(Map.of("n", n))));
-  }
-
-  @Override
-  public void close() {
-    producer.close();
   }
 }

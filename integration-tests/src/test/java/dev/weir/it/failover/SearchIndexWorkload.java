@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch.core.search.Hit;
-import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.kafka.KafkaIo;
 import dev.weir.common.postgres.PostgresConnectionProvider;
@@ -27,7 +26,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
@@ -35,21 +33,20 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * cdc-catalog) and sends it a new price version; every document must end with its product's last
  * name and highest price, in Elasticsearch and in search_document, at the same version in both.
  */
-final class SearchIndexWorkload implements Workload {
+final class SearchIndexWorkload extends Workload {
 
   private static final int PRODUCTS = 20;
 
-  private final WeirConfig config;
   private final String catalogUrl;
-  private final KafkaProducer<byte[], byte[]> producer = Kafka.durableProducer();
   private final ElasticsearchClient es;
 
   SearchIndexWorkload(String run) throws Exception {
-    config =
+    super(
+        List.of(CatalogCaptureJob.NAME, SearchIndexJob.NAME),
         TestDatabases.withFreshCatalog(
             TestDatabases.fresh(LocalStackExtension.config(), "it_failover_search"),
             "it.failover",
-            run);
+            run));
     catalogUrl = config.get(SearchIndexOptions.CATALOG_URL);
     es = ElasticsearchClients.blocking(ElasticsearchSettings.from(config));
     List<String> topics = new ArrayList<>(new CatalogCaptureJob().topics(config));
@@ -70,22 +67,12 @@ final class SearchIndexWorkload implements Workload {
   }
 
   @Override
-  public List<String> jobs() {
-    return List.of(CatalogCaptureJob.NAME, SearchIndexJob.NAME);
-  }
-
-  @Override
-  public WeirConfig config() {
-    return config;
-  }
-
-  @Override
-  public List<LocalService> services(LocalStack stack) {
+  List<LocalService> services(LocalStack stack) {
     return List.of(stack.kafka(), stack.postgres(), stack.elasticsearch());
   }
 
   @Override
-  public void send(int n) throws Exception {
+  void send(int n) throws Exception {
     long product = product(n);
     try (Connection c = PostgresConnectionProvider.open(config, catalogUrl);
         PreparedStatement rename =
@@ -107,7 +94,7 @@ final class SearchIndexWorkload implements Workload {
   }
 
   @Override
-  public void verify(int batches) throws Exception {
+  void verify(int batches) throws Exception {
     Map<String, String> expected = new TreeMap<>();
     for (long p = 1; p <= PRODUCTS; p++) {
       expected.put(Long.toString(p), name(p, 0) + "|");
@@ -127,7 +114,7 @@ final class SearchIndexWorkload implements Workload {
   }
 
   @Override
-  public String describe(int batches) {
+  String describe(int batches) {
     return String.format(
         "%,d catalog renames + %,d prices over %d products", batches, batches, PRODUCTS);
   }
@@ -189,7 +176,7 @@ final class SearchIndexWorkload implements Workload {
 
   @Override
   public void close() throws Exception {
-    producer.close();
+    super.close();
     CatalogCaptureJob.dropSlot(config);
   }
 }
