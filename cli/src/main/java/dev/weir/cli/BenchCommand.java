@@ -1,6 +1,7 @@
 package dev.weir.cli;
 
 import dev.weir.cli.bench.FeedBenchmark;
+import dev.weir.cli.load.CatalogLoader;
 import dev.weir.stack.LocalStack;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -125,6 +126,13 @@ final class BenchCommand {
                       + " ${DEFAULT-VALUE}).")
           int parallelism,
       @Option(
+              names = "--description-chars",
+              defaultValue = "6000",
+              description =
+                  "Characters of each product's description, the large value a price-only change"
+                      + " must not re-send (default: ${DEFAULT-VALUE}).")
+          int descriptionChars,
+      @Option(
               names = "--out",
               defaultValue = "benchmarks/results/search-index.md",
               description = "Results file (default: ${DEFAULT-VALUE}).")
@@ -132,7 +140,7 @@ final class BenchCommand {
       throws Exception {
     dev.weir.cli.bench.SearchIndexBenchmark.Result result =
         dev.weir.cli.bench.SearchIndexBenchmark.run(
-            LocalStack.fromEnvironment(), products, rounds, parallelism);
+            LocalStack.fromEnvironment(), products, rounds, parallelism, descriptionChars);
     String md =
         dev.weir.cli.bench.SearchIndexBenchmark.markdown(
             result,
@@ -140,7 +148,13 @@ final class BenchCommand {
                 + products
                 + " --rounds "
                 + rounds
-                + (parallelism == 1 ? "" : " --parallelism " + parallelism));
+                + (parallelism == 1 ? "" : " --parallelism " + parallelism)
+                + (descriptionChars == CatalogLoader.DEFAULT_DESCRIPTION_CHARS
+                    ? ""
+                    : " --description-chars " + descriptionChars)
+                + (out.equals(Path.of("benchmarks/results/search-index.md"))
+                    ? ""
+                    : " --out " + out));
     writeResults(md, out);
     return 0;
   }

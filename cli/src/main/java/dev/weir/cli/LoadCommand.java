@@ -95,6 +95,12 @@ final class LoadCommand {
               description = "Pause between changes, e.g. 200ms (default: ${DEFAULT-VALUE}).")
           Duration pause,
       @Option(
+              names = "--description-chars",
+              defaultValue = "6000",
+              description =
+                  "Characters of each product's description (default: ${DEFAULT-VALUE}: TOASTed).")
+          int descriptionChars,
+      @Option(
               names = "--seed",
               defaultValue = "42",
               description =
@@ -107,7 +113,8 @@ final class LoadCommand {
     String url = stack.connections().postgresJdbcUrl(database);
     String pricing = config.get(SearchIndexOptions.PRICING_TOPIC);
     CatalogLoader.Result result =
-        new CatalogLoader(seed).load(config, url, pricing, products, brands, changes, pause);
+        new CatalogLoader(seed, descriptionChars)
+            .load(config, url, pricing, products, brands, changes, pause);
     PrintWriter out = spec.commandLine().getOut();
     out.printf(
         result.filled() > 0

@@ -170,6 +170,7 @@ public final class SearchIndexBenchmark {
   }
 
   /**
+   * @param descriptionChars about how many characters each product's description has
    * @param first the first pass (a fresh JVM for the job, perhaps a fresh Elasticsearch); {@code
    *     weir} and {@code raw} are the second, warm one
    * @param separateCores a third pass with Elasticsearch on a core of its own and everything else
@@ -179,6 +180,7 @@ public final class SearchIndexBenchmark {
    */
   public record Result(
       int products,
+      int descriptionChars,
       Pass first,
       Load weir,
       Load raw,
@@ -210,6 +212,13 @@ public final class SearchIndexBenchmark {
   /** The same, weir's job at {@code parallelism}. */
   public static Result run(LocalStack stack, int products, int rounds, int parallelism)
       throws Exception {
+    return run(stack, products, rounds, parallelism, CatalogLoader.DEFAULT_DESCRIPTION_CHARS);
+  }
+
+  /** The same, with descriptions of about {@code descriptionChars} characters. */
+  public static Result run(
+      LocalStack stack, int products, int rounds, int parallelism, int descriptionChars)
+      throws Exception {
     Connections connections = stack.up();
     stack.ensurePostgresDatabase(CATALOG);
     WeirConfig first = config(stack, connections, parallelism, "bench_search_first", FIRST_ALIAS);
@@ -226,7 +235,7 @@ public final class SearchIndexBenchmark {
         }
       }
       // 1. The catalog, captured into Kafka.
-      CatalogLoader loader = new CatalogLoader(7);
+      CatalogLoader loader = new CatalogLoader(7, descriptionChars);
       String pricing = config.get(SearchIndexOptions.PRICING_TOPIC);
       loader.load(
           config,
@@ -308,7 +317,8 @@ public final class SearchIndexBenchmark {
         Load raw = rawBulk(stack, es, documents, ALIAS + "-raw");
         Writes naive = naiveUpserts(stack, connections, seeded, afterEachRound);
         Pass separate = separateCores(stack, es, cores, products);
-        return new Result(products, cold, weir, raw, separate, weirWrites, naive, jobStart);
+        return new Result(
+            products, descriptionChars, cold, weir, raw, separate, weirWrites, naive, jobStart);
       } finally {
         if (job != null) {
           job.cancel().get();
@@ -685,8 +695,10 @@ public final class SearchIndexBenchmark {
             "the local stack (PostgreSQL with fsync off, one Elasticsearch node). Input: a catalog of ")
         .append(String.format("%,d", r.products()))
         .append(
-            " products (descriptions of ~6 kB, TOASTed; 50 brands; 52 categories) and a price each, captured"
-                + " by cdc-catalog into Kafka before anything is timed.\n\n");
+            String.format(
+                " products (descriptions of ~%,d characters, TOASTed; 50 brands; 52 categories) and a"
+                    + " price each, captured by cdc-catalog into Kafka before anything is timed.\n\n",
+                r.descriptionChars()));
     md.append("## Price-only changes: what the copy writes\n\n");
     md.append(
         "Rounds of a new price for every product (the first round after a CHECKPOINT). weir's job writes them to `search_document`; the naive side"

@@ -56,14 +56,24 @@ public final class CatalogLoader {
     "Backpack", "Kettle", "Jacket", "Lamp", "Chair", "Headphones", "Mug", "Tent", "Drill", "Sneaker"
   };
 
+  /** Characters of a generated description: ~6 kB, TOASTed (PostgreSQL moves rows over ~2 kB). */
+  public static final int DEFAULT_DESCRIPTION_CHARS = 6_000;
+
   private final Random random;
+  private final int descriptionChars;
   private long priceVersion;
 
   /** The last price (in cents) this loader sent for each product. */
   private final Map<Long, Long> lastCents = new HashMap<>();
 
   public CatalogLoader(long seed) {
+    this(seed, DEFAULT_DESCRIPTION_CHARS);
+  }
+
+  /** Descriptions of about {@code descriptionChars} characters. */
+  public CatalogLoader(long seed, int descriptionChars) {
     this.random = new Random(seed);
+    this.descriptionChars = descriptionChars;
   }
 
   /** What a load did: products filled (0 if the catalog had some), prices sent, changes by kind. */
@@ -176,7 +186,7 @@ public final class CatalogLoader {
           p.setLong(1, i);
           p.setString(2, String.format("SKU-%06d", i));
           p.setString(3, productName());
-          p.setString(4, description(6_000));
+          p.setString(4, description(descriptionChars));
           p.setString(
               5,
               "{\"colour\":\"" + word() + "\",\"weight_g\":" + (100 + random.nextInt(5000)) + "}");
@@ -194,8 +204,8 @@ public final class CatalogLoader {
   }
 
   /**
-   * The search document the search-index job would make of a generated product (a ~6 kB
-   * description, like {@link #fill}'s): for filling a copy directly, e.g. the backfill benchmark.
+   * The search document the search-index job would make of a generated product (its description
+   * like {@link #fill}'s): for filling a copy directly, e.g. the backfill benchmark.
    */
   public SearchDocument document(long id, long version) {
     SearchDocument d = new SearchDocument();
@@ -203,7 +213,7 @@ public final class CatalogLoader {
     d.isNew = true;
     d.sku = String.format("SKU-%06d", id);
     d.name = productName();
-    d.description = description(6_000);
+    d.description = description(descriptionChars);
     d.attributes =
         "{\"colour\": \"" + word() + "\", \"weight_g\": " + (100 + random.nextInt(5000)) + "}";
     d.brandId = 1L + random.nextInt(50);
@@ -267,7 +277,7 @@ public final class CatalogLoader {
       } else if (kind < 60) {
         s.executeUpdate(
             "UPDATE product SET description = '"
-                + description(6_000)
+                + description(descriptionChars)
                 + "', updated_at = now() WHERE id = "
                 + id);
         return "description edit";

@@ -87,6 +87,7 @@ class BenchAllReportTest {
     SearchIndexBenchmark.Result search =
         new SearchIndexBenchmark.Result(
             1_000,
+            6_000,
             new SearchIndexBenchmark.Pass(
                 new SearchIndexBenchmark.Load("weir", 1_000, 4.0, 800, 3.2, Map.of(), null, null),
                 new SearchIndexBenchmark.Load("raw", 1_000, 1.0, 800, 0.8, Map.of(), null, null)),
