@@ -33,6 +33,13 @@ class CatalogLoaderTest {
         .isBetween(new BigDecimal("5.00"), new BigDecimal("504.99"));
   }
 
+  @Test
+  void descriptionsHaveAboutTheAskedSize() {
+    assertThat(new CatalogLoader(1).document(1, 1).description).hasSizeBetween(6_000, 6_200);
+    assertThat(new CatalogLoader(1, 24_000).document(1, 1).description)
+        .hasSizeBetween(24_000, 24_200);
+  }
+
   private static BigDecimal price(byte[] event) throws Exception {
     return JSON.readTree(event).get("price").decimalValue();
   }
