@@ -184,6 +184,17 @@ class BackfillITCase {
   }
 
   /** The same documents in the copy and behind the alias, as the streaming job leaves them. */
+  /** As {@link JobGraphSecretsTest} checks the streaming jobs (backfill's build reads the copy). */
+  @Test
+  void theJobGraphHoldsNoPassword() throws Exception {
+    WeirConfig withTarget = config.with(BackfillOptions.TARGET, alias + "-graph");
+
+    String graph = JobGraphSecretsTest.serializedGraph(new BackfillJob(), withTarget);
+
+    assertThat(graph).as("the graph's size").hasSizeGreaterThan(10_000);
+    assertThat(graph).doesNotContain(withTarget.postgresPassword());
+  }
+
   private void seed(int products) throws Exception {
     for (SearchDocument d : seedCopy(products)) {
       index(d);
