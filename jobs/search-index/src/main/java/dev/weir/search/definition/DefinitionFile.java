@@ -1,0 +1,334 @@
+package dev.weir.search.definition;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.weir.schema.Json;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Reads a document definition: PGSync's {@code schema.json} as it is (a list of {@code {database,
+ * index, nodes}}; {@code nodes} an object, or a one-element list as older files have it), plus
+ * weir's extensions, each under a key {@code "weir"}: on a document, {@code copy_table}; on a
+ * node, {@code topic}, {@code version} and {@code types} (a node fed by Kafka). PGSync keys weir
+ * does not use ({@code setting}, {@code transform.replace}, {@code concat}, ...) are refused, not
+ * silently ignored, except {@code setting} and {@code plugins}, which only concern PGSync itself.
+ */
+public final class DefinitionFile {
+
+  private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_$]{0,62}");
+  private static final Set<String> DOCUMENT_KEYS =
+      Set.of("database", "index", "nodes", "setting", "plugins", "pipeline", "routing", "weir");
+  private static final Set<String> NODE_KEYS =
+      Set.of(
+          "table",
+          "schema",
+          "columns",
+          "label",
+          "children",
+          "relationship",
+          "transform",
+          "primary_key",
+          "weir");
+
+  private DefinitionFile() {}
+
+  public static List<DocumentSpec> read(Path file) {
+    try {
+      return parse(Files.readString(file));
+    } catch (IOException e) {
+      throw new DefinitionException("cannot read the definition " + file + ": " + e.getMessage());
+    } catch (DefinitionException e) {
+      throw new DefinitionException(file + ": " + e.getMessage());
+    }
+  }
+
+  public static List<DocumentSpec> parse(String json) {
+    JsonNode tree;
+    try {
+      tree = Json.mapper().readTree(json);
+    } catch (JsonProcessingException e) {
+      throw new DefinitionException("not JSON: " + e.getOriginalMessage());
+    }
+    if (tree == null || !tree.isArray() || tree.isEmpty()) {
+      throw new DefinitionException(
+          "a definition is a list of documents: [{\"database\": ..., \"index\": ..., \"nodes\":"
+              + " {...}}]");
+    }
+    List<DocumentSpec> documents = new ArrayList<>();
+    for (JsonNode document : tree) {
+      documents.add(document(document));
+    }
+    return documents;
+  }
+
+  private static DocumentSpec document(JsonNode d) {
+    if (!d.isObject()) {
+      throw new DefinitionException("each document is an object with database, index and nodes");
+    }
+    String index = text(d, "index", "document");
+    String where = "document '" + index + "'";
+    unknownKeys(d, DOCUMENT_KEYS, where);
+    String database = requiredText(d, "database", where);
+    if (index == null) {
+      index = database;
+      where = "document '" + index + "'";
+    }
+    if (!index.matches("[a-z0-9][a-z0-9_.-]{0,200}")) {
+      throw new DefinitionException(
+          where + ": the index name must be lower case letters, digits, '_', '-' or '.'");
+    }
+    JsonNode nodes = d.get("nodes");
+    if (nodes != null && nodes.isArray()) {
+      if (nodes.size() != 1) {
+        throw new DefinitionException(where + ": 'nodes' as a list must hold exactly one node");
+      }
+      nodes = nodes.get(0);
+    }
+    if (nodes == null || !nodes.isObject()) {
+      throw new DefinitionException(where + ": 'nodes' must be the root node (an object)");
+    }
+    JsonNode weir = d.path("weir");
+    unknownKeys(weir, Set.of("copy_table"), where + ", 'weir'");
+    String copyTable = text(weir, "copy_table", where);
+    if (copyTable == null) {
+      copyTable = index.replaceAll("[^a-z0-9_]", "_") + "_document";
+    }
+    name(copyTable, where + ": weir.copy_table");
+    try {
+      NodeSpec root = node(nodes, null, true);
+      return new DocumentSpec(database, index, copyTable, root);
+    } catch (DefinitionException e) {
+      throw new DefinitionException(where + ", " + e.getMessage());
+    }
+  }
+
+  private static NodeSpec node(JsonNode n, String parentPath, boolean root) {
+    String table = n.path("table").isTextual() ? n.get("table").asText() : null;
+    String label = n.path("label").isTextual() ? n.get("label").asText() : table;
+    String path = parentPath == null ? String.valueOf(label) : parentPath + "." + label;
+    if (!n.isObject()) {
+      throw DefinitionException.at(path, "a node is an object");
+    }
+    unknownKeys(n, NODE_KEYS, "node '" + path + "'");
+    if (table == null) {
+      throw DefinitionException.at(path, "'table' is required");
+    }
+    name(table, "node '" + path + "': table");
+    name(label, "node '" + path + "': label");
+    String schema = n.path("schema").isTextual() ? n.get("schema").asText() : "public";
+    name(schema, "node '" + path + "': schema");
+    List<String> columns = names(n, "columns", path);
+    List<String> primaryKey = names(n, "primary_key", path);
+
+    NodeSpec.Relationship relationship = null;
+    JsonNode r = n.get("relationship");
+    if (root) {
+      if (r != null) {
+        throw DefinitionException.at(path, "the root node has no relationship");
+      }
+    } else {
+      if (r == null || !r.isObject()) {
+        throw DefinitionException.at(
+            path, "a child needs a 'relationship' with 'type' and 'variant'");
+      }
+      relationship = relationship(r, path);
+    }
+
+    Map<String, String> rename = new LinkedHashMap<>();
+    Map<String, JsonNode> mapping = new LinkedHashMap<>();
+    JsonNode transform = n.get("transform");
+    if (transform != null) {
+      unknownKeys(transform, Set.of("rename", "mapping"), "node '" + path + "': transform");
+      transform
+          .path("rename")
+          .fields()
+          .forEachRemaining(
+              e -> {
+                if (!e.getValue().isTextual()) {
+                  throw DefinitionException.at(
+                      path, "transform.rename." + e.getKey() + " must be a field name");
+                }
+                rename.put(e.getKey(), e.getValue().asText());
+              });
+      transform
+          .path("mapping")
+          .fields()
+          .forEachRemaining(
+              e -> {
+                if (!e.getValue().isObject()) {
+                  throw DefinitionException.at(
+                      path, "transform.mapping." + e.getKey() + " must be a mapping object");
+                }
+                mapping.put(e.getKey(), e.getValue());
+              });
+    }
+
+    NodeSpec.TopicSource topic = null;
+    JsonNode weir = n.get("weir");
+    if (weir != null) {
+      unknownKeys(weir, Set.of("topic", "version", "types"), "node '" + path + "': weir");
+      String name = requiredText(weir, "topic", "node '" + path + "': weir");
+      String version = requiredText(weir, "version", "node '" + path + "': weir");
+      Map<String, String> types = new LinkedHashMap<>();
+      weir.path("types").fields().forEachRemaining(e -> types.put(e.getKey(), e.getValue().asText()));
+      if (root) {
+        throw DefinitionException.at(path, "the root must be a table, not a topic");
+      }
+      if (primaryKey.isEmpty()) {
+        throw DefinitionException.at(path, "a topic node names its key: \"primary_key\": [...]");
+      }
+      if (relationship.parentColumns().isEmpty()) {
+        throw DefinitionException.at(
+            path, "a topic node names its relationship's foreign_key (no catalog to ask)");
+      }
+      topic = new NodeSpec.TopicSource(name, version, types);
+    }
+
+    List<NodeSpec> children = new ArrayList<>();
+    JsonNode c = n.get("children");
+    if (c != null && !c.isArray()) {
+      throw DefinitionException.at(path, "'children' must be a list");
+    }
+    Set<String> labels = new java.util.HashSet<>();
+    if (c != null) {
+      for (JsonNode child : c) {
+        NodeSpec spec = node(child, path, false);
+        if (!labels.add(spec.label())) {
+          throw DefinitionException.at(
+              spec.path(), "two children have the label '" + spec.label() + "'");
+        }
+        children.add(spec);
+      }
+    }
+    return new NodeSpec(
+        path,
+        table,
+        schema,
+        columns,
+        label,
+        relationship,
+        rename,
+        mapping,
+        primaryKey,
+        topic,
+        List.copyOf(children));
+  }
+
+  private static NodeSpec.Relationship relationship(JsonNode r, String path) {
+    unknownKeys(
+        r,
+        Set.of("type", "variant", "foreign_key", "through_tables"),
+        "node '" + path + "': relationship");
+    NodeSpec.Type type = choice(r, "type", NodeSpec.Type.class, path);
+    NodeSpec.Variant variant = choice(r, "variant", NodeSpec.Variant.class, path);
+    List<String> parent = List.of();
+    List<String> child = List.of();
+    JsonNode fk = r.get("foreign_key");
+    if (fk != null) {
+      unknownKeys(fk, Set.of("parent", "child"), "node '" + path + "': foreign_key");
+      parent = names(fk, "parent", path);
+      child = names(fk, "child", path);
+      if (parent.isEmpty() || parent.size() != child.size()) {
+        throw DefinitionException.at(
+            path, "foreign_key needs as many 'parent' as 'child' columns, at least one");
+      }
+    }
+    List<String> through = names(r, "through_tables", path);
+    if (through.size() > 1) {
+      throw DefinitionException.at(path, "weir joins through one table at a time");
+    }
+    if (!through.isEmpty() && fk != null) {
+      throw DefinitionException.at(
+          path, "foreign_key with through_tables: the link table's keys come from the catalog");
+    }
+    return new NodeSpec.Relationship(type, variant, parent, child, through);
+  }
+
+  private static <E extends Enum<E>> E choice(JsonNode r, String key, Class<E> type, String path) {
+    String value = r.path(key).asText("");
+    try {
+      return Enum.valueOf(type, value.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      List<String> allowed = new ArrayList<>();
+      for (E option : type.getEnumConstants()) {
+        allowed.add(option.name().toLowerCase(Locale.ROOT));
+      }
+      throw DefinitionException.at(
+          path,
+          "relationship." + key + " is '" + value + "', not one of " + String.join(", ", allowed));
+    }
+  }
+
+  private static List<String> names(JsonNode n, String key, String path) {
+    JsonNode list = n.get(key);
+    if (list == null || list.isNull()) {
+      return List.of();
+    }
+    if (!list.isArray()) {
+      throw DefinitionException.at(path, "'" + key + "' must be a list of names");
+    }
+    List<String> names = new ArrayList<>();
+    for (JsonNode name : list) {
+      if (!name.isTextual()) {
+        throw DefinitionException.at(path, "'" + key + "' must be a list of names");
+      }
+      name(name.asText(), "node '" + path + "': " + key);
+      if (names.contains(name.asText())) {
+        throw DefinitionException.at(path, "'" + key + "' names '" + name.asText() + "' twice");
+      }
+      names.add(name.asText());
+    }
+    return List.copyOf(names);
+  }
+
+  private static void name(String name, String where) {
+    if (!NAME.matcher(name).matches()) {
+      throw new DefinitionException(where + " '" + name + "' is not a plain SQL name");
+    }
+  }
+
+  private static String text(JsonNode n, String key, String where) {
+    JsonNode v = n.get(key);
+    if (v == null || v.isNull()) {
+      return null;
+    }
+    if (!v.isTextual() || v.asText().isBlank()) {
+      throw new DefinitionException(where + ": '" + key + "' must be a non-empty string");
+    }
+    return v.asText();
+  }
+
+  private static String requiredText(JsonNode n, String key, String where) {
+    String v = text(n, key, where);
+    if (v == null) {
+      throw new DefinitionException(where + ": '" + key + "' is required");
+    }
+    return v;
+  }
+
+  private static void unknownKeys(JsonNode n, Set<String> known, String where) {
+    if (n.isMissingNode()) {
+      return;
+    }
+    if (!n.isObject()) {
+      throw new DefinitionException(where + " must be an object");
+    }
+    for (Iterator<String> keys = n.fieldNames(); keys.hasNext(); ) {
+      String key = keys.next();
+      if (!known.contains(key)) {
+        throw new DefinitionException(
+            where + ": '" + key + "' is not something weir reads (it reads " + known + ")");
+      }
+    }
+  }
+}

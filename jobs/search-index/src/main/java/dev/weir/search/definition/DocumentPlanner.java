@@ -1,0 +1,341 @@
+package dev.weir.search.definition;
+
+import dev.weir.search.definition.DocumentPlan.Field;
+import dev.weir.search.definition.DocumentPlan.Node;
+import dev.weir.search.definition.DocumentPlan.Source;
+import dev.weir.search.definition.TableInfo.ForeignKey;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Resolves a definition against the source database's catalog: tables and columns that exist, each
+ * node's key, each relationship's columns (from the file, or else from the one foreign key between
+ * the two tables), link tables as nodes of their own. Every problem is an error naming the node,
+ * before any job starts.
+ */
+public final class DocumentPlanner {
+
+  private final DocumentSpec document;
+  private final SourceCatalog catalog;
+  private final List<Node> nodes = new ArrayList<>();
+  private final Map<String, Source> sources = new LinkedHashMap<>();
+  private final Map<String, TableInfo> tables = new LinkedHashMap<>();
+
+  private DocumentPlanner(DocumentSpec document, SourceCatalog catalog) {
+    this.document = document;
+    this.catalog = catalog;
+  }
+
+  public static DocumentPlan plan(DocumentSpec document, SourceCatalog catalog) {
+    DocumentPlanner planner = new DocumentPlanner(document, catalog);
+    try {
+      planner.add(document.root(), -1, 0, List.of(), null);
+    } catch (DefinitionException e) {
+      throw new DefinitionException("document '" + document.index() + "', " + e.getMessage());
+    }
+    return new DocumentPlan(
+        document.database(),
+        document.index(),
+        document.copyTable(),
+        List.copyOf(planner.nodes),
+        Map.copyOf(planner.sources));
+  }
+
+  /** Adds a node (and its children); returns its id. */
+  private int add(NodeSpec spec, int parent, int depth, List<String> ancestors, Edge edge) {
+    TableInfo table = table(spec);
+    List<String> key = spec.primaryKey().isEmpty() ? table.primaryKey() : spec.primaryKey();
+    if (key.isEmpty()) {
+      throw DefinitionException.at(
+          spec.path(),
+          "table " + table.qualifiedName() + " has no primary key: name one with \"primary_key\"");
+    }
+    requireColumns(spec, table, key, "primary_key");
+    List<String> columns = spec.columns().isEmpty() ? List.copyOf(table.columns().keySet()) : spec.columns();
+    requireColumns(spec, table, columns, "columns");
+    for (String renamed : spec.rename().keySet()) {
+      if (!columns.contains(renamed)) {
+        throw DefinitionException.at(
+            spec.path(), "transform.rename names '" + renamed + "', which is not among its columns");
+      }
+    }
+    if (spec.relationship() != null
+        && spec.relationship().variant() == NodeSpec.Variant.SCALAR
+        && columns.size() != 1) {
+      throw DefinitionException.at(
+          spec.path(), "a scalar variant takes exactly one column, not " + columns.size());
+    }
+    List<Field> fields = new ArrayList<>();
+    Set<String> names = new HashSet<>();
+    for (String column : columns) {
+      String name = spec.fieldOf(column);
+      if (!names.add(name)) {
+        throw DefinitionException.at(spec.path(), "two columns are written as '" + name + "'");
+      }
+      fields.add(new Field(column, name, table.columns().get(column)));
+    }
+    for (NodeSpec child : spec.children()) {
+      if (!names.add(child.label())) {
+        throw DefinitionException.at(
+            child.path(), "its label '" + child.label() + "' is also a column of " + spec.path());
+      }
+    }
+    if (parent < 0) {
+      for (String reserved :
+          List.of(DocumentPlan.DOC_ID, DocumentPlan.CONTENT_HASH, DocumentPlan.DOC_VERSION)) {
+        if (names.contains(reserved)) {
+          throw DefinitionException.at(
+              spec.path(), "'" + reserved + "' is weir's own field: rename the column");
+        }
+      }
+    }
+    for (String field : spec.mapping().keySet()) {
+      if (!names.contains(field)) {
+        throw DefinitionException.at(
+            spec.path(), "transform.mapping names '" + field + "', which is not one of its fields");
+      }
+    }
+    String source = source(spec, table);
+    int id = nodes.size();
+    boolean many = edge != null && edge.many;
+    boolean scalar = spec.relationship() != null && spec.relationship().variant() == NodeSpec.Variant.SCALAR;
+    List<Integer> children = new ArrayList<>();
+    nodes.add(null); // the id is taken; the node is set once its children are known
+    List<String> path = new ArrayList<>(ancestors);
+    path.add(table.qualifiedName());
+    for (NodeSpec child : spec.children()) {
+      children.add(addChild(child, spec, table, id, depth + 1, path));
+    }
+    nodes.set(
+        id,
+        new Node(
+            id,
+            spec.path(),
+            spec.label(),
+            source,
+            parent,
+            depth,
+            many,
+            scalar,
+            false,
+            edge == null ? List.of() : edge.parentColumns,
+            edge == null ? List.of() : edge.childColumns,
+            key,
+            List.copyOf(fields),
+            List.copyOf(children),
+            Map.copyOf(spec.mapping())));
+    return id;
+  }
+
+  private record Edge(List<String> parentColumns, List<String> childColumns, boolean many) {}
+
+  /** A child, directly or through a link table (a node of its own between the two). */
+  private int addChild(
+      NodeSpec child, NodeSpec parentSpec, TableInfo parent, int parentId, int depth, List<String> ancestors) {
+    NodeSpec.Relationship r = child.relationship();
+    boolean many = r.type() == NodeSpec.Type.ONE_TO_MANY;
+    TableInfo childTable = table(child);
+    if (ancestors.contains(childTable.qualifiedName()) && r.parentColumns().isEmpty()) {
+      throw DefinitionException.at(
+          child.path(),
+          "a cycle: "
+              + childTable.qualifiedName()
+              + " is also one of its ancestors; name the relationship's foreign_key to join a"
+              + " table to itself");
+    }
+    if (r.throughTables().isEmpty()) {
+      Edge edge;
+      if (!r.parentColumns().isEmpty()) {
+        requireColumns(parentSpec, parent, r.parentColumns(), "foreign_key.parent of " + child.path());
+        requireColumns(child, childTable, r.childColumns(), "foreign_key.child");
+        edge = new Edge(r.parentColumns(), r.childColumns(), many);
+      } else {
+        edge = foreignKey(child.path(), parent, childTable, many);
+      }
+      return add(child, parentId, depth, ancestors, edge);
+    }
+    // parent ← link → child: the link table is a node between them.
+    String linkName = r.throughTables().get(0);
+    TableInfo link = lookup(child.path(), child.schema(), linkName);
+    Edge toParent = oneForeignKey(child.path(), link, parent);
+    Edge toChild = oneForeignKey(child.path(), link, childTable);
+    String linkSource = register(link);
+    int linkId = nodes.size();
+    nodes.add(null);
+    int childId =
+        add(
+            child,
+            linkId,
+            depth + 1,
+            ancestors,
+            // link.toChild columns = child's referenced columns; one child per link row.
+            new Edge(toChild.childColumns, toChild.parentColumns, false));
+    nodes.set(
+        linkId,
+        new Node(
+            linkId,
+            child.path() + "#" + link.table(),
+            child.label(),
+            linkSource,
+            parentId,
+            depth,
+            many,
+            false,
+            true,
+            toParent.parentColumns,
+            toParent.childColumns,
+            link.primaryKey().isEmpty() ? List.copyOf(link.columns().keySet()) : link.primaryKey(),
+            List.of(),
+            List.of(childId),
+            Map.of()));
+    return linkId;
+  }
+
+  /**
+   * The one foreign key from {@code link} to {@code target}, as an edge target → link: {@code
+   * parentColumns} on the target, {@code childColumns} on the link.
+   */
+  private static Edge oneForeignKey(String path, TableInfo link, TableInfo target) {
+    List<ForeignKey> found =
+        link.foreignKeys().stream().filter(fk -> fk.references(target)).toList();
+    if (found.size() != 1) {
+      throw DefinitionException.at(
+          path,
+          "link table "
+              + link.qualifiedName()
+              + (found.isEmpty() ? " has no foreign key to " : " has several foreign keys to ")
+              + target.qualifiedName());
+    }
+    return new Edge(found.get(0).referencedColumns(), found.get(0).columns(), true);
+  }
+
+  /** The one foreign key between parent and child, in either direction. */
+  private static Edge foreignKey(String path, TableInfo parent, TableInfo child, boolean many) {
+    List<Edge> found = new ArrayList<>();
+    List<String> described = new ArrayList<>();
+    for (ForeignKey fk : child.foreignKeys()) {
+      if (fk.references(parent)) {
+        found.add(new Edge(fk.referencedColumns(), fk.columns(), many));
+        described.add(child.table() + fk.columns() + " → " + parent.table() + fk.referencedColumns());
+      }
+    }
+    for (ForeignKey fk : parent.foreignKeys()) {
+      if (fk.references(child) && !(parent == child)) {
+        found.add(new Edge(fk.columns(), fk.referencedColumns(), many));
+        described.add(parent.table() + fk.columns() + " → " + child.table() + fk.referencedColumns());
+      }
+    }
+    if (found.size() == 1) {
+      return found.get(0);
+    }
+    throw DefinitionException.at(
+        path,
+        found.isEmpty()
+            ? "no foreign key joins "
+                + child.qualifiedName()
+                + " to its parent "
+                + parent.qualifiedName()
+                + ": name the columns in relationship.foreign_key {\"parent\": [...], \"child\":"
+                + " [...]}"
+            : "the relationship is ambiguous, "
+                + found.size()
+                + " foreign keys join the tables ("
+                + String.join("; ", described)
+                + "): name one in relationship.foreign_key");
+  }
+
+  private TableInfo table(NodeSpec spec) {
+    if (spec.isTopic()) {
+      NodeSpec.TopicSource t = spec.topic();
+      LinkedHashMap<String, String> columns = new LinkedHashMap<>(t.types());
+      for (String c : spec.primaryKey()) {
+        columns.putIfAbsent(c, "text");
+      }
+      for (String c : spec.relationship().childColumns()) {
+        columns.putIfAbsent(c, "text");
+      }
+      columns.putIfAbsent(t.version(), "bigint");
+      for (String c : spec.columns()) {
+        if (!t.types().containsKey(c)) {
+          throw DefinitionException.at(
+              spec.path(), "weir.types does not give the type of '" + c + "'");
+        }
+      }
+      TableInfo table = new TableInfo("topic", t.topic(), columns, spec.primaryKey(), List.of());
+      if (!ValueType.INTEGER.equals(ValueType.of(columns.get(t.version())))) {
+        throw DefinitionException.at(spec.path(), "the version field must be an integer type");
+      }
+      return table;
+    }
+    return lookup(spec.path(), spec.schema(), spec.table());
+  }
+
+  private TableInfo lookup(String path, String schema, String name) {
+    String qualified = schema + "." + name;
+    TableInfo known = tables.get(qualified);
+    if (known != null) {
+      return known;
+    }
+    TableInfo table;
+    try {
+      table =
+          catalog
+              .table(schema, name)
+              .orElseThrow(
+                  () ->
+                      DefinitionException.at(
+                          path,
+                          "table "
+                              + qualified
+                              + " does not exist in database '"
+                              + document.database()
+                              + "'"));
+    } catch (DefinitionException e) {
+      throw e;
+    } catch (Exception e) {
+      throw DefinitionException.at(path, "cannot read the catalog of " + qualified + ": " + e);
+    }
+    tables.put(qualified, table);
+    return table;
+  }
+
+  private String source(NodeSpec spec, TableInfo table) {
+    if (spec.isTopic()) {
+      String name = "topic:" + spec.topic().topic();
+      sources.merge(
+          name,
+          new Source(name, null, spec.topic().topic(), table.columns(), spec.topic().topic(), spec.topic().version()),
+          (a, b) -> a);
+      return name;
+    }
+    return register(table);
+  }
+
+  private String register(TableInfo table) {
+    sources.putIfAbsent(
+        table.qualifiedName(),
+        new Source(
+            table.qualifiedName(),
+            table.schema(),
+            table.table(),
+            new LinkedHashMap<>(table.columns()),
+            null,
+            null));
+    return table.qualifiedName();
+  }
+
+  private static void requireColumns(NodeSpec spec, TableInfo table, List<String> columns, String what) {
+    for (String column : columns) {
+      if (!table.columns().containsKey(column)) {
+        throw DefinitionException.at(
+            spec.path(),
+            what + " names '" + column + "', which is not a column of " + table.qualifiedName()
+                + " (it has " + String.join(", ", table.columns().keySet()) + ")");
+      }
+    }
+  }
+}

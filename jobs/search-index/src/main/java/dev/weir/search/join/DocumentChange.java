@@ -1,0 +1,74 @@
+package dev.weir.search.join;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One root document of a declared definition, as the join emits it for the copy and the index:
+ * every field's value (JSON text), which fields changed since the last document written, the
+ * content hash and the version (monotonic per document: the external version in Elasticsearch and
+ * the guard of every write to the copy).
+ *
+ * <p>Fields are in {@link dev.weir.search.definition.DocumentPlan#documentFields()} order: the root's columns, then one per child label.
+ */
+public class DocumentChange {
+
+  /** The root row's key: the document id ({@code doc_id} in the copy, {@code _id} in the index). */
+  public String id;
+
+  /** Each field's value as JSON text ({@code null} JSON for SQL NULL); null for a deletion. */
+  public String[] values;
+
+  /** Which fields differ from the document last written (all, when {@link #isNew}). */
+  public boolean[] changed;
+
+  /** Never written before (or deleted since): insert it whole. */
+  public boolean isNew;
+
+  public boolean deleted;
+  public byte[] contentHash;
+  public long version;
+
+  public DocumentChange() {}
+
+  public static DocumentChange deletion(String id, long version) {
+    DocumentChange d = new DocumentChange();
+    d.id = id;
+    d.deleted = true;
+    d.version = version;
+    return d;
+  }
+
+  /** The indices of the changed fields. */
+  public List<Integer> changedFields() {
+    List<Integer> fields = new ArrayList<>();
+    for (int i = 0; changed != null && i < changed.length; i++) {
+      if (changed[i]) {
+        fields.add(i);
+      }
+    }
+    return fields;
+  }
+
+  /** A later change of the same document folded into this one, for one batched write. */
+  public static DocumentChange then(DocumentChange earlier, DocumentChange later) {
+    if (later.version < earlier.version) {
+      return earlier;
+    }
+    if (!later.deleted && !earlier.deleted) {
+      for (int i = 0; i < later.changed.length; i++) {
+        later.changed[i] |= earlier.changed[i];
+      }
+      later.isNew |= earlier.isNew;
+    }
+    return later;
+  }
+
+  @Override
+  public String toString() {
+    return (deleted ? "delete " : isNew ? "new " : "change " + changedFields() + " ")
+        + id
+        + "@"
+        + version;
+  }
+}
