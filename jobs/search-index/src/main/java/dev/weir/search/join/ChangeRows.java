@@ -1,0 +1,84 @@
+package dev.weir.search.join;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weir.common.kafka.DecodingDeserializer;
+import dev.weir.schema.ChangeEvent;
+import dev.weir.schema.InvalidEventException;
+import dev.weir.search.definition.DocumentPlan;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Debezium change events of one declared table, whichever writer produced them (weir's capture,
+ * Debezium Server, Kafka Connect), as {@link SourceRow}s. An event that cannot be read (a value not
+ * of its column's type, a row without its key) goes to the DLQ with the reason, before anything of
+ * it reaches state; a logical-decoding message is skipped.
+ */
+public final class ChangeRows implements DecodingDeserializer.Conversion<ChangeEvent, SourceRow> {
+
+  private static final long serialVersionUID = 1L;
+
+  private final DocumentPlan.Source source;
+  private final List<String> keyColumns;
+
+  /**
+   * @param keyColumns the columns every reader node keys the table by (a delete carries only them)
+   */
+  public ChangeRows(DocumentPlan.Source source, List<String> keyColumns) {
+    this.source = source;
+    this.keyColumns = keyColumns;
+  }
+
+  @Override
+  public SourceRow convert(ChangeEvent e) throws InvalidEventException {
+    if ("m".equals(e.op())) {
+      return null;
+    }
+    if ("t".equals(e.op())) {
+      throw new InvalidEventException(
+          "a truncate of "
+              + source.name()
+              + " is not applied: delete its documents or rebuild the copy from a new snapshot");
+    }
+    Map<String, Object> row = e.isDelete() ? e.before() : e.after();
+    if (row == null) {
+      throw new InvalidEventException(
+          "op '" + e.op() + "' without '" + (e.isDelete() ? "before" : "after") + "'");
+    }
+    SourceRow out = new SourceRow();
+    out.source = source.name();
+    out.deleted = e.isDelete();
+    out.snapshot = "r".equals(e.op());
+    Object lsn = e.source() == null ? null : e.source().get("lsn");
+    out.lsn = lsn instanceof Number n ? n.longValue() : -1;
+    ObjectNode values = JsonNodeFactory.instance.objectNode();
+    List<String> unavailable = new ArrayList<>();
+    try {
+      for (String column : keyColumns) {
+        if (row.get(column) == null) {
+          throw new IllegalArgumentException("no value for the key column '" + column + "'");
+        }
+      }
+      for (Map.Entry<String, String> column : source.columns().entrySet()) {
+        String name = column.getKey();
+        if (!row.containsKey(name)) {
+          continue; // a delete's before has the key only; a writer may leave out unchanged columns
+        }
+        Object raw = row.get(name);
+        if (ChangeEvent.UNAVAILABLE_VALUE.equals(raw)) {
+          unavailable.add(name);
+          continue;
+        }
+        values.set(name, Values.normalize(name, raw, column.getValue()));
+      }
+    } catch (IllegalArgumentException bad) {
+      throw new InvalidEventException(
+          "unreadable change event of " + source.name() + ": " + bad.getMessage());
+    }
+    out.values = values.toString();
+    out.unavailable = unavailable.isEmpty() ? null : unavailable.toArray(String[]::new);
+    return out;
+  }
+}

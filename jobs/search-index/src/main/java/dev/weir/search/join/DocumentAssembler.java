@@ -1,0 +1,123 @@
+package dev.weir.search.join;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.weir.search.definition.DocumentPlan;
+import java.time.Duration;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.StateTtlConfig;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.util.Collector;
+
+/**
+ * The root's assembler: one document per root row, emitted when a field's value changed, naming the
+ * fields that did (the copy updates only those), with a version that only grows ({@link
+ * Stamps#version}). A deleted root's last version is kept for {@code tombstoneTtl}, so that the row
+ * coming back is written over the deletion.
+ */
+public class DocumentAssembler extends Assembler<DocumentChange> {
+
+  private static final long serialVersionUID = 1L;
+
+  /** The document last emitted: its fields' hashes and its version. */
+  public static class Written {
+    public long[] fieldHashes;
+    public long version;
+
+    public Written() {}
+  }
+
+  static final ValueStateDescriptor<Written> WRITTEN =
+      new ValueStateDescriptor<>("written", TypeInformation.of(Written.class));
+
+  private final Duration tombstoneTtl;
+  private transient ValueState<Written> written;
+  private transient ValueState<Long> deletedVersion;
+  private transient Counter documents;
+
+  public DocumentAssembler(DocumentPlan plan, Duration coalesce, Duration tombstoneTtl) {
+    super(plan, coalesce);
+    this.tombstoneTtl = tombstoneTtl;
+  }
+
+  @Override
+  public void open(OpenContext context) throws Exception {
+    super.open(context);
+    written = getRuntimeContext().getState(WRITTEN);
+    ValueStateDescriptor<Long> deleted = new ValueStateDescriptor<>("deleted-version", Types.LONG);
+    deleted.enableTimeToLive(StateTtlConfig.newBuilder(tombstoneTtl).build());
+    deletedVersion = getRuntimeContext().getState(deleted);
+    documents = getRuntimeContext().getMetricGroup().counter("weirDocumentsChanged");
+  }
+
+  @Override
+  protected void assembled(
+      DocumentPlan.Node root,
+      String rowKey,
+      JsonNode values,
+      String[] labelValues,
+      long stamp,
+      Collector<DocumentChange> out)
+      throws Exception {
+    int columns = root.fields().size();
+    String[] fields = new String[columns + labelValues.length];
+    long[] hashes = new long[fields.length];
+    for (int i = 0; i < columns; i++) {
+      fields[i] = json(values.get(root.fields().get(i).column()));
+    }
+    System.arraycopy(labelValues, 0, fields, columns, labelValues.length);
+    for (int i = 0; i < fields.length; i++) {
+      hashes[i] = Hashes.of(fields[i]);
+    }
+    Written last = written.value();
+    DocumentChange doc = new DocumentChange();
+    doc.id = rowKey;
+    doc.values = fields;
+    doc.changed = new boolean[fields.length];
+    boolean any = false;
+    for (int i = 0; i < fields.length; i++) {
+      doc.changed[i] =
+          last == null
+              || last.fieldHashes.length != fields.length
+              || last.fieldHashes[i] != hashes[i];
+      any |= doc.changed[i];
+    }
+    if (!any) {
+      unchanged.inc();
+      return;
+    }
+    doc.isNew = last == null;
+    doc.contentHash = Hashes.content(hashes);
+    doc.version = Stamps.version(stamp, last != null ? last.version : lastDeletedVersion());
+    Written now = new Written();
+    now.fieldHashes = hashes;
+    now.version = doc.version;
+    written.update(now);
+    deletedVersion.clear();
+    documents.inc();
+    out.collect(doc);
+  }
+
+  @Override
+  protected void removed(
+      DocumentPlan.Node root, String rowKey, long stamp, Collector<DocumentChange> out)
+      throws Exception {
+    Written last = written.value();
+    if (last == null) {
+      return;
+    }
+    long version = Stamps.version(stamp, last.version);
+    written.clear();
+    deletedVersion.update(version);
+    documents.inc();
+    out.collect(DocumentChange.deletion(rowKey, version));
+  }
+
+  private long lastDeletedVersion() throws Exception {
+    Long v = deletedVersion.value();
+    return v == null ? -1 : v;
+  }
+}

@@ -1,0 +1,42 @@
+package dev.weir.search.join;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+
+/** Hashes of values: enough to tell what changed without keeping what was written. */
+final class Hashes {
+
+  private Hashes() {}
+
+  /** A 64-bit hash of a JSON text (never 0). */
+  static long of(String text) {
+    byte[] d = sha256().digest(text.getBytes(StandardCharsets.UTF_8));
+    long h = 0;
+    for (int i = 0; i < 8; i++) {
+      h = (h << 8) | (d[i] & 0xff);
+    }
+    return h == 0 ? 1 : h;
+  }
+
+  /** The 16-byte content hash of a document's field hashes. */
+  static byte[] content(long[] fieldHashes) {
+    MessageDigest sha = sha256();
+    for (long h : fieldHashes) {
+      for (int i = 0; i < 8; i++) {
+        sha.update((byte) (h >>> (8 * i)));
+      }
+    }
+    byte[] hash = new byte[16];
+    System.arraycopy(sha.digest(), 0, hash, 0, 16);
+    return hash;
+  }
+
+  private static MessageDigest sha256() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,77 @@
+package dev.weir.search.join;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weir.schema.Json;
+import dev.weir.search.definition.DocumentPlan;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.flink.api.common.functions.FlatMapFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * A source row as each node that reads its table sees it (a table may be read at several places of
+ * a document): keyed by the node's key, with only the columns the node needs (its fields, its join
+ * columns), so that state holds nothing the document does not use.
+ */
+public class NodeRows implements FlatMapFunction<SourceRow, RowChange> {
+
+  private static final long serialVersionUID = 1L;
+
+  private final DocumentPlan plan;
+
+  public NodeRows(DocumentPlan plan) {
+    this.plan = plan;
+  }
+
+  @Override
+  public void flatMap(SourceRow row, Collector<RowChange> out) throws Exception {
+    JsonNode values = Json.mapper().readTree(row.values);
+    for (DocumentPlan.Node node : plan.readersOf(row.source)) {
+      List<JsonNode> key = new ArrayList<>();
+      for (String column : node.keyColumns()) {
+        key.add(values.get(column));
+      }
+      RowChange change = new RowChange();
+      change.node = node.id();
+      change.key = Values.key(key);
+      if (change.key == null) {
+        continue; // checked when decoded: a row without its key never gets here
+      }
+      change.deleted = row.deleted;
+      change.snapshot = row.snapshot;
+      change.lsn = row.lsn;
+      if (!row.deleted) {
+        Set<String> needed = neededColumns(plan, node);
+        ObjectNode kept = JsonNodeFactory.instance.objectNode();
+        for (String column : needed) {
+          if (values.has(column)) {
+            kept.set(column, values.get(column));
+          }
+        }
+        change.values = kept.toString();
+        if (row.unavailable != null) {
+          change.unavailable =
+              java.util.Arrays.stream(row.unavailable)
+                  .filter(needed::contains)
+                  .toArray(String[]::new);
+        }
+      }
+      out.collect(change);
+    }
+  }
+
+  /** The columns a node reads: its fields, its join column to its parent and to its children. */
+  static Set<String> neededColumns(DocumentPlan plan, DocumentPlan.Node node) {
+    Set<String> columns = new LinkedHashSet<>(node.keyColumns());
+    node.fields().forEach(f -> columns.add(f.column()));
+    columns.addAll(node.childColumns());
+    for (int child : node.children()) {
+      columns.addAll(plan.node(child).parentColumns());
+    }
+    return columns;
+  }
+}

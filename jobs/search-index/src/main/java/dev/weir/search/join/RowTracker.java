@@ -1,0 +1,152 @@
+package dev.weir.search.join;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.weir.schema.Json;
+import dev.weir.search.definition.DocumentPlan;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.StateTtlConfig;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+
+/**
+ * The first step for every row of every node (keyed by node and row key): stamps the change ({@link
+ * Stamps}: a change older than the one held is a re-delivery, and is dropped), passes the row to
+ * its node's assembler, and tells the {@link EdgeJoin} of each child edge when the row's join value
+ * for that edge changes (it joins the children at the new value, leaves the old). It holds only
+ * each row's stamp and join values, a few bytes; a deleted row's stamp is kept as a tombstone for
+ * {@code tombstoneTtl}, to recognize a re-delivery of its older changes.
+ */
+public class RowTracker extends KeyedProcessFunction<String, RowChange, NodeRow> {
+
+  private static final long serialVersionUID = 1L;
+
+  public static final OutputTag<Registration> REGISTRATIONS =
+      new OutputTag<>("registrations", TypeInformation.of(Registration.class));
+
+  /** A live row: its stamp and, per child edge (in the node's order), its join value. */
+  public static class Tracked {
+    public long stamp;
+    public String[] joinValues;
+
+    public Tracked() {}
+  }
+
+  static final ValueStateDescriptor<Tracked> TRACKED =
+      new ValueStateDescriptor<>("tracked", TypeInformation.of(Tracked.class));
+
+  private final DocumentPlan plan;
+  private final long sourceEpoch;
+  private final Duration tombstoneTtl;
+
+  private transient ValueState<Tracked> tracked;
+  private transient ValueState<Long> tombstone;
+  private transient Counter stale;
+
+  public RowTracker(DocumentPlan plan, long sourceEpoch, Duration tombstoneTtl) {
+    this.plan = plan;
+    this.sourceEpoch = sourceEpoch;
+    this.tombstoneTtl = tombstoneTtl;
+  }
+
+  @Override
+  public void open(OpenContext context) {
+    tracked = getRuntimeContext().getState(TRACKED);
+    ValueStateDescriptor<Long> tombstones = new ValueStateDescriptor<>("tombstone", Types.LONG);
+    tombstones.enableTimeToLive(StateTtlConfig.newBuilder(tombstoneTtl).build());
+    tombstone = getRuntimeContext().getState(tombstones);
+    stale = getRuntimeContext().getMetricGroup().counter("weirStaleChanges");
+  }
+
+  @Override
+  public void processElement(RowChange change, Context ctx, Collector<NodeRow> out)
+      throws Exception {
+    Tracked held = tracked.value();
+    Long deletedAt = held == null ? tombstone.value() : null;
+    long last = held != null ? held.stamp : deletedAt != null ? deletedAt : -1;
+    long stamp = stamp(change, last, sourceEpoch);
+    if (stamp < last) {
+      stale.inc();
+      return;
+    }
+    DocumentPlan.Node node = plan.node(change.node);
+    String[] joins =
+        change.deleted ? new String[node.children().size()] : joinValues(plan, node, change.values);
+    String[] before = held == null ? new String[joins.length] : held.joinValues;
+    for (int i = 0; i < joins.length; i++) {
+      if (!Objects.equals(before[i], joins[i])) {
+        int edge = node.children().get(i);
+        if (before[i] != null) {
+          ctx.output(REGISTRATIONS, Registration.of(edge, before[i], change.key, false, stamp));
+        }
+        if (joins[i] != null) {
+          ctx.output(REGISTRATIONS, Registration.of(edge, joins[i], change.key, true, stamp));
+        }
+      }
+    }
+    NodeRow row = new NodeRow();
+    row.node = change.node;
+    row.key = change.key;
+    row.values = change.values;
+    row.unavailable = change.unavailable;
+    row.deleted = change.deleted;
+    row.stamp = stamp;
+    out.collect(row);
+    if (change.deleted) {
+      tracked.clear();
+      tombstone.update(stamp);
+    } else {
+      Tracked t = new Tracked();
+      t.stamp = stamp;
+      t.joinValues = joins;
+      tracked.update(t);
+      tombstone.clear();
+    }
+  }
+
+  /**
+   * The stamp of a change after the row's last one ({@code last}, -1 if none): a snapshot read of a
+   * known row starts a new epoch, a change without an LSN keeps the last one.
+   */
+  static long stamp(RowChange change, long last, long sourceEpoch) {
+    long lastEpoch = last < 0 ? -1 : Stamps.epoch(last);
+    long epoch = Math.max(sourceEpoch, Math.max(lastEpoch, 0));
+    if (change.snapshot && last >= 0 && epoch == lastEpoch) {
+      epoch++; // a re-snapshot: whatever the LSNs, it is newer than all the row had
+    }
+    long lsn = change.lsn >= 0 ? change.lsn : epoch == lastEpoch ? Stamps.lsn(last) : 0;
+    return Stamps.of(epoch, lsn);
+  }
+
+  /** Per child edge, the row's value of the parent-side join columns (null if any is null). */
+  static String[] joinValues(DocumentPlan plan, DocumentPlan.Node node, String valuesJson)
+      throws Exception {
+    String[] joins = new String[node.children().size()];
+    if (joins.length == 0) {
+      return joins;
+    }
+    JsonNode values = Json.mapper().readTree(valuesJson);
+    for (int i = 0; i < joins.length; i++) {
+      joins[i] = joinValue(values, plan.node(node.children().get(i)).parentColumns());
+    }
+    return joins;
+  }
+
+  /** The value of {@code columns} of a row, as a key ({@link Values#key}). */
+  static String joinValue(JsonNode values, List<String> columns) {
+    List<JsonNode> parts = new ArrayList<>(columns.size());
+    for (String column : columns) {
+      parts.add(values.get(column));
+    }
+    return Values.key(parts);
+  }
+}

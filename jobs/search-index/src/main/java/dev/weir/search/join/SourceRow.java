@@ -1,0 +1,26 @@
+package dev.weir.search.join;
+
+import dev.weir.common.types.Utf8StringTypeInfo;
+import org.apache.flink.api.common.typeinfo.TypeInfo;
+
+/** A change event of one source table, its values normalized ({@link Values}) and checked. */
+public class SourceRow {
+  /** The source's name in the plan ({@code schema.table}). */
+  public String source;
+
+  /** Every column of the event the job reads, as a JSON object (the key columns for a delete). */
+  @TypeInfo(Utf8StringTypeInfo.Factory.class)
+  public String values;
+
+  public String[] unavailable;
+  public boolean deleted;
+  public boolean snapshot;
+  public long lsn = -1;
+
+  public SourceRow() {}
+
+  @Override
+  public String toString() {
+    return source + (deleted ? " delete " : " ") + values + " @" + lsn;
+  }
+}

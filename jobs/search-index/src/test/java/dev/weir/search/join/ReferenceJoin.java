@@ -1,0 +1,137 @@
+package dev.weir.search.join;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weir.schema.Json;
+import dev.weir.search.definition.DocumentPlan;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The documents a definition gives over tables held in memory, computed the plain way (what a SQL
+ * join of the tables gives): the answer the streaming join must converge to.
+ */
+final class ReferenceJoin {
+
+  private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  private final DocumentPlan plan;
+
+  /** source → key → values. */
+  private final Map<String, Map<String, ObjectNode>> tables = new LinkedHashMap<>();
+
+  ReferenceJoin(DocumentPlan plan) {
+    this.plan = plan;
+  }
+
+  /** Applies a change as the database would; the same row for the streaming join. */
+  SourceRow apply(String source, ObjectNode values, boolean delete, long lsn) {
+    Map<String, ObjectNode> table = tables.computeIfAbsent(source, s -> new LinkedHashMap<>());
+    String key = key(source, values);
+    if (delete) {
+      table.remove(key);
+    } else {
+      table.put(key, values.deepCopy());
+    }
+    SourceRow row = new SourceRow();
+    row.source = source;
+    row.deleted = delete;
+    row.lsn = lsn;
+    row.values = delete ? keyOnly(source, values).toString() : values.toString();
+    return row;
+  }
+
+  Map<String, ObjectNode> rows(String source) {
+    return tables.getOrDefault(source, Map.of());
+  }
+
+  /** Every document, by id. */
+  Map<String, JsonNode> documents() {
+    Map<String, JsonNode> docs = new TreeMap<>();
+    DocumentPlan.Node root = plan.root();
+    for (var e : rows(root.source()).entrySet()) {
+      docs.put(e.getKey(), object(root, e.getValue()));
+    }
+    return docs;
+  }
+
+  /** A document as the join emitted it, as one JSON object (field → value). */
+  static JsonNode asObject(DocumentPlan plan, DocumentChange d) throws Exception {
+    ObjectNode o = NODES.objectNode();
+    List<DocumentPlan.DocumentField> fields = plan.documentFields();
+    for (int i = 0; i < fields.size(); i++) {
+      o.set(fields.get(i).name(), Json.mapper().readTree(d.values[i]));
+    }
+    return o;
+  }
+
+  private JsonNode object(DocumentPlan.Node node, ObjectNode row) {
+    ObjectNode o = NODES.objectNode();
+    for (DocumentPlan.Field f : node.fields()) {
+      o.set(f.name(), row.has(f.column()) ? row.get(f.column()) : NODES.nullNode());
+    }
+    for (int child : node.children()) {
+      DocumentPlan.Node c = plan.node(child);
+      o.set(c.label(), label(c, row));
+    }
+    return o;
+  }
+
+  /** The value of a child label of a parent row. */
+  private JsonNode label(DocumentPlan.Node child, ObjectNode parentRow) {
+    String joinValue = RowTracker.joinValue(parentRow, child.parentColumns());
+    List<Map.Entry<String, JsonNode>> values = new ArrayList<>();
+    if (joinValue != null) {
+      for (var e : rows(child.source()).entrySet()) {
+        if (joinValue.equals(RowTracker.joinValue(e.getValue(), child.childColumns()))) {
+          JsonNode v = value(child, e.getValue());
+          if (v != null) {
+            values.add(Map.entry(keyOf(child, e.getValue()), v));
+          }
+        }
+      }
+    }
+    Collections.sort(values, Map.Entry.comparingByKey(EdgeJoin.KEY_ORDER));
+    if (!child.many()) {
+      return values.isEmpty() ? NODES.nullNode() : values.get(0).getValue();
+    }
+    ArrayNode list = NODES.arrayNode();
+    values.forEach(e -> list.add(e.getValue()));
+    return list;
+  }
+
+  /** A child row's value; null when a link row has no child. */
+  private JsonNode value(DocumentPlan.Node node, ObjectNode row) {
+    if (node.link()) {
+      JsonNode child = label(plan.node(node.children().get(0)), row);
+      return child.isNull() ? null : child;
+    }
+    if (node.scalar()) {
+      JsonNode v = row.get(node.fields().get(0).column());
+      return v == null ? NODES.nullNode() : v;
+    }
+    return object(node, row);
+  }
+
+  private String key(String source, ObjectNode values) {
+    return keyOf(plan.readersOf(source).get(0), values);
+  }
+
+  private static String keyOf(DocumentPlan.Node node, JsonNode values) {
+    List<JsonNode> parts = new ArrayList<>();
+    node.keyColumns().forEach(c -> parts.add(values.get(c)));
+    return Values.key(parts);
+  }
+
+  private ObjectNode keyOnly(String source, ObjectNode values) {
+    ObjectNode key = NODES.objectNode();
+    plan.readersOf(source).get(0).keyColumns().forEach(c -> key.set(c, values.get(c)));
+    return key;
+  }
+}
