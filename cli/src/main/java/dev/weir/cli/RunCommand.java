@@ -11,6 +11,7 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import dev.weir.search.SearchIndexOptions;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
@@ -33,6 +34,14 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
   @picocli.CommandLine.Unmatched List<String> jobArgs = new ArrayList<>();
 
   @Option(
+      names = "--documents",
+      paramLabel = "FILE",
+      description =
+          "search-index and cdc-catalog: a document definition file (the same as"
+              + " --search.documents FILE; see docs/document-definitions.md).")
+  String documents;
+
+  @Option(
       names = "--web-port",
       defaultValue = "8081",
       description = "Port of the Flink web UI (default: ${DEFAULT-VALUE}).")
@@ -42,6 +51,9 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
   public Integer call() throws Exception {
     WeirJob weirJob = JobRunner.job(job);
     WeirConfig config = WeirConfig.fromArgs(jobArgs.toArray(String[]::new));
+    if (documents != null) {
+      config = config.with(SearchIndexOptions.DOCUMENTS, documents);
+    }
     JobClient client = JobRunner.start(weirJob, localEnvironment(webPort), config);
     spec.commandLine()
         .getOut()

@@ -1,17 +1,21 @@
 package dev.weir.search;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.job.JobClassLoader;
 import dev.weir.common.job.WeirJob;
 import dev.weir.common.kafka.KafkaIo;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.schema.Json;
+import dev.weir.search.definition.DocumentPlan;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.serialization.SerializationSchema;
@@ -42,7 +46,30 @@ public final class CatalogCaptureJob implements WeirJob {
 
   @Override
   public List<String> topics(WeirConfig config) {
+    if (DeclaredDocuments.configured(config)) {
+      return DeclaredDocuments.topics(config, DeclaredDocuments.plans(config)).stream()
+          .filter(t -> t.startsWith(config.get(SearchIndexOptions.CDC_TOPIC_PREFIX)))
+          .toList();
+    }
     return TABLES.stream().map(t -> topic(config, t)).toList();
+  }
+
+  /**
+   * The tables captured ({@code schema.table}) and each one's key columns: those the definition
+   * declares, link tables included, or the built-in catalog's.
+   */
+  static Map<String, List<String>> capturedTables(WeirConfig config) {
+    Map<String, List<String>> tables = new LinkedHashMap<>();
+    if (DeclaredDocuments.configured(config)) {
+      for (DocumentPlan plan : DeclaredDocuments.plans(config)) {
+        for (DocumentPlan.Source source : DeclaredDocuments.tables(List.of(plan))) {
+          tables.putIfAbsent(source.name(), DeclaredDocuments.keyColumns(plan, source));
+        }
+      }
+    } else {
+      TABLES.forEach(t -> tables.put("public." + t, List.of("id")));
+    }
+    return tables;
   }
 
   /** The topic of a catalog table's change events. */
@@ -50,22 +77,24 @@ public final class CatalogCaptureJob implements WeirJob {
     return config.get(SearchIndexOptions.CDC_TOPIC_PREFIX) + table;
   }
 
-  /** Creates the publication of the captured tables unless it exists. */
+  /**
+   * Creates the publication of the captured tables, or sets its tables to exactly those (a
+   * definition that names a table more or less).
+   */
   @Override
   public void prepare(WeirConfig config) {
     String publication =
         SearchIndexOptions.identifier(config, SearchIndexOptions.CATALOG_PUBLICATION);
+    String tables =
+        String.join(", ", capturedTables(config).keySet().stream().map(CatalogCaptureJob::quoted).toList());
     try (Connection c =
         PostgresConnectionProvider.open(config, config.get(SearchIndexOptions.CATALOG_URL))) {
       var exists = c.prepareStatement("SELECT 1 FROM pg_publication WHERE pubname = ?");
       exists.setString(1, publication);
       if (!exists.executeQuery().next()) {
-        c.createStatement()
-            .execute(
-                "CREATE PUBLICATION "
-                    + publication
-                    + " FOR TABLE "
-                    + String.join(", ", TABLES.stream().map(t -> "public." + t).toList()));
+        c.createStatement().execute("CREATE PUBLICATION " + publication + " FOR TABLE " + tables);
+      } else if (DeclaredDocuments.configured(config)) {
+        c.createStatement().execute("ALTER PUBLICATION " + publication + " SET TABLE " + tables);
       }
     } catch (SQLException e) {
       throw new IllegalStateException(
@@ -88,13 +117,15 @@ public final class CatalogCaptureJob implements WeirJob {
     debezium.setProperty("publication.autocreate.mode", "disabled");
     // Exact decimals and ISO timestamps, as Debezium Server and Kafka Connect users usually set.
     debezium.setProperty("decimal.handling.mode", "string");
+    Map<String, List<String>> tables = capturedTables(config);
     PostgresIncrementalSource<String> source =
-        CatalogSource.create(config, TABLES, debezium, new JsonDebeziumDeserializationSchema());
+        CatalogSource.create(
+            config, List.copyOf(tables.keySet()), debezium, new JsonDebeziumDeserializationSchema());
     String prefix = config.get(SearchIndexOptions.CDC_TOPIC_PREFIX);
     env.fromSource(source, WatermarkStrategy.noWatermarks(), "catalog")
         .uid(NAME + "-source")
         .setParallelism(1) // one replication slot: one reader
-        .sinkTo(KafkaIo.exactlyOnceSink(config, new TableTopics(prefix), "weir-" + NAME))
+        .sinkTo(KafkaIo.exactlyOnceSink(config, new TableTopics(prefix, tables), "weir-" + NAME))
         .uid(NAME + "-topics")
         .name("cdc.catalog.*");
   }
@@ -103,9 +134,11 @@ public final class CatalogCaptureJob implements WeirJob {
   static final class TableTopics implements KafkaRecordSerializationSchema<String> {
     private static final long serialVersionUID = 1L;
     private final String prefix;
+    private final Map<String, List<String>> keyColumns;
 
-    TableTopics(String prefix) {
+    TableTopics(String prefix, Map<String, List<String>> keyColumns) {
       this.prefix = prefix;
+      this.keyColumns = new LinkedHashMap<>(keyColumns);
     }
 
     @Override
@@ -122,7 +155,7 @@ public final class CatalogCaptureJob implements WeirJob {
     @Override
     public ProducerRecord<byte[], byte[]> serialize(
         String json, KafkaSinkContext context, Long timestamp) {
-      return record(prefix, json);
+      return record(prefix, keyColumns, json);
     }
 
     private static void closePools() {
@@ -137,20 +170,36 @@ public final class CatalogCaptureJob implements WeirJob {
     }
   }
 
-  /** A change event on its table's topic, keyed by the row's id as Debezium keys it. */
-  static ProducerRecord<byte[], byte[]> record(String prefix, String json) {
+  /**
+   * A change event on its table's topic ({@code <prefix><table>}, or {@code
+   * <prefix><schema>.<table>} outside {@code public}), keyed by the row's key columns as Debezium
+   * keys it ({@code {"id": 42}}), so that the changes of one row stay in order on one partition.
+   */
+  static ProducerRecord<byte[], byte[]> record(
+      String prefix, Map<String, List<String>> keyColumns, String json) {
     try {
       JsonNode event = Json.mapper().readTree(json);
       JsonNode row =
           event.path("op").asText().equals("d") ? event.path("before") : event.path("after");
-      String key = "{\"id\":" + row.path("id").asLong() + "}";
+      String schema = event.path("source").path("schema").asText("public");
+      String table = event.path("source").path("table").asText();
+      ObjectNode key = Json.mapper().createObjectNode();
+      for (String column : keyColumns.getOrDefault(schema + "." + table, List.of("id"))) {
+        key.set(column, row.path(column));
+      }
+      String topic = "public".equals(schema) ? prefix + table : prefix + schema + "." + table;
       return new ProducerRecord<>(
-          prefix + event.path("source").path("table").asText(),
-          key.getBytes(StandardCharsets.UTF_8),
+          topic,
+          Json.mapper().writeValueAsBytes(key),
           json.getBytes(StandardCharsets.UTF_8));
     } catch (java.io.IOException e) {
       throw new IllegalStateException("Debezium produced invalid JSON: " + json, e);
     }
+  }
+
+  private static String quoted(String qualified) {
+    int dot = qualified.indexOf('.');
+    return '"' + qualified.substring(0, dot) + "\".\"" + qualified.substring(dot + 1) + '"';
   }
 
   /**

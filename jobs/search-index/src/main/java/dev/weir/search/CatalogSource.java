@@ -36,7 +36,7 @@ final class CatalogSource {
       List.of("sslmode", "sslrootcert", "sslcert", "sslkey", "sslpassword");
 
   /**
-   * Captures {@code tables} of {@code public} in the database of {@link
+   * Captures {@code tables} ({@code schema.table}) of the database of {@link
    * SearchIndexOptions#CATALOG_URL} through the job's slot and publication.
    */
   static <T> PostgresIncrementalSource<T> create(
@@ -64,8 +64,9 @@ final class CatalogSource {
     factory.hostname(catalog.getHost());
     factory.port(catalog.getPort() < 0 ? 5432 : catalog.getPort());
     factory.database(catalog.getPath().substring(1));
-    factory.schemaList(new String[] {"public"});
-    factory.tableList(tables.stream().map(t -> "public." + t).toArray(String[]::new));
+    factory.schemaList(
+        tables.stream().map(t -> t.substring(0, t.indexOf('.'))).distinct().toArray(String[]::new));
+    factory.tableList(tables.toArray(String[]::new));
     factory.username(config.get(WeirOptions.POSTGRES_USER));
     factory.slotName(SearchIndexOptions.identifier(config, SearchIndexOptions.CATALOG_SLOT));
     factory.decodingPluginName("pgoutput");

@@ -12,6 +12,8 @@ import dev.weir.schema.ChangeEvent;
 import dev.weir.schema.EventCodec;
 import dev.weir.schema.EventSchema;
 import dev.weir.schema.PricingEvent;
+import dev.weir.search.definition.DocumentPlan;
+import dev.weir.search.join.DocumentChange;
 import dev.weir.sink.elasticsearch.ElasticsearchClients;
 import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import dev.weir.sink.elasticsearch.ElasticsearchSink;
@@ -26,7 +28,10 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * search-index: {@code cdc.catalog.product} + {@code pricing.events} (keyed by product) joined with
+ * search-index. With a document definition ({@link SearchIndexOptions#DOCUMENTS}): the change
+ * topics of the tables it names → {@link dev.weir.search.join.DocumentJoin} → the copy → the
+ * index ({@link DeclaredDocuments}). Without one, the built-in products document:
+ * {@code cdc.catalog.product} + {@code pricing.events} (keyed by product) joined with
  * {@code cdc.catalog.brand} and {@code cdc.catalog.category} (broadcast) → one document per
  * product, emitted when its content changed → {@code search_document} (changed columns only) and
  * Elasticsearch behind the alias {@code products} (external versions).
@@ -49,6 +54,9 @@ public final class SearchIndexJob implements WeirJob {
 
   /** What the job reads: the catalog's change events and the prices. */
   public static List<String> inputs(WeirConfig config) {
+    if (DeclaredDocuments.configured(config)) {
+      return DeclaredDocuments.topics(config, DeclaredDocuments.plans(config));
+    }
     List<String> inputs = new ArrayList<>(new CatalogCaptureJob().topics(config));
     inputs.add(config.get(SearchIndexOptions.PRICING_TOPIC));
     return inputs;
@@ -58,6 +66,12 @@ public final class SearchIndexJob implements WeirJob {
   public void prepare(WeirConfig config) {
     Migrations.apply(config);
     ElasticsearchSettings elasticsearch = ElasticsearchSettings.from(config);
+    if (DeclaredDocuments.configured(config)) {
+      for (DocumentPlan plan : DeclaredDocuments.plans(config)) {
+        DeclaredDocuments.prepare(config, plan);
+      }
+      return;
+    }
     try {
       ProductsIndex.ensureAlias(
           elasticsearch,
@@ -71,6 +85,17 @@ public final class SearchIndexJob implements WeirJob {
   @Override
   public void build(StreamExecutionEnvironment env, WeirConfig config) {
     DeadLetters dlq = new DeadLetters(NAME);
+    if (DeclaredDocuments.configured(config)) {
+      for (DocumentPlan plan : DeclaredDocuments.plans(config)) {
+        DataStream<DocumentChange> documents = DeclaredDocuments.documents(env, config, dlq, plan);
+        DeclaredDocuments.written(documents, config, plan)
+            .sinkTo(DeclaredDocuments.indexSink(config, plan))
+            .uid(DeclaredDocuments.uid(plan) + "-index")
+            .name("Elasticsearch " + plan.index());
+      }
+      dlq.sinkTo(config);
+      return;
+    }
     DataStream<ProductRow> products =
         changes(
             env,

@@ -56,6 +56,40 @@ public final class SearchIndexOptions {
           .withDescription(
               "cdc-catalog: the catalog database to capture (user and password as postgres.*).");
 
+  public static final ConfigOption<String> DOCUMENTS =
+      ConfigOptions.key("search.documents")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "A document definition file (PGSync's schema.json format, with weir's extensions):"
+                  + " search-index indexes the documents it declares, and cdc-catalog captures"
+                  + " exactly its tables. Without it, the built-in products document.");
+
+  public static final ConfigOption<Duration> COALESCE =
+      ConfigOptions.key("search.coalesce")
+          .durationType()
+          .defaultValue(Duration.ofMillis(200))
+          .withDescription(
+              "Declared documents: how long the join gathers changes of one row or document"
+                  + " before passing it on (a burst of changes makes one write).");
+
+  public static final ConfigOption<Integer> SOURCE_EPOCH =
+      ConfigOptions.key("search.source-epoch")
+          .intType()
+          .defaultValue(0)
+          .withDescription(
+              "Declared documents: raise it (by one, up to 127) when the source database moves to"
+                  + " a new PostgreSQL cluster and is captured without a new snapshot: its LSNs"
+                  + " start lower, and changes would otherwise look older than those held.");
+
+  public static final ConfigOption<Duration> TOMBSTONE_TTL =
+      ConfigOptions.key("search.tombstone-ttl")
+          .durationType()
+          .defaultValue(Duration.ofDays(7))
+          .withDescription(
+              "Declared documents: how long the join remembers a deleted row's last stamp and a"
+                  + " deleted document's version (to recognize a late re-delivery).");
+
   /**
    * A PostgreSQL identifier weir names in SQL (a slot, a publication): lower-case letters, digits
    * and underscores, as replication slots must be, so that it needs no quoting anywhere.

@@ -1,0 +1,195 @@
+package dev.weir.search;
+
+import dev.weir.common.DeadLetters;
+import dev.weir.common.config.WeirConfig;
+import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.postgres.PostgresConnectionProvider;
+import dev.weir.schema.ChangeEvent;
+import dev.weir.schema.EventCodec;
+import dev.weir.schema.EventSchema;
+import dev.weir.search.definition.DefinitionException;
+import dev.weir.search.definition.DefinitionFile;
+import dev.weir.search.definition.DocumentPlan;
+import dev.weir.search.definition.DocumentPlanner;
+import dev.weir.search.definition.DocumentSpec;
+import dev.weir.search.definition.PostgresCatalog;
+import dev.weir.search.copy.CopyWriter;
+import dev.weir.search.copy.DocumentCopy;
+import dev.weir.search.index.DocumentIndex;
+import dev.weir.search.join.ChangeRows;
+import dev.weir.search.join.DocumentChange;
+import dev.weir.search.join.DocumentJoin;
+import dev.weir.search.join.SourceRow;
+import dev.weir.sink.elasticsearch.ElasticsearchClients;
+import dev.weir.sink.elasticsearch.ElasticsearchSettings;
+import dev.weir.sink.elasticsearch.ElasticsearchSink;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * Declared documents ({@link SearchIndexOptions#DOCUMENTS}): the definition file, planned against
+ * the source database's catalog, and the topics of the tables it names.
+ */
+public final class DeclaredDocuments {
+
+  private DeclaredDocuments() {}
+
+  /** Whether the job indexes declared documents rather than the built-in products. */
+  public static boolean configured(WeirConfig config) {
+    return config.getOptional(SearchIndexOptions.DOCUMENTS).isPresent();
+  }
+
+  /**
+   * The documents of the definition file, planned against the catalog of the source database
+   * ({@link SearchIndexOptions#CATALOG_URL}); a definition that does not fit it is refused here,
+   * with the node named, before any job starts.
+   */
+  public static List<DocumentPlan> plans(WeirConfig config) {
+    String file = config.get(SearchIndexOptions.DOCUMENTS);
+    List<DocumentSpec> specs = DefinitionFile.read(Path.of(file));
+    String url = config.get(SearchIndexOptions.CATALOG_URL);
+    try (Connection c = PostgresConnectionProvider.open(config, url)) {
+      PostgresCatalog catalog = new PostgresCatalog(c);
+      List<DocumentPlan> plans = new ArrayList<>();
+      for (DocumentSpec spec : specs) {
+        plans.add(DocumentPlanner.plan(spec, catalog));
+      }
+      return plans;
+    } catch (SQLException e) {
+      throw new DefinitionException(
+          file + ": cannot read the catalog of the source database " + url + ": " + e.getMessage());
+    }
+  }
+
+  /** The change topic of a declared table: {@code <prefix><table>}, or {@code <prefix><schema>.<table>} outside {@code public}. */
+  public static String topic(WeirConfig config, DocumentPlan.Source source) {
+    String prefix = config.get(SearchIndexOptions.CDC_TOPIC_PREFIX);
+    return "public".equals(source.schema())
+        ? prefix + source.table()
+        : prefix + source.schema() + "." + source.table();
+  }
+
+  /** Every topic the documents of {@code plans} read. */
+  public static List<String> topics(WeirConfig config, List<DocumentPlan> plans) {
+    Set<String> topics = new LinkedHashSet<>();
+    for (DocumentPlan plan : plans) {
+      for (DocumentPlan.Source source : plan.sources().values()) {
+        topics.add(source.isTopic() ? source.topic() : topic(config, source));
+      }
+    }
+    return List.copyOf(topics);
+  }
+
+  /** The tables every plan reads, for the capture: {@code schema.table}. */
+  public static List<DocumentPlan.Source> tables(List<DocumentPlan> plans) {
+    List<DocumentPlan.Source> tables = new ArrayList<>();
+    Set<String> seen = new LinkedHashSet<>();
+    for (DocumentPlan plan : plans) {
+      for (DocumentPlan.Source source : plan.sources().values()) {
+        if (!source.isTopic() && seen.add(source.name())) {
+          tables.add(source);
+        }
+      }
+    }
+    return tables;
+  }
+
+  /** The key columns of a table: those of every node that reads it. */
+  public static List<String> keyColumns(DocumentPlan plan, DocumentPlan.Source source) {
+    Set<String> columns = new LinkedHashSet<>();
+    plan.readersOf(source.name()).forEach(n -> columns.addAll(n.keyColumns()));
+    return List.copyOf(columns);
+  }
+
+  /** The rows of every table of a document, decoded and checked (bad events to the DLQ). */
+  static DataStream<SourceRow> rows(
+      StreamExecutionEnvironment env, WeirConfig config, DeadLetters dlq, DocumentPlan plan) {
+    DataStream<SourceRow> rows = null;
+    for (DocumentPlan.Source source : plan.sources().values()) {
+      if (source.isTopic()) {
+        throw new DefinitionException(
+            "topic nodes (" + source.topic() + ") are not read by search-index yet");
+      }
+      String topic = topic(config, source);
+      DataStream<SourceRow> table =
+          KafkaIo.read(
+              env,
+              config,
+              dlq,
+              topic,
+              EventCodec.of(EventSchema.CDC_CATALOG, ChangeEvent.class),
+              new ChangeRows(source, keyColumns(plan, source)),
+              TypeInformation.of(SourceRow.class),
+              KafkaIo.Watermarks.none(),
+              uid(plan) + "-" + source.name());
+      rows = rows == null ? table : rows.union(table);
+    }
+    return rows;
+  }
+
+  /** The documents of one plan. */
+  static DataStream<DocumentChange> documents(
+      StreamExecutionEnvironment env, WeirConfig config, DeadLetters dlq, DocumentPlan plan) {
+    DocumentJoin.Settings settings =
+        new DocumentJoin.Settings(
+            config.get(SearchIndexOptions.COALESCE),
+            config.get(SearchIndexOptions.SOURCE_EPOCH),
+            config.get(SearchIndexOptions.TOMBSTONE_TTL));
+    return DocumentJoin.join(rows(env, config, dlq, plan), plan, settings, uid(plan));
+  }
+
+  /** Creates or migrates the document's copy table, and its alias and index. */
+  static void prepare(WeirConfig config, DocumentPlan plan) {
+    try (Connection c = PostgresConnectionProvider.open(config)) {
+      DocumentCopy.migrate(c, plan);
+    } catch (SQLException e) {
+      throw new IllegalStateException(
+          "cannot create or migrate the copy table " + plan.copyTable() + ": " + e.getMessage(), e);
+    }
+    ElasticsearchSettings elasticsearch = ElasticsearchSettings.from(config);
+    try {
+      DocumentIndex.ensureAlias(elasticsearch, plan);
+    } catch (IOException e) {
+      throw new UncheckedIOException(ElasticsearchClients.explain(elasticsearch, e), e);
+    }
+  }
+
+  /** The documents written to the copy, as the copy now holds them (see {@link CopyWriter}). */
+  static DataStream<DocumentChange> written(
+      DataStream<DocumentChange> documents, WeirConfig config, DocumentPlan plan) {
+    return documents
+        .transform(
+            "copy " + plan.copyTable(),
+            TypeInformation.of(DocumentChange.class),
+            new CopyWriter(
+                () -> DocumentCopy.open(config, plan),
+                config.get(SearchIndexOptions.WRITE_FLUSH).toMillis(),
+                1000))
+        .uid(uid(plan) + "-copy");
+  }
+
+  /** Elasticsearch, through the document's alias, with external versions. */
+  static Sink<DocumentChange> indexSink(WeirConfig config, DocumentPlan plan) {
+    return ElasticsearchSink.<DocumentChange>builder()
+        .setSettings(ElasticsearchSettings.from(config))
+        .setConverter(DocumentIndex.converter(plan))
+        .setMaxTimeInBufferMs(config.get(SearchIndexOptions.INDEX_FLUSH).toMillis())
+        .build();
+  }
+
+  /** The uid prefix of a document's operators: stable as long as its index name is. */
+  static String uid(DocumentPlan plan) {
+    return SearchIndexJob.NAME + "-" + plan.index();
+  }
+}

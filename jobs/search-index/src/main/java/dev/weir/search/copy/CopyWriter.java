@@ -1,0 +1,142 @@
+package dev.weir.search.copy;
+
+import dev.weir.common.metrics.WeirMetrics;
+import dev.weir.common.postgres.JdbcDrivers;
+import dev.weir.search.join.DocumentChange;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.api.common.operators.ProcessingTimeService.ProcessingTimeCallback;
+
+/**
+ * Writes documents to the Postgres copy in batches (several changes of one document folded into
+ * one write), then passes on to the index what the copy now holds: a document written, or one whose
+ * content the copy already had, under the copy's version (a replay, or a job started again without
+ * its state: the index keeps the version it has too); a document the copy holds newer goes no
+ * further. Writes at the latest {@code flushIntervalMs} after the first buffered one, when the
+ * buffer is full, and before every checkpoint barrier, so that what a checkpoint covers is in the
+ * copy and on its way to the index.
+ */
+public final class CopyWriter extends AbstractStreamOperator<DocumentChange>
+    implements OneInputStreamOperator<DocumentChange, DocumentChange>,
+        BoundedOneInput,
+        ProcessingTimeCallback {
+
+  private static final long serialVersionUID = 1L;
+
+  /** The copy, as the writer needs it. */
+  public interface Store extends AutoCloseable {
+    /**
+     * Writes a batch (at most one change per document) in one transaction and says, per document
+     * id, what the copy holds now: the version to pass on, or null when the copy holds a newer
+     * document (nothing to pass on).
+     */
+    Map<String, Long> write(Collection<DocumentChange> batch) throws Exception;
+
+    long rowsWritten();
+  }
+
+  /** Opens the store in the task (where credentials are read). */
+  @FunctionalInterface
+  public interface Opener extends Serializable {
+    Store open() throws Exception;
+  }
+
+  private final Opener opener;
+  private final long flushIntervalMs;
+  private final int maxBuffered;
+
+  private transient Store store;
+  private transient Map<String, DocumentChange> buffer;
+  private transient boolean flushScheduled;
+  private transient Counter rowsWritten;
+  private transient Counter stale;
+  private transient long reported;
+
+  public CopyWriter(Opener opener, long flushIntervalMs, int maxBuffered) {
+    this.opener = opener;
+    this.flushIntervalMs = flushIntervalMs;
+    this.maxBuffered = maxBuffered;
+  }
+
+  @Override
+  public void open() throws Exception {
+    super.open();
+    JdbcDrivers.deregisterOnRelease(getRuntimeContext());
+    store = opener.open();
+    buffer = new LinkedHashMap<>();
+    rowsWritten = getMetricGroup().counter(WeirMetrics.ROWS_WRITTEN);
+    stale = getMetricGroup().counter("weirDocumentsStale");
+  }
+
+  @Override
+  public void processElement(StreamRecord<DocumentChange> element) throws Exception {
+    DocumentChange doc = element.getValue();
+    buffer.merge(doc.id, doc, DocumentChange::then);
+    if (buffer.size() >= maxBuffered) {
+      flush();
+    } else if (!flushScheduled) {
+      flushScheduled = true;
+      long now = getProcessingTimeService().getCurrentProcessingTime();
+      getProcessingTimeService().registerTimer(now + flushIntervalMs, this);
+    }
+  }
+
+  @Override
+  public void onProcessingTime(long time) throws Exception {
+    flushScheduled = false;
+    flush();
+  }
+
+  @Override
+  public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+    flush();
+  }
+
+  @Override
+  public void endInput() throws Exception {
+    flush();
+  }
+
+  private void flush() throws Exception {
+    if (buffer.isEmpty()) {
+      return;
+    }
+    List<DocumentChange> batch = new ArrayList<>(buffer.values());
+    Map<String, Long> held;
+    try {
+      held = store.write(batch);
+    } catch (Exception e) {
+      throw new IllegalStateException(
+          "writing " + batch.size() + " documents to the copy failed: " + e.getMessage(), e);
+    }
+    buffer.clear();
+    for (DocumentChange doc : batch) {
+      Long version = held.get(doc.id);
+      if (version == null) {
+        stale.inc();
+        continue;
+      }
+      doc.version = version;
+      output.collect(new StreamRecord<>(doc));
+    }
+    rowsWritten.inc(store.rowsWritten() - reported);
+    reported = store.rowsWritten();
+  }
+
+  @Override
+  public void close() throws Exception {
+    if (store != null) {
+      store.close();
+    }
+    super.close();
+  }
+}
