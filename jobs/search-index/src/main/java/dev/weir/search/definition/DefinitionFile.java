@@ -18,10 +18,10 @@ import java.util.regex.Pattern;
 /**
  * Reads a document definition: PGSync's {@code schema.json} as it is (a list of {@code {database,
  * index, nodes}}; {@code nodes} an object, or a one-element list as older files have it), plus
- * weir's extensions, each under a key {@code "weir"}: on a document, {@code copy_table}; on a
- * node, {@code topic}, {@code version} and {@code types} (a node fed by Kafka). PGSync keys weir
- * does not use ({@code setting}, {@code transform.replace}, {@code concat}, ...) are refused, not
- * silently ignored, except {@code setting} and {@code plugins}, which only concern PGSync itself.
+ * weir's extensions, each under a key {@code "weir"}: on a document, {@code copy_table}; on a node,
+ * {@code topic}, {@code version} and {@code types} (a node fed by Kafka). PGSync keys weir does not
+ * use ({@code setting}, {@code transform.replace}, {@code concat}, ...) are refused, not silently
+ * ignored, except {@code setting} and {@code plugins}, which only concern PGSync itself.
  */
 public final class DefinitionFile {
 
@@ -180,7 +180,9 @@ public final class DefinitionFile {
       String name = requiredText(weir, "topic", "node '" + path + "': weir");
       String version = requiredText(weir, "version", "node '" + path + "': weir");
       Map<String, String> types = new LinkedHashMap<>();
-      weir.path("types").fields().forEachRemaining(e -> types.put(e.getKey(), e.getValue().asText()));
+      weir.path("types")
+          .fields()
+          .forEachRemaining(e -> types.put(e.getKey(), e.getValue().asText()));
       if (root) {
         throw DefinitionException.at(path, "the root must be a table, not a topic");
       }

@@ -55,12 +55,14 @@ public final class DocumentPlanner {
           "table " + table.qualifiedName() + " has no primary key: name one with \"primary_key\"");
     }
     requireColumns(spec, table, key, "primary_key");
-    List<String> columns = spec.columns().isEmpty() ? List.copyOf(table.columns().keySet()) : spec.columns();
+    List<String> columns =
+        spec.columns().isEmpty() ? List.copyOf(table.columns().keySet()) : spec.columns();
     requireColumns(spec, table, columns, "columns");
     for (String renamed : spec.rename().keySet()) {
       if (!columns.contains(renamed)) {
         throw DefinitionException.at(
-            spec.path(), "transform.rename names '" + renamed + "', which is not among its columns");
+            spec.path(),
+            "transform.rename names '" + renamed + "', which is not among its columns");
       }
     }
     if (spec.relationship() != null
@@ -102,7 +104,8 @@ public final class DocumentPlanner {
     String source = source(spec, table);
     int id = nodes.size();
     boolean many = edge != null && edge.many;
-    boolean scalar = spec.relationship() != null && spec.relationship().variant() == NodeSpec.Variant.SCALAR;
+    boolean scalar =
+        spec.relationship() != null && spec.relationship().variant() == NodeSpec.Variant.SCALAR;
     List<Integer> children = new ArrayList<>();
     nodes.add(null); // the id is taken; the node is set once its children are known
     List<String> path = new ArrayList<>(ancestors);
@@ -135,7 +138,12 @@ public final class DocumentPlanner {
 
   /** A child, directly or through a link table (a node of its own between the two). */
   private int addChild(
-      NodeSpec child, NodeSpec parentSpec, TableInfo parent, int parentId, int depth, List<String> ancestors) {
+      NodeSpec child,
+      NodeSpec parentSpec,
+      TableInfo parent,
+      int parentId,
+      int depth,
+      List<String> ancestors) {
     NodeSpec.Relationship r = child.relationship();
     boolean many = r.type() == NodeSpec.Type.ONE_TO_MANY;
     TableInfo childTable = table(child);
@@ -150,7 +158,8 @@ public final class DocumentPlanner {
     if (r.throughTables().isEmpty()) {
       Edge edge;
       if (!r.parentColumns().isEmpty()) {
-        requireColumns(parentSpec, parent, r.parentColumns(), "foreign_key.parent of " + child.path());
+        requireColumns(
+            parentSpec, parent, r.parentColumns(), "foreign_key.parent of " + child.path());
         requireColumns(child, childTable, r.childColumns(), "foreign_key.child");
         edge = new Edge(r.parentColumns(), r.childColumns(), many);
       } else {
@@ -220,13 +229,15 @@ public final class DocumentPlanner {
     for (ForeignKey fk : child.foreignKeys()) {
       if (fk.references(parent)) {
         found.add(new Edge(fk.referencedColumns(), fk.columns(), many));
-        described.add(child.table() + fk.columns() + " → " + parent.table() + fk.referencedColumns());
+        described.add(
+            child.table() + fk.columns() + " → " + parent.table() + fk.referencedColumns());
       }
     }
     for (ForeignKey fk : parent.foreignKeys()) {
       if (fk.references(child) && !(parent == child)) {
         found.add(new Edge(fk.columns(), fk.referencedColumns(), many));
-        described.add(parent.table() + fk.columns() + " → " + child.table() + fk.referencedColumns());
+        described.add(
+            parent.table() + fk.columns() + " → " + child.table() + fk.referencedColumns());
       }
     }
     if (found.size() == 1) {
@@ -308,7 +319,13 @@ public final class DocumentPlanner {
       String name = "topic:" + spec.topic().topic();
       sources.merge(
           name,
-          new Source(name, null, spec.topic().topic(), table.columns(), spec.topic().topic(), spec.topic().version()),
+          new Source(
+              name,
+              null,
+              spec.topic().topic(),
+              table.columns(),
+              spec.topic().topic(),
+              spec.topic().version()),
           (a, b) -> a);
       return name;
     }
@@ -328,13 +345,20 @@ public final class DocumentPlanner {
     return table.qualifiedName();
   }
 
-  private static void requireColumns(NodeSpec spec, TableInfo table, List<String> columns, String what) {
+  private static void requireColumns(
+      NodeSpec spec, TableInfo table, List<String> columns, String what) {
     for (String column : columns) {
       if (!table.columns().containsKey(column)) {
         throw DefinitionException.at(
             spec.path(),
-            what + " names '" + column + "', which is not a column of " + table.qualifiedName()
-                + " (it has " + String.join(", ", table.columns().keySet()) + ")");
+            what
+                + " names '"
+                + column
+                + "', which is not a column of "
+                + table.qualifiedName()
+                + " (it has "
+                + String.join(", ", table.columns().keySet())
+                + ")");
       }
     }
   }

@@ -15,7 +15,8 @@ import java.util.Map;
  * @param label the field of the parent document (the table's name unless named)
  * @param relationship how the node joins its parent (null for the root)
  * @param rename column → field name in the document ({@code transform.rename})
- * @param mapping field → Elasticsearch mapping ({@code transform.mapping}), overriding the derived one
+ * @param mapping field → Elasticsearch mapping ({@code transform.mapping}), overriding the derived
+ *     one
  * @param primaryKey the key columns when the file names them (a view, a topic); else the catalog's
  * @param topic the Kafka topic that feeds this node instead of a table (weir extension), or null
  * @param children nodes joined to this one
@@ -55,10 +56,12 @@ public record NodeSpec(
       List<String> throughTables) {}
 
   /**
-   * A node fed by a Kafka topic of JSON objects (weir extension {@code "weir": {"topic": ...}}): one
-   * row per key, the highest {@code version} wins, a null value or {@code "deleted": true} deletes.
+   * A node fed by a Kafka topic of JSON objects (weir extension {@code "weir": {"topic": ...}}):
+   * one row per key, the highest {@code version} wins, a null value or {@code "deleted": true}
+   * deletes.
    *
-   * @param types field → PostgreSQL type name, for the fields the document takes (no catalog to ask)
+   * @param types field → PostgreSQL type name, for the fields the document takes (no catalog to
+   *     ask)
    */
   public record TopicSource(String topic, String version, Map<String, String> types) {}
 

@@ -53,8 +53,7 @@ public final class PostgresCatalog implements SourceCatalog {
           if ("p".equals(rs.getString(1))) {
             primaryKey.addAll(own);
           } else {
-            List<String> referenced =
-                names(rs.getLong(6), (Short[]) rs.getArray(3).getArray());
+            List<String> referenced = names(rs.getLong(6), (Short[]) rs.getArray(3).getArray());
             foreignKeys.add(
                 new TableInfo.ForeignKey(own, rs.getString(4), rs.getString(5), referenced));
           }

@@ -18,7 +18,10 @@ public record TableInfo(
 
   /** {@code columns} of this table reference {@code referencedColumns} of the other table. */
   public record ForeignKey(
-      List<String> columns, String referencedSchema, String referencedTable, List<String> referencedColumns) {
+      List<String> columns,
+      String referencedSchema,
+      String referencedTable,
+      List<String> referencedColumns) {
 
     public boolean references(TableInfo table) {
       return referencedSchema.equals(table.schema()) && referencedTable.equals(table.table());

@@ -35,7 +35,10 @@ public enum ValueType {
     this.elasticsearchType = elasticsearchType;
   }
 
-  /** The type of a column from {@code format_type}'s name, e.g. {@code numeric(14,4)}, {@code text[]}. */
+  /**
+   * The type of a column from {@code format_type}'s name, e.g. {@code numeric(14,4)}, {@code
+   * text[]}.
+   */
   public static ValueType of(String pgType) {
     String t = element(pgType);
     int paren = t.indexOf('(');

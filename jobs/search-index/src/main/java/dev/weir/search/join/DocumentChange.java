@@ -9,7 +9,8 @@ import java.util.List;
  * content hash and the version (monotonic per document: the external version in Elasticsearch and
  * the guard of every write to the copy).
  *
- * <p>Fields are in {@link dev.weir.search.definition.DocumentPlan#documentFields()} order: the root's columns, then one per child label.
+ * <p>Fields are in {@link dev.weir.search.definition.DocumentPlan#documentFields()} order: the
+ * root's columns, then one per child label.
  */
 public class DocumentChange {
 
