@@ -1,5 +1,7 @@
 package dev.weir.it;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.weir.schema.Json;
 import dev.weir.search.definition.DefinitionFile;
 import dev.weir.search.definition.DocumentPlan;
 import dev.weir.search.definition.DocumentPlanner;
@@ -8,6 +10,7 @@ import dev.weir.search.definition.TableInfo;
 import dev.weir.search.definition.TableInfo.ForeignKey;
 import dev.weir.search.join.DocumentChange;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -147,5 +150,32 @@ final class BookDocuments {
     }
     d.contentHash = Integer.toHexString(values.hashCode()).getBytes();
     return d;
+  }
+
+  /** A book's field values, as JSON text, with every kind of value. */
+  static Map<String, String> values(String description) {
+    Map<String, String> book = new HashMap<>();
+    book.put("id", "1");
+    book.put("title", json("Dune"));
+    book.put("description", json(description));
+    book.put("pages", "412");
+    book.put("price", "12.5");
+    book.put("published", json("1965-08-01"));
+    book.put("updated_at", json("2026-11-23T05:00:00.500Z"));
+    book.put("attributes", "{\"cover\":\"hard\"}");
+    book.put("tags", "[\"sf\",\"classic\"]");
+    book.put("publisher", "{\"name\":\"Chilton\",\"country\":\"US\"}");
+    book.put("authors", "[{\"name\":\"Frank Herbert\",\"born\":null}]");
+    book.put("keywords", "[\"spice\",\"worms\"]");
+    return book;
+  }
+
+  /** A string as JSON text. */
+  static String json(String text) {
+    try {
+      return Json.mapper().writeValueAsString(text);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
   }
 }

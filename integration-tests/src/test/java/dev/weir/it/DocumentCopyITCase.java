@@ -203,21 +203,8 @@ class DocumentCopyITCase {
     assertThat(columnType("pages")).isEqualTo("integer");
   }
 
-  private Map<String, String> book(String description) {
-    Map<String, String> book = new HashMap<>();
-    book.put("id", "1");
-    book.put("title", json("Dune"));
-    book.put("description", json(description));
-    book.put("pages", "412");
-    book.put("price", "12.5");
-    book.put("published", json("1965-08-01"));
-    book.put("updated_at", json("2026-11-23T05:00:00.500Z"));
-    book.put("attributes", "{\"cover\":\"hard\"}");
-    book.put("tags", "[\"sf\",\"classic\"]");
-    book.put("publisher", "{\"name\":\"Chilton\",\"country\":\"US\"}");
-    book.put("authors", "[{\"name\":\"Frank Herbert\",\"born\":null}]");
-    book.put("keywords", "[\"spice\",\"worms\"]");
-    return book;
+  private static Map<String, String> book(String description) {
+    return BookDocuments.values(description);
   }
 
   private void write(DocumentChange change) throws Exception {
@@ -245,11 +232,7 @@ class DocumentCopyITCase {
   }
 
   private static String json(String text) {
-    try {
-      return Json.mapper().writeValueAsString(text);
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
-    }
+    return BookDocuments.json(text);
   }
 
   /** Letters PostgreSQL cannot compress: the value is stored out of line, in TOAST chunks. */
