@@ -193,7 +193,8 @@ public final class DocumentCopy implements Serializable {
 
   /**
    * The copy as a Flink sink: writes of one document within a flush are folded into one, by
-   * version. Each writer connects in its task (the password is read there).
+   * version. Each writer connects in its task (the password is read there). The copy must exist:
+   * {@link #migrate} it before the job starts, once, not from every writer.
    */
   public BufferedStoreSink<DocumentChange> sink(
       WeirConfig config, Duration flush, int maxBuffered) {
