@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
       DbCommand.class,
       RunCommand.class,
       LoadCommand.class,
+      DocumentsCommand.class,
       DemoCommand.class,
       BenchCommand.class,
       BackfillCommand.class,

@@ -1,16 +1,14 @@
 package dev.weir.search;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import co.elastic.clients.elasticsearch.indices.CreateIndexRequest;
-import co.elastic.clients.transport.endpoints.BooleanResponse;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.schema.Json;
+import dev.weir.search.index.DocumentIndex;
 import dev.weir.sink.elasticsearch.DocumentOperation;
 import dev.weir.sink.elasticsearch.ElasticsearchClients;
 import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -83,24 +81,12 @@ public final class ProductsIndex {
    */
   public static Set<String> ensureAlias(ElasticsearchSettings settings, String alias, String index)
       throws IOException {
-    try (var transport = ElasticsearchClients.transport(settings)) {
-      ElasticsearchClient es = new ElasticsearchClient(transport);
-      BooleanResponse exists = es.indices().existsAlias(a -> a.name(alias));
-      if (!exists.value()) {
-        if (!es.indices().exists(e -> e.index(index)).value()) {
-          create(es, index);
-        }
-        es.indices()
-            .updateAliases(u -> u.actions(a -> a.add(add -> add.index(index).alias(alias))));
-      }
-      return es.indices().getAlias(a -> a.name(alias)).result().keySet();
-    }
+    return DocumentIndex.ensureAlias(settings, alias, index, mapping());
   }
 
   /** Creates an index from the mapping in schemas/. */
   public static void create(ElasticsearchClient es, String index) throws IOException {
-    es.indices()
-        .create(CreateIndexRequest.of(c -> c.index(index).withJson(new StringReader(mapping()))));
+    DocumentIndex.create(es, index, mapping());
   }
 
   /** Index (external version = document version) or delete, into {@code target}. */

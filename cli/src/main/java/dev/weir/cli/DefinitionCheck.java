@@ -1,0 +1,146 @@
+package dev.weir.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.weir.schema.Json;
+import dev.weir.search.copy.DocumentCopy;
+import dev.weir.search.definition.DefinitionException;
+import dev.weir.search.definition.DocumentPlan;
+import dev.weir.search.definition.DocumentPlan.Node;
+import dev.weir.search.definition.DocumentPlan.Source;
+import dev.weir.search.definition.DocumentPlanner;
+import dev.weir.search.definition.DocumentSpec;
+import dev.weir.search.definition.SourceCatalog;
+import dev.weir.search.index.DocumentIndex;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * What {@code weir documents check} prints of each document of a definition, resolved against the
+ * source database's catalog: its tables and their keys, how they join, the Postgres copy's table
+ * and the Elasticsearch mapping weir would make; or why weir cannot use it.
+ */
+final class DefinitionCheck {
+
+  private final PrintWriter out;
+
+  private DefinitionCheck(PrintWriter out) {
+    this.out = out;
+  }
+
+  /** Plans and prints each document; returns how many weir cannot use (their reason on err). */
+  static int check(
+      List<DocumentSpec> documents, SourceCatalog catalog, PrintWriter out, PrintWriter err) {
+    int failed = 0;
+    for (DocumentSpec document : documents) {
+      try {
+        DocumentPlan plan = DocumentPlanner.plan(document, catalog);
+        new DefinitionCheck(out).print(plan, new DocumentCopy(plan), new DocumentIndex(plan));
+      } catch (DefinitionException e) {
+        err.println("invalid: " + e.getMessage());
+        failed++;
+      }
+    }
+    out.flush();
+    err.flush();
+    return failed;
+  }
+
+  private void print(DocumentPlan plan, DocumentCopy copy, DocumentIndex index) {
+    out.printf(
+        "document '%s' (database %s): alias %s (first index %s), copy table %s%n",
+        plan.index(), plan.database(), index.alias(), index.initialIndex(), copy.table());
+    out.println();
+    out.println("tables (key):");
+    for (String source : sourcesInOrder(plan)) {
+      out.println("  " + table(plan, source));
+    }
+    if (plan.nodes().size() > 1) {
+      out.println();
+      out.println("relationships:");
+      for (Node node : plan.nodes()) {
+        if (!node.isRoot() && !node.link()) {
+          out.println("  " + relationship(plan, node));
+        }
+      }
+    }
+    out.println();
+    out.println("copy (PostgreSQL):");
+    out.println(indented(copy.createTable() + ";"));
+    out.println();
+    out.println("mapping (Elasticsearch):");
+    out.println(indented(pretty(index.mapping())));
+    out.println();
+  }
+
+  /** Each source once, in the order the nodes read them. */
+  private static Set<String> sourcesInOrder(DocumentPlan plan) {
+    Set<String> sources = new LinkedHashSet<>();
+    plan.nodes().forEach(n -> sources.add(n.source()));
+    return sources;
+  }
+
+  private static String table(DocumentPlan plan, String name) {
+    Source source = plan.sources().get(name);
+    Node reader = plan.readersOf(name).get(0);
+    String key = "(" + String.join(", ", reader.keyColumns()) + ")";
+    if (source.isTopic()) {
+      return "topic " + source.topic() + " " + key + ", highest " + source.versionField() + " wins";
+    }
+    return name + " " + key + (reader.link() ? ", link table" : "");
+  }
+
+  /**
+   * How a node joins its parent, e.g. {@code book.authors: public.book(id) =
+   * public.book_author(book_id), public.book_author(author_id) = public.author(id), through
+   * public.book_author, one_to_many, object}.
+   */
+  private static String relationship(DocumentPlan plan, Node node) {
+    Node parent = plan.node(node.parent());
+    Node edge = parent.link() ? parent : node;
+    StringBuilder line = new StringBuilder(node.path()).append(": ");
+    if (parent.link()) {
+      line.append(join(plan, plan.node(parent.parent()), parent)).append(", ");
+    }
+    line.append(join(plan, parent, node));
+    if (parent.link()) {
+      line.append(", through ").append(displayName(plan, parent));
+    }
+    line.append(", ").append(edge.many() ? "one_to_many" : "one_to_one");
+    line.append(", ").append(node.scalar() ? "scalar" : "object");
+    return line.toString();
+  }
+
+  /** {@code parent(columns) = child(columns)}. */
+  private static String join(DocumentPlan plan, Node parent, Node child) {
+    return displayName(plan, parent)
+        + "("
+        + String.join(", ", child.parentColumns())
+        + ") = "
+        + displayName(plan, child)
+        + "("
+        + String.join(", ", child.childColumns())
+        + ")";
+  }
+
+  private static String displayName(DocumentPlan plan, Node node) {
+    Source source = plan.source(node);
+    return source.isTopic() ? "topic " + source.topic() : source.name();
+  }
+
+  private static String pretty(String json) {
+    try {
+      return Json.mapper()
+          .writerWithDefaultPrettyPrinter()
+          .writeValueAsString(Json.mapper().readTree(json));
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static String indented(String text) {
+    return "  " + text.replace("\n", "\n  ");
+  }
+}

@@ -1,0 +1,82 @@
+package dev.weir.cli;
+
+import dev.weir.common.config.WeirConfig;
+import dev.weir.common.postgres.PostgresConnectionProvider;
+import dev.weir.search.SearchIndexOptions;
+import dev.weir.search.definition.DefinitionException;
+import dev.weir.search.definition.DefinitionFile;
+import dev.weir.search.definition.DocumentSpec;
+import dev.weir.search.definition.PostgresCatalog;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(
+    name = "documents",
+    mixinStandardHelpOptions = true,
+    description =
+        "Declared search documents: a definition file (PGSync's schema.json, plus weir's"
+            + " extensions) from which weir builds the join, the Postgres copy and the index.")
+final class DocumentsCommand {
+
+  @Spec CommandSpec spec;
+
+  @Command(
+      name = "check",
+      mixinStandardHelpOptions = true,
+      defaultValueProvider = CatalogUrlDefault.class,
+      description = {
+        "Resolve each document of FILE against the source database's catalog and print its tables"
+            + " and keys, its relationships, the Postgres copy's table and the Elasticsearch"
+            + " mapping; or what is wrong, naming the node.",
+        "User and password as for weir's PostgreSQL (PGUSER, PGPASSWORD or the local stack's)."
+            + " Exit code 0 only if weir can use every document."
+      })
+  int check(
+      @Parameters(paramLabel = "FILE", description = "The definition file.") Path file,
+      @Option(
+              names = "--catalog-url",
+              paramLabel = "JDBC_URL",
+              description = "The source database (default: ${DEFAULT-VALUE}).")
+          String catalogUrl)
+      throws SQLException {
+    List<DocumentSpec> documents;
+    try {
+      documents = DefinitionFile.read(file);
+    } catch (DefinitionException e) {
+      spec.commandLine().getErr().println("invalid: " + e.getMessage());
+      return 1;
+    }
+    WeirConfig config = WeirConfig.from(Map.of(), System.getenv());
+    try (Connection source = PostgresConnectionProvider.open(config, catalogUrl)) {
+      source.setReadOnly(true);
+      int failed =
+          DefinitionCheck.check(
+              documents,
+              new PostgresCatalog(source),
+              spec.commandLine().getOut(),
+              spec.commandLine().getErr());
+      return failed == 0 ? 0 : 1;
+    }
+  }
+
+  /** --catalog-url defaults to the search-index job's catalog.postgres.url. */
+  static final class CatalogUrlDefault implements CommandLine.IDefaultValueProvider {
+    @Override
+    public String defaultValue(ArgSpec arg) {
+      return arg instanceof OptionSpec option && option.longestName().equals("--catalog-url")
+          ? SearchIndexOptions.CATALOG_URL.defaultValue()
+          : null;
+    }
+  }
+}

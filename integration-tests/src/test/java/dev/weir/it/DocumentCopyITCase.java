@@ -1,0 +1,247 @@
+package dev.weir.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.weir.common.config.WeirConfig;
+import dev.weir.common.config.WeirOptions;
+import dev.weir.common.postgres.PostgresConnectionProvider;
+import dev.weir.common.postgres.TableStats;
+import dev.weir.schema.Json;
+import dev.weir.search.copy.DocumentCopy;
+import dev.weir.search.copy.DocumentCopy.CopiedDocument;
+import dev.weir.search.copy.DocumentCopyWriter;
+import dev.weir.search.definition.DocumentPlan;
+import dev.weir.search.join.DocumentChange;
+import java.sql.Connection;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The Postgres copy of a declared document on real PostgreSQL: made from the plan, written only
+ * where values changed (an unchanged large value is never rewritten: 0 TOAST tuples), guarded by
+ * versions, read back for the backfill, migrated when the definition grows.
+ */
+@ExtendWith(LocalStackExtension.class)
+class DocumentCopyITCase {
+
+  private static final String TABLE = "book_document";
+
+  private final DocumentPlan plan = BookDocuments.plan("books", TABLE);
+  private final DocumentCopy copy = new DocumentCopy(plan);
+  private WeirConfig config;
+  private Connection sql;
+  private DocumentCopyWriter writer;
+
+  @BeforeEach
+  void freshCopy() throws Exception {
+    config = TestDatabases.fresh(LocalStackExtension.config(), "it_copy");
+    sql = PostgresConnectionProvider.open(config);
+    copy.migrate(sql);
+    writer = copy.writer(PostgresConnectionProvider.open(config));
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    writer.close();
+    sql.close();
+  }
+
+  @Test
+  void aSmallChangeLeavesTheLargeValueAloneAndAnOlderVersionNeverOverwritesANewerOne()
+      throws Exception {
+    String large = randomLetters(12_000, 1);
+    Map<String, String> book = book(large);
+    write(BookDocuments.change(plan, "1", 1, book));
+    TableStats before = TableStats.read(sql, TABLE);
+
+    // A new title: an UPDATE of the title alone.
+    book.put("title", json("Dune Messiah"));
+    write(BookDocuments.change(plan, "1", 2, book, "title"));
+    // The whole document again (as after a restart of the join): only the price differs.
+    book.put("price", "13.5");
+    write(BookDocuments.change(plan, "1", 3, book));
+    TableStats unchangedLarge = TableStats.read(sql, TABLE).minus(before);
+
+    assertThat(unchangedLarge.toastInserted()).as("TOAST tuples written").isZero();
+    assertThat(unchangedLarge.updated()).isEqualTo(2);
+    JsonNode doc = document("1");
+    assertThat(doc.get("title").asText()).isEqualTo("Dune Messiah");
+    assertThat(doc.get("price").decimalValue()).isEqualByComparingTo("13.50");
+    assertThat(doc.get("description").asText()).isEqualTo(large);
+
+    // The measure sees a rewritten large value: a new description writes its chunks.
+    String otherLarge = randomLetters(12_000, 2);
+    book.put("description", json(otherLarge));
+    write(BookDocuments.change(plan, "1", 4, book, "description"));
+    assertThat(TableStats.read(sql, TABLE).minus(before).toastInserted())
+        .as("TOAST tuples written for a new large value")
+        .isGreaterThan(unchangedLarge.toastInserted());
+
+    // Late writes of older versions, as an update and as a whole document: nothing changes.
+    Map<String, String> stale = new HashMap<>(book);
+    stale.put("title", json("Stale"));
+    stale.put("description", json("stale"));
+    write(BookDocuments.change(plan, "1", 3, stale, "title", "description"));
+    write(BookDocuments.change(plan, "1", 2, stale));
+    doc = document("1");
+    assertThat(doc.get("title").asText()).isEqualTo("Dune Messiah");
+    assertThat(doc.get("description").asText()).isEqualTo(otherLarge);
+    assertThat(copied("1").version()).isEqualTo(4);
+
+    // A delete of an older version leaves the document; of a newer one removes it.
+    write(DocumentChange.deletion("1", 4));
+    assertThat(copy.read(sql, List.of("1"))).hasSize(1);
+    write(DocumentChange.deletion("1", 5));
+    assertThat(copy.read(sql, List.of("1"))).isEmpty();
+  }
+
+  @Test
+  void anUpdateOfADocumentTheCopyDoesNotHoldInsertsItWhole() throws Exception {
+    Map<String, String> book = book("short");
+    write(BookDocuments.change(plan, "7", 3, book, "title"));
+
+    assertThat(document("7").get("description").asText()).isEqualTo("short");
+    assertThat(copied("7").version()).isEqualTo(3);
+  }
+
+  @Test
+  void everyValueTypeComesBackAsTheJsonItWasWrittenAs() throws Exception {
+    write(BookDocuments.change(plan, "1", 1, book("A desert planet.")));
+
+    JsonNode doc = document("1");
+    assertThat(doc.get("id").asLong()).isEqualTo(1);
+    assertThat(doc.get("pages").asInt()).isEqualTo(412);
+    assertThat(doc.get("price").decimalValue()).isEqualByComparingTo("12.5");
+    assertThat(doc.get("published").asText()).isEqualTo("1965-08-01");
+    assertThat(doc.get("updated_at").asText()).isEqualTo("2026-11-23T05:00:00.5+00:00");
+    assertThat(doc.get("attributes")).isEqualTo(Json.mapper().readTree("{\"cover\": \"hard\"}"));
+    assertThat(doc.get("tags")).isEqualTo(Json.mapper().readTree("[\"sf\", \"classic\"]"));
+    assertThat(doc.get("publisher"))
+        .isEqualTo(Json.mapper().readTree("{\"name\": \"Chilton\", \"country\": \"US\"}"));
+    assertThat(doc.get("authors"))
+        .isEqualTo(Json.mapper().readTree("[{\"name\": \"Frank Herbert\", \"born\": null}]"));
+    assertThat(doc.get("keywords")).isEqualTo(Json.mapper().readTree("[\"spice\", \"worms\"]"));
+    assertThat(doc.get("content_hash").asText())
+        .isEqualTo(HexFormat.of().formatHex(copied("1").contentHash()));
+    // Stored as the column types, not as text.
+    assertThat(
+            TestDatabases.strings(
+                config,
+                config.get(WeirOptions.POSTGRES_URL),
+                "SELECT concat_ws('|', price, tags[2], updated_at = '2026-11-23T05:00:00.5Z',"
+                    + " attributes->>'cover', jsonb_array_length(authors)) FROM "
+                    + TABLE))
+        .containsExactly("12.50|classic|t|hard|1");
+  }
+
+  @Test
+  void theBackfillReadsSplitsOfEqualSizeTheirDocumentsAndTheirHashes() throws Exception {
+    for (String id : List.of("10", "2", "3", "4", "5")) {
+      write(BookDocuments.change(plan, id, 1, book("book " + id)));
+    }
+
+    List<String> starts = copy.splitStarts(sql, 2);
+
+    assertThat(starts).containsExactly("10", "3", "5"); // bytewise order: "10" < "2"
+    assertThat(copy.readRange(sql, "10", "3"))
+        .extracting(CopiedDocument::id)
+        .containsExactly("10", "2");
+    assertThat(copy.readRange(sql, "5", null)).extracting(CopiedDocument::id).containsExactly("5");
+    assertThat(copy.contentHashes(sql, "3", "5")).containsOnlyKeys("3", "4");
+    assertThat(copy.contentHashes(sql, "3", "5").get("4")).isEqualTo(copied("4").contentHash());
+    assertThat(Json.mapper().readTree(copied("2").source()).get("description").asText())
+        .isEqualTo("book 2");
+  }
+
+  @Test
+  void aNewColumnOfTheDefinitionIsAddedAndATypeChangeIsRefused() throws Exception {
+    write(BookDocuments.change(plan, "1", 1, book("A desert planet.")));
+    assertThat(
+            TestDatabases.strings(
+                config,
+                config.get(WeirOptions.POSTGRES_URL),
+                "SELECT array_to_string(reloptions, ',') FROM pg_class WHERE relname = '"
+                    + TABLE
+                    + "'"))
+        .containsExactly("fillfactor=75");
+
+    LinkedHashMap<String, String> grown = BookDocuments.bookColumns();
+    grown.put("isbn", "character varying(17)");
+    DocumentPlan grownPlan = BookDocuments.plan("books", TABLE, grown);
+    DocumentCopy grownCopy = new DocumentCopy(grownPlan);
+    grownCopy.migrate(sql);
+
+    assertThat(columnType("isbn")).isEqualTo("character varying(17)");
+    assertThat(grownCopy.read(sql, List.of("1"))).hasSize(1);
+    Map<String, String> book = book("A desert planet.");
+    book.put("isbn", json("978-0441172719"));
+    try (DocumentCopyWriter grownWriter =
+        grownCopy.writer(PostgresConnectionProvider.open(config))) {
+      grownWriter.write(List.of(BookDocuments.change(grownPlan, "1", 2, book, "isbn")));
+    }
+    JsonNode doc = Json.mapper().readTree(grownCopy.read(sql, List.of("1")).get(0).source());
+    assertThat(doc.get("isbn").asText()).isEqualTo("978-0441172719");
+    assertThat(doc.get("title").asText()).isEqualTo("Dune");
+
+    LinkedHashMap<String, String> retyped = BookDocuments.bookColumns();
+    retyped.put("pages", "bigint");
+    DocumentCopy retypedCopy = new DocumentCopy(BookDocuments.plan("books", TABLE, retyped));
+    assertThatThrownBy(() -> retypedCopy.migrate(sql))
+        .hasMessageContaining(TABLE)
+        .hasMessageContaining("column pages of type integer")
+        .hasMessageContaining("bigint");
+    assertThat(columnType("pages")).isEqualTo("integer");
+  }
+
+  private static Map<String, String> book(String description) {
+    return BookDocuments.values(description);
+  }
+
+  private void write(DocumentChange change) throws Exception {
+    writer.write(List.of(change));
+  }
+
+  private CopiedDocument copied(String id) throws Exception {
+    return copy.read(sql, List.of(id)).get(0);
+  }
+
+  private JsonNode document(String id) throws Exception {
+    return Json.mapper().readTree(copied(id).source());
+  }
+
+  private String columnType(String column) throws Exception {
+    return TestDatabases.strings(
+            config,
+            config.get(WeirOptions.POSTGRES_URL),
+            "SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = '"
+                + TABLE
+                + "'::regclass AND attname = '"
+                + column
+                + "'")
+        .get(0);
+  }
+
+  private static String json(String text) {
+    return BookDocuments.json(text);
+  }
+
+  /** Letters PostgreSQL cannot compress: the value is stored out of line, in TOAST chunks. */
+  private static String randomLetters(int n, long seed) {
+    Random random = new Random(seed);
+    StringBuilder s = new StringBuilder(n);
+    for (int i = 0; i < n; i++) {
+      s.append((char) ('a' + random.nextInt(26)));
+    }
+    return s.toString();
+  }
+}

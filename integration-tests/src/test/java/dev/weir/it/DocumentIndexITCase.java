@@ -1,0 +1,122 @@
+package dev.weir.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import co.elastic.clients.elasticsearch._types.VersionType;
+import co.elastic.clients.elasticsearch.core.GetResponse;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weir.schema.Json;
+import dev.weir.search.definition.DocumentPlan;
+import dev.weir.search.index.DocumentIndex;
+import dev.weir.search.join.DocumentChange;
+import dev.weir.sink.elasticsearch.DocumentOperation;
+import dev.weir.sink.elasticsearch.ElasticsearchClients;
+import dev.weir.sink.elasticsearch.ElasticsearchSettings;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.io.StringReader;
+import java.util.UUID;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A declared document's index on real Elasticsearch: created behind its alias from the derived
+ * mapping, it takes a document with a value of every kind as the job sends it, and each value is
+ * searchable as its type says.
+ */
+@ExtendWith(LocalStackExtension.class)
+class DocumentIndexITCase {
+
+  private final String alias = "it-books-" + UUID.randomUUID().toString().substring(0, 8);
+  private final DocumentPlan plan = BookDocuments.plan(alias, "book_document");
+  private final DocumentIndex index = new DocumentIndex(plan);
+  private ElasticsearchSettings settings;
+  private ElasticsearchClient es;
+
+  @BeforeEach
+  void connect() {
+    settings = ElasticsearchSettings.from(LocalStackExtension.config());
+    es = ElasticsearchClients.blocking(settings);
+  }
+
+  @Test
+  void theAliasIsCreatedOnceWithTheDerivedMapping() throws Exception {
+    assertThat(index.ensureAlias(settings)).containsExactly(alias + "-v1");
+    assertThat(index.ensureAlias(settings)).containsExactly(alias + "-v1");
+
+    JsonNode created = get("/" + alias + "-v1/_mapping").path(alias + "-v1").path("mappings");
+    assertThat(created).isEqualTo(Json.mapper().readTree(index.mapping()).path("mappings"));
+  }
+
+  @Test
+  void aDocumentWithEveryKindOfValueIsIndexedSearchableAndDeleted() throws Exception {
+    index.ensureAlias(settings);
+    DocumentChange change =
+        BookDocuments.change(plan, "1", 5, BookDocuments.values("A desert planet."));
+
+    send(index.converter(alias).apply(change, null));
+    es.indices().refresh(r -> r.index(alias));
+
+    GetResponse<ObjectNode> got = es.get(g -> g.index(alias).id("1"), ObjectNode.class);
+    assertThat(got.version()).isEqualTo(5);
+    assertThat(got.source()).isEqualTo(Json.mapper().readTree(index.document(change)));
+    assertThat(count("{\"match\": {\"title\": \"dune\"}}")).as("text").isEqualTo(1);
+    assertThat(count("{\"term\": {\"title.keyword\": \"Dune\"}}")).as("keyword").isEqualTo(1);
+    assertThat(count("{\"match\": {\"description\": \"desert\"}}")).isEqualTo(1);
+    assertThat(count("{\"range\": {\"pages\": {\"gte\": 400, \"lt\": 413}}}")).isEqualTo(1);
+    assertThat(count("{\"range\": {\"price\": {\"gt\": 12.4, \"lt\": 12.6}}}")).isEqualTo(1);
+    assertThat(
+            count(
+                "{\"range\": {\"published\": {\"gte\": \"1965-08-01\", \"lte\": \"1965-08-01\"}}}"))
+        .isEqualTo(1);
+    assertThat(
+            count(
+                "{\"range\": {\"updated_at\": {\"gt\": \"2026-11-23T04:59:59Z\", \"lt\": \"2026-11-23T05:00:01Z\"}}}"))
+        .isEqualTo(1);
+    assertThat(count("{\"term\": {\"attributes.cover\": \"hard\"}}")).as("jsonb").isEqualTo(1);
+    assertThat(count("{\"term\": {\"tags.keyword\": \"classic\"}}")).as("text[]").isEqualTo(1);
+    assertThat(count("{\"match\": {\"publisher.name\": \"chilton\"}}")).isEqualTo(1);
+    assertThat(count("{\"term\": {\"authors.name.keyword\": \"Frank Herbert\"}}")).isEqualTo(1);
+    assertThat(count("{\"match\": {\"keywords\": \"worms\"}}")).isEqualTo(1);
+    assertThat(count("{\"match\": {\"title\": \"messiah\"}}")).as("no false hit").isZero();
+
+    send(index.converter(alias).apply(DocumentChange.deletion("1", 6), null));
+    assertThat(es.exists(e -> e.index(alias).id("1")).value()).isFalse();
+  }
+
+  private void send(DocumentOperation op) throws Exception {
+    if (op.isDelete()) {
+      es.delete(
+          d ->
+              d.index(op.index())
+                  .id(op.id())
+                  .version(op.version())
+                  .versionType(VersionType.External));
+    } else {
+      es.index(
+          i ->
+              i.index(op.index())
+                  .id(op.id())
+                  .version(op.version())
+                  .versionType(VersionType.External)
+                  .withJson(new ByteArrayInputStream(op.source())));
+    }
+  }
+
+  private long count(String query) throws Exception {
+    return es.count(c -> c.index(alias).withJson(new StringReader("{\"query\": " + query + "}")))
+        .count();
+  }
+
+  private JsonNode get(String path) throws Exception {
+    var response =
+        ElasticsearchClients.rest(es)
+            .performRequest(new org.elasticsearch.client.Request("GET", path));
+    try (InputStream in = response.getEntity().getContent()) {
+      return Json.mapper().readTree(in);
+    }
+  }
+}

@@ -1,0 +1,270 @@
+package dev.weir.search.copy;
+
+import static dev.weir.search.copy.DocumentCopy.quote;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import dev.weir.common.sink.BufferedStoreSink;
+import dev.weir.schema.Json;
+import dev.weir.search.copy.DocumentCopy.Column;
+import dev.weir.search.definition.DocumentPlan;
+import dev.weir.search.join.DocumentChange;
+import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+/**
+ * Writes documents to the copy in batches. A changed document is an UPDATE naming only its changed
+ * columns: PostgreSQL rewrites the TOAST chunks of any large value it is sent, changed or not. A
+ * new document is inserted whole; if it is there already, each column is set only if its value
+ * differs, so an equal large value keeps its chunks. Every write is guarded by the document
+ * version: a replayed or late document never overwrites a newer one.
+ *
+ * <p>Values are JSON (as the join made them): the fields of a write go as one jsonb object, read
+ * through {@code jsonb_populate_record(NULL::<copy>, ...)}, so PostgreSQL converts each to its
+ * column's type (arrays, timestamps, numeric, jsonb).
+ */
+public final class DocumentCopyWriter implements BufferedStoreSink.Store<DocumentChange> {
+
+  private static final String ID = quote(DocumentPlan.DOC_ID);
+  private static final String HASH = quote(DocumentPlan.CONTENT_HASH);
+  private static final String VERSION = quote(DocumentPlan.DOC_VERSION);
+
+  private final DocumentCopy copy;
+  private final Connection connection;
+  private final Map<List<Integer>, String> updates = new HashMap<>();
+  private final String insert;
+  private final String delete;
+  private long rows;
+  private long statements;
+
+  DocumentCopyWriter(DocumentCopy copy, Connection connection) throws SQLException {
+    this.copy = copy;
+    this.connection = connection;
+    this.insert = insertSql();
+    this.delete =
+        "DELETE FROM " + copy.quotedTable() + " WHERE " + ID + " = ? AND " + VERSION + " < ?";
+    connection.setAutoCommit(false);
+  }
+
+  @Override
+  public void write(Collection<DocumentChange> batch) throws SQLException {
+    try {
+      List<DocumentChange> inserts = new ArrayList<>();
+      List<DocumentChange> deletes = new ArrayList<>();
+      Map<List<Integer>, List<DocumentChange>> bySameFields = new LinkedHashMap<>();
+      for (DocumentChange d : batch) {
+        if (d.deleted) {
+          deletes.add(d);
+        } else if (d.isNew) {
+          inserts.add(d);
+        } else {
+          bySameFields.computeIfAbsent(d.changedFields(), k -> new ArrayList<>()).add(d);
+        }
+      }
+      for (Map.Entry<List<Integer>, List<DocumentChange>> e : bySameFields.entrySet()) {
+        inserts.addAll(update(e.getKey(), e.getValue()));
+      }
+      insert(inserts);
+      delete(deletes);
+      connection.commit();
+    } catch (SQLException | RuntimeException e) {
+      connection.rollback();
+      throw e;
+    }
+  }
+
+  /** UPDATE of the changed fields; returns the documents it did not update. */
+  private List<DocumentChange> update(List<Integer> fields, List<DocumentChange> docs)
+      throws SQLException {
+    String sql = updates.computeIfAbsent(fields, this::updateSql);
+    try (PreparedStatement s = connection.prepareStatement(sql)) {
+      for (DocumentChange d : docs) {
+        s.setBytes(1, d.contentHash);
+        s.setLong(2, d.version);
+        s.setString(3, fieldsJson(d, fields));
+        s.setString(4, d.id);
+        s.setLong(5, d.version);
+        s.addBatch();
+      }
+      int[] counts = s.executeBatch();
+      statements++;
+      List<DocumentChange> notUpdated = new ArrayList<>();
+      for (int k = 0; k < counts.length; k++) {
+        if (counts[k] == 0) {
+          notUpdated.add(docs.get(k));
+        } else {
+          rows++;
+        }
+      }
+      return notUpdated; // missing (inserted next) or newer already (the insert does nothing)
+    }
+  }
+
+  private String updateSql(List<Integer> fields) {
+    StringBuilder set = new StringBuilder();
+    for (int i : fields) {
+      String c = copy.fields().get(i).quoted();
+      set.append(c).append(" = r.").append(c).append(", ");
+    }
+    return "UPDATE "
+        + copy.quotedTable()
+        + " AS d SET "
+        + set
+        + HASH
+        + " = ?, "
+        + VERSION
+        + " = ? FROM jsonb_populate_record(NULL::"
+        + copy.quotedTable()
+        + ", ?::jsonb) AS r WHERE d."
+        + ID
+        + " = ? AND d."
+        + VERSION
+        + " < ?";
+  }
+
+  /** INSERT of whole documents; on conflict, a newer version sets each column that differs. */
+  private void insert(List<DocumentChange> docs) throws SQLException {
+    if (docs.isEmpty()) {
+      return;
+    }
+    List<Integer> all = IntStream.range(0, copy.fields().size()).boxed().toList();
+    try (PreparedStatement s = connection.prepareStatement(insert)) {
+      for (DocumentChange d : docs) {
+        s.setString(1, d.id);
+        s.setBytes(2, d.contentHash);
+        s.setLong(3, d.version);
+        s.setString(4, fieldsJson(d, all));
+        s.addBatch();
+      }
+      rows += changedRows(s.executeBatch());
+      statements++;
+    }
+  }
+
+  private String insertSql() {
+    List<Column> fields = copy.fields();
+    String names = fields.stream().map(c -> ", " + c.quoted()).collect(Collectors.joining());
+    String values = fields.stream().map(c -> ", r." + c.quoted()).collect(Collectors.joining());
+    String set =
+        fields.stream().map(DocumentCopyWriter::setIfDistinct).collect(Collectors.joining());
+    return "INSERT INTO "
+        + copy.quotedTable()
+        + " AS d ("
+        + ID
+        + names
+        + ", "
+        + HASH
+        + ", "
+        + VERSION
+        + ") SELECT ?"
+        + values
+        + ", ?, ? FROM jsonb_populate_record(NULL::"
+        + copy.quotedTable()
+        + ", ?::jsonb) AS r ON CONFLICT ("
+        + ID
+        + ") DO UPDATE SET "
+        + set
+        + HASH
+        + " = excluded."
+        + HASH
+        + ", "
+        + VERSION
+        + " = excluded."
+        + VERSION
+        + " WHERE d."
+        + VERSION
+        + " < excluded."
+        + VERSION;
+  }
+
+  /**
+   * The column's new value only if it differs: setting the old value keeps its TOAST chunks. json
+   * has no equality operator: its values compare as text.
+   */
+  private static String setIfDistinct(Column c) {
+    String asText = c.type().startsWith("json[") || c.type().equals("json") ? "::text" : "";
+    String old = "d." + c.quoted();
+    String sent = "excluded." + c.quoted();
+    return c.quoted()
+        + " = CASE WHEN "
+        + old
+        + asText
+        + " IS NOT DISTINCT FROM "
+        + sent
+        + asText
+        + " THEN "
+        + old
+        + " ELSE "
+        + sent
+        + " END, ";
+  }
+
+  private void delete(List<DocumentChange> docs) throws SQLException {
+    if (docs.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement s = connection.prepareStatement(delete)) {
+      for (DocumentChange d : docs) {
+        s.setString(1, d.id);
+        s.setLong(2, d.version);
+        s.addBatch();
+      }
+      rows += changedRows(s.executeBatch());
+      statements++;
+    }
+  }
+
+  private static long changedRows(int[] counts) {
+    long changed = 0;
+    for (int count : counts) {
+      changed += Math.max(0, count);
+    }
+    return changed;
+  }
+
+  /** The fields {@code fields} of a document as one JSON object, keyed by column. */
+  private String fieldsJson(DocumentChange d, List<Integer> fields) {
+    StringWriter json = new StringWriter();
+    try (JsonGenerator g = Json.mapper().getFactory().createGenerator(json)) {
+      g.writeStartObject();
+      for (int i : fields) {
+        g.writeFieldName(copy.fields().get(i).name());
+        if (d.values[i] == null) {
+          g.writeNull();
+        } else {
+          g.writeRawValue(d.values[i]);
+        }
+      }
+      g.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the fields of document " + d.id, e);
+    }
+    return json.toString();
+  }
+
+  @Override
+  public long rowsWritten() {
+    return rows;
+  }
+
+  /** Statements sent (each a batch). */
+  public long statements() {
+    return statements;
+  }
+
+  @Override
+  public void close() throws SQLException {
+    connection.close();
+  }
+}
