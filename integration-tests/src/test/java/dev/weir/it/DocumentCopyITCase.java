@@ -105,6 +105,38 @@ class DocumentCopyITCase {
     assertThat(copy.read(sql, List.of("1"))).isEmpty();
   }
 
+  /**
+   * What a replay, or a job started again without its state, writes: documents the copy holds
+   * already, under other versions. The copy keeps what it has and says which version to pass on to
+   * the index; a document it holds newer and different is not passed on.
+   */
+  @Test
+  void aDocumentTheCopyHoldsAlreadyIsNotWrittenAndKeepsTheCopysVersion() throws Exception {
+    Map<String, String> book = book("the same");
+    write(BookDocuments.change(plan, "1", 10, book));
+    TableStats before = TableStats.read(sql, TABLE);
+
+    assertThat(writer.write(List.of(BookDocuments.change(plan, "1", 12, book))))
+        .as("the same content, newer: the copy's version passed on")
+        .containsExactly(Map.entry("1", 10L));
+    assertThat(writer.write(List.of(BookDocuments.change(plan, "1", 7, book, "title"))))
+        .as("the same content, older")
+        .containsExactly(Map.entry("1", 10L));
+    Map<String, String> other = new HashMap<>(book);
+    other.put("title", json("Other"));
+    assertThat(writer.write(List.of(BookDocuments.change(plan, "1", 9, other, "title"))))
+        .as("other content, older: nothing to pass on")
+        .isEmpty();
+    assertThat(TableStats.read(sql, TABLE).minus(before).updated()).isZero();
+    assertThat(copied("1").version()).isEqualTo(10);
+
+    assertThat(writer.write(List.of(BookDocuments.change(plan, "1", 11, other, "title"))))
+        .containsExactly(Map.entry("1", 11L));
+    assertThat(writer.write(List.of(DocumentChange.deletion("2", 3))))
+        .as("a deletion of what the copy does not hold is passed on")
+        .containsExactly(Map.entry("2", 3L));
+  }
+
   @Test
   void anUpdateOfADocumentTheCopyDoesNotHoldInsertsItWhole() throws Exception {
     Map<String, String> book = book("short");

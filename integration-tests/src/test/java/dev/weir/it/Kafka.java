@@ -132,4 +132,50 @@ public final class Kafka {
     }
     return records;
   }
+
+  /**
+   * Whether {@code group} has committed the end offset of every partition of {@code topics} (a
+   * topic written in transactions ends on a commit marker, which is never consumed).
+   */
+  public static boolean consumedToTheEnd(String group, List<String> topics) throws Exception {
+    try (Admin admin = admin()) {
+      var committed = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
+      Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec>
+          latest = new java.util.HashMap<>();
+      for (var topic : admin.describeTopics(topics).allTopicNames().get().values()) {
+        topic
+            .partitions()
+            .forEach(
+                p ->
+                    latest.put(
+                        new org.apache.kafka.common.TopicPartition(topic.name(), p.partition()),
+                        org.apache.kafka.clients.admin.OffsetSpec.latest()));
+      }
+      for (var end : admin.listOffsets(latest).all().get().entrySet()) {
+        var at = committed.get(end.getKey());
+        if (end.getValue().offset() > 0
+            && (at == null || at.offset() < end.getValue().offset() - 1)) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
+  /** Deletes a consumer group, once its members have left (a cancelled job's take a moment). */
+  public static void deleteGroup(String group, Duration wait) throws Exception {
+    try (Admin admin = admin()) {
+      Await.until(
+          wait,
+          () -> {
+            try {
+              admin.deleteConsumerGroups(List.of(group)).all().get();
+              return true;
+            } catch (Exception stillActive) {
+              return false;
+            }
+          },
+          deleted -> deleted);
+    }
+  }
 }

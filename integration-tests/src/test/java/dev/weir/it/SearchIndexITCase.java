@@ -26,9 +26,6 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -170,19 +167,7 @@ class SearchIndexITCase {
     Map<String, String> copied = copiedVersions();
     assertThat(indexed).hasSize(2).isEqualTo(copied); // same versions and hashes in both
     indexer.cancel().get();
-    try (Admin admin = Kafka.admin()) {
-      Await.until(
-          WAIT,
-          () -> {
-            try {
-              admin.deleteConsumerGroups(List.of(KafkaIo.groupId(SearchIndexJob.NAME))).all().get();
-              return true;
-            } catch (Exception stillActive) {
-              return false;
-            }
-          },
-          deleted -> deleted);
-    }
+    Kafka.deleteGroup(KafkaIo.groupId(SearchIndexJob.NAME), WAIT);
     long replayStart = copyStatementsApplied();
     indexer = JobRunner.start(new SearchIndexJob(), env(), config);
     assertThat(Await.until(WAIT, this::replayedToTheEnd, done -> done))
@@ -309,32 +294,8 @@ class SearchIndexITCase {
 
   /** Whether the indexer's consumer group has committed the end offset of every input. */
   private boolean replayedToTheEnd() throws Exception {
-    List<String> topics = SearchIndexJob.inputs(config);
-    try (Admin admin = Kafka.admin()) {
-      var committed =
-          admin
-              .listConsumerGroupOffsets(KafkaIo.groupId(SearchIndexJob.NAME))
-              .partitionsToOffsetAndMetadata()
-              .get();
-      Map<TopicPartition, OffsetSpec> latest = new java.util.HashMap<>();
-      for (var topic : admin.describeTopics(topics).allTopicNames().get().values()) {
-        topic
-            .partitions()
-            .forEach(
-                p ->
-                    latest.put(
-                        new TopicPartition(topic.name(), p.partition()), OffsetSpec.latest()));
-      }
-      for (var end : admin.listOffsets(latest).all().get().entrySet()) {
-        var at = committed.get(end.getKey());
-        // The capture job writes in transactions: the last offset of its topics is a commit marker.
-        if (end.getValue().offset() > 0
-            && (at == null || at.offset() < end.getValue().offset() - 1)) {
-          return false;
-        }
-      }
-      return true;
-    }
+    return Kafka.consumedToTheEnd(
+        KafkaIo.groupId(SearchIndexJob.NAME), SearchIndexJob.inputs(config));
   }
 
   private static StreamExecutionEnvironment env() {

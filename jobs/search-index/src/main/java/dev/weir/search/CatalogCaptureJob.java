@@ -86,7 +86,8 @@ public final class CatalogCaptureJob implements WeirJob {
     String publication =
         SearchIndexOptions.identifier(config, SearchIndexOptions.CATALOG_PUBLICATION);
     String tables =
-        String.join(", ", capturedTables(config).keySet().stream().map(CatalogCaptureJob::quoted).toList());
+        String.join(
+            ", ", capturedTables(config).keySet().stream().map(CatalogCaptureJob::quoted).toList());
     try (Connection c =
         PostgresConnectionProvider.open(config, config.get(SearchIndexOptions.CATALOG_URL))) {
       var exists = c.prepareStatement("SELECT 1 FROM pg_publication WHERE pubname = ?");
@@ -120,7 +121,10 @@ public final class CatalogCaptureJob implements WeirJob {
     Map<String, List<String>> tables = capturedTables(config);
     PostgresIncrementalSource<String> source =
         CatalogSource.create(
-            config, List.copyOf(tables.keySet()), debezium, new JsonDebeziumDeserializationSchema());
+            config,
+            List.copyOf(tables.keySet()),
+            debezium,
+            new JsonDebeziumDeserializationSchema());
     String prefix = config.get(SearchIndexOptions.CDC_TOPIC_PREFIX);
     env.fromSource(source, WatermarkStrategy.noWatermarks(), "catalog")
         .uid(NAME + "-source")
@@ -189,9 +193,7 @@ public final class CatalogCaptureJob implements WeirJob {
       }
       String topic = "public".equals(schema) ? prefix + table : prefix + schema + "." + table;
       return new ProducerRecord<>(
-          topic,
-          Json.mapper().writeValueAsBytes(key),
-          json.getBytes(StandardCharsets.UTF_8));
+          topic, Json.mapper().writeValueAsBytes(key), json.getBytes(StandardCharsets.UTF_8));
     } catch (java.io.IOException e) {
       throw new IllegalStateException("Debezium produced invalid JSON: " + json, e);
     }

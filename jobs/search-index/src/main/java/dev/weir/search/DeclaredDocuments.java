@@ -7,14 +7,14 @@ import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.schema.ChangeEvent;
 import dev.weir.schema.EventCodec;
 import dev.weir.schema.EventSchema;
+import dev.weir.search.copy.CopyWriter;
+import dev.weir.search.copy.DocumentCopy;
 import dev.weir.search.definition.DefinitionException;
 import dev.weir.search.definition.DefinitionFile;
 import dev.weir.search.definition.DocumentPlan;
 import dev.weir.search.definition.DocumentPlanner;
 import dev.weir.search.definition.DocumentSpec;
 import dev.weir.search.definition.PostgresCatalog;
-import dev.weir.search.copy.CopyWriter;
-import dev.weir.search.copy.DocumentCopy;
 import dev.weir.search.index.DocumentIndex;
 import dev.weir.search.join.ChangeRows;
 import dev.weir.search.join.DocumentChange;
@@ -72,7 +72,10 @@ public final class DeclaredDocuments {
     }
   }
 
-  /** The change topic of a declared table: {@code <prefix><table>}, or {@code <prefix><schema>.<table>} outside {@code public}. */
+  /**
+   * The change topic of a declared table: {@code <prefix><table>}, or {@code
+   * <prefix><schema>.<table>} outside {@code public}.
+   */
   public static String topic(WeirConfig config, DocumentPlan.Source source) {
     String prefix = config.get(SearchIndexOptions.CDC_TOPIC_PREFIX);
     return "public".equals(source.schema())
@@ -152,14 +155,14 @@ public final class DeclaredDocuments {
   /** Creates or migrates the document's copy table, and its alias and index. */
   static void prepare(WeirConfig config, DocumentPlan plan) {
     try (Connection c = PostgresConnectionProvider.open(config)) {
-      DocumentCopy.migrate(c, plan);
+      new DocumentCopy(plan).migrate(c);
     } catch (SQLException e) {
       throw new IllegalStateException(
           "cannot create or migrate the copy table " + plan.copyTable() + ": " + e.getMessage(), e);
     }
     ElasticsearchSettings elasticsearch = ElasticsearchSettings.from(config);
     try {
-      DocumentIndex.ensureAlias(elasticsearch, plan);
+      new DocumentIndex(plan).ensureAlias(elasticsearch);
     } catch (IOException e) {
       throw new UncheckedIOException(ElasticsearchClients.explain(elasticsearch, e), e);
     }
@@ -173,7 +176,7 @@ public final class DeclaredDocuments {
             "copy " + plan.copyTable(),
             TypeInformation.of(DocumentChange.class),
             new CopyWriter(
-                () -> DocumentCopy.open(config, plan),
+                () -> new DocumentCopy(plan).writer(PostgresConnectionProvider.open(config)),
                 config.get(SearchIndexOptions.WRITE_FLUSH).toMillis(),
                 1000))
         .uid(uid(plan) + "-copy");
@@ -183,7 +186,7 @@ public final class DeclaredDocuments {
   static Sink<DocumentChange> indexSink(WeirConfig config, DocumentPlan plan) {
     return ElasticsearchSink.<DocumentChange>builder()
         .setSettings(ElasticsearchSettings.from(config))
-        .setConverter(DocumentIndex.converter(plan))
+        .setConverter(new DocumentIndex(plan).converter(plan.index()))
         .setMaxTimeInBufferMs(config.get(SearchIndexOptions.INDEX_FLUSH).toMillis())
         .build();
   }

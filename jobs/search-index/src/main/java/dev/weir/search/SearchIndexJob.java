@@ -29,11 +29,11 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * search-index. With a document definition ({@link SearchIndexOptions#DOCUMENTS}): the change
- * topics of the tables it names → {@link dev.weir.search.join.DocumentJoin} → the copy → the
- * index ({@link DeclaredDocuments}). Without one, the built-in products document:
- * {@code cdc.catalog.product} + {@code pricing.events} (keyed by product) joined with
- * {@code cdc.catalog.brand} and {@code cdc.catalog.category} (broadcast) → one document per
- * product, emitted when its content changed → {@code search_document} (changed columns only) and
+ * topics of the tables it names → {@link dev.weir.search.join.DocumentJoin} → the copy → the index
+ * ({@link DeclaredDocuments}). Without one, the built-in products document: {@code
+ * cdc.catalog.product} + {@code pricing.events} (keyed by product) joined with {@code
+ * cdc.catalog.brand} and {@code cdc.catalog.category} (broadcast) → one document per product,
+ * emitted when its content changed → {@code search_document} (changed columns only) and
  * Elasticsearch behind the alias {@code products} (external versions).
  */
 public final class SearchIndexJob implements WeirJob {

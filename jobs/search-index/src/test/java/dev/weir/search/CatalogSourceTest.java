@@ -57,7 +57,10 @@ class CatalogSourceTest {
             Map.of("PGPASSWORD", "client-secret-4711", "PGUSER", "capture"));
     PostgresIncrementalSource<String> source =
         CatalogSource.create(
-            config, List.of("public.product"), new Properties(), new JsonDebeziumDeserializationSchema());
+            config,
+            List.of("public.product"),
+            new Properties(),
+            new JsonDebeziumDeserializationSchema());
 
     byte[] shipped = InstantiationUtil.serializeObject(source);
 
@@ -89,7 +92,8 @@ class CatalogSourceTest {
     debezium.setProperty("decimal.handling.mode", "string");
 
     PostgresSourceConfig made =
-        CatalogSource.configFactory(config, List.of("public.product", "public.brand"), debezium).create(0);
+        CatalogSource.configFactory(config, List.of("public.product", "public.brand"), debezium)
+            .create(0);
 
     assertThat(made.getHostname()).isEqualTo("db");
     assertThat(made.getPort()).isEqualTo(5432);

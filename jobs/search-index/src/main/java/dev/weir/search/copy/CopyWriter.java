@@ -9,16 +9,16 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.operators.ProcessingTimeService.ProcessingTimeCallback;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.apache.flink.api.common.operators.ProcessingTimeService.ProcessingTimeCallback;
 
 /**
- * Writes documents to the Postgres copy in batches (several changes of one document folded into
- * one write), then passes on to the index what the copy now holds: a document written, or one whose
+ * Writes documents to the Postgres copy in batches (several changes of one document folded into one
+ * write), then passes on to the index what the copy now holds: a document written, or one whose
  * content the copy already had, under the copy's version (a replay, or a job started again without
  * its state: the index keeps the version it has too); a document the copy holds newer goes no
  * further. Writes at the latest {@code flushIntervalMs} after the first buffered one, when the

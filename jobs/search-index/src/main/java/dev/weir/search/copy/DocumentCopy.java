@@ -1,13 +1,9 @@
 package dev.weir.search.copy;
 
-import dev.weir.common.config.WeirConfig;
-import dev.weir.common.postgres.PostgresConnectionProvider;
-import dev.weir.common.sink.BufferedStoreSink;
 import dev.weir.search.definition.DefinitionException;
 import dev.weir.search.definition.DocumentPlan;
 import dev.weir.search.definition.DocumentPlan.DocumentField;
 import dev.weir.search.index.DocumentSource;
-import dev.weir.search.join.DocumentChange;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -15,7 +11,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -189,23 +184,6 @@ public final class DocumentCopy implements Serializable {
   /** A writer on {@code connection} (which it closes). */
   public DocumentCopyWriter writer(Connection connection) throws SQLException {
     return new DocumentCopyWriter(this, connection);
-  }
-
-  /**
-   * The copy as a Flink sink: writes of one document within a flush are folded into one, by
-   * version. Each writer connects in its task (the password is read there). The copy must exist:
-   * {@link #migrate} it before the job starts, once, not from every writer.
-   */
-  public BufferedStoreSink<DocumentChange> sink(
-      WeirConfig config, Duration flush, int maxBuffered) {
-    DocumentCopy copy = this;
-    return new BufferedStoreSink<>(
-        "the copy " + table,
-        () -> copy.writer(PostgresConnectionProvider.open(config)),
-        change -> change.id,
-        DocumentChange::then,
-        flush.toMillis(),
-        maxBuffered);
   }
 
   /** A document as the copy holds it; {@code source} is its Elasticsearch document. */

@@ -3,7 +3,6 @@ package dev.weir.search.copy;
 import static dev.weir.search.copy.DocumentCopy.quote;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import dev.weir.common.sink.BufferedStoreSink;
 import dev.weir.schema.Json;
 import dev.weir.search.copy.DocumentCopy.Column;
 import dev.weir.search.definition.DocumentPlan;
@@ -13,6 +12,7 @@ import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -33,8 +33,11 @@ import java.util.stream.IntStream;
  * <p>Values are JSON (as the join made them): the fields of a write go as one jsonb object, read
  * through {@code jsonb_populate_record(NULL::<copy>, ...)}, so PostgreSQL converts each to its
  * column's type (arrays, timestamps, numeric, jsonb).
+ *
+ * <p>A write whose content the copy already holds changes nothing, whatever its version (a replay,
+ * or a job started again without its state): the copy keeps its version, and says so.
  */
-public final class DocumentCopyWriter implements BufferedStoreSink.Store<DocumentChange> {
+public final class DocumentCopyWriter implements CopyWriter.Store {
 
   private static final String ID = quote(DocumentPlan.DOC_ID);
   private static final String HASH = quote(DocumentPlan.CONTENT_HASH);
@@ -58,7 +61,7 @@ public final class DocumentCopyWriter implements BufferedStoreSink.Store<Documen
   }
 
   @Override
-  public void write(Collection<DocumentChange> batch) throws SQLException {
+  public Map<String, Long> write(Collection<DocumentChange> batch) throws SQLException {
     try {
       List<DocumentChange> inserts = new ArrayList<>();
       List<DocumentChange> deletes = new ArrayList<>();
@@ -72,21 +75,61 @@ public final class DocumentCopyWriter implements BufferedStoreSink.Store<Documen
           bySameFields.computeIfAbsent(d.changedFields(), k -> new ArrayList<>()).add(d);
         }
       }
+      Map<String, Long> held = new HashMap<>();
       for (Map.Entry<List<Integer>, List<DocumentChange>> e : bySameFields.entrySet()) {
-        inserts.addAll(update(e.getKey(), e.getValue()));
+        inserts.addAll(update(e.getKey(), e.getValue(), held));
       }
-      insert(inserts);
-      delete(deletes);
+      List<DocumentChange> notWritten = insert(inserts, held);
+      notWritten.addAll(delete(deletes, held));
+      heldAlready(notWritten, held);
       connection.commit();
+      return held;
     } catch (SQLException | RuntimeException e) {
       connection.rollback();
       throw e;
     }
   }
 
+  /**
+   * What the copy holds of documents it did not take: the same content (under its own version,
+   * passed on), nothing (a deletion, passed on under its version), or a newer document (not passed
+   * on: no entry).
+   */
+  private void heldAlready(List<DocumentChange> docs, Map<String, Long> held) throws SQLException {
+    if (docs.isEmpty()) {
+      return;
+    }
+    Map<String, DocumentChange> byId = new HashMap<>();
+    docs.forEach(d -> byId.put(d.id, d));
+    try (PreparedStatement s =
+        connection.prepareStatement(
+            "SELECT "
+                + ID
+                + ", "
+                + VERSION
+                + ", "
+                + HASH
+                + " FROM "
+                + copy.quotedTable()
+                + " WHERE "
+                + ID
+                + " = ANY (?)")) {
+      s.setArray(1, connection.createArrayOf("text", byId.keySet().toArray()));
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          DocumentChange d = byId.remove(rs.getString(1));
+          if (!d.deleted && java.util.Arrays.equals(d.contentHash, rs.getBytes(3))) {
+            held.put(d.id, rs.getLong(2));
+          }
+        }
+      }
+    }
+    byId.values().stream().filter(d -> d.deleted).forEach(d -> held.put(d.id, d.version));
+  }
+
   /** UPDATE of the changed fields; returns the documents it did not update. */
-  private List<DocumentChange> update(List<Integer> fields, List<DocumentChange> docs)
-      throws SQLException {
+  private List<DocumentChange> update(
+      List<Integer> fields, List<DocumentChange> docs, Map<String, Long> held) throws SQLException {
     String sql = updates.computeIfAbsent(fields, this::updateSql);
     try (PreparedStatement s = connection.prepareStatement(sql)) {
       for (DocumentChange d : docs) {
@@ -95,6 +138,7 @@ public final class DocumentCopyWriter implements BufferedStoreSink.Store<Documen
         s.setString(3, fieldsJson(d, fields));
         s.setString(4, d.id);
         s.setLong(5, d.version);
+        s.setBytes(6, d.contentHash);
         s.addBatch();
       }
       int[] counts = s.executeBatch();
@@ -105,9 +149,10 @@ public final class DocumentCopyWriter implements BufferedStoreSink.Store<Documen
           notUpdated.add(docs.get(k));
         } else {
           rows++;
+          held.put(docs.get(k).id, docs.get(k).version);
         }
       }
-      return notUpdated; // missing (inserted next) or newer already (the insert does nothing)
+      return notUpdated; // missing (inserted next), the same already, or newer
     }
   }
 
@@ -130,13 +175,17 @@ public final class DocumentCopyWriter implements BufferedStoreSink.Store<Documen
         + ID
         + " = ? AND d."
         + VERSION
-        + " < ?";
+        + " < ? AND d."
+        + HASH
+        + " IS DISTINCT FROM ?";
   }
 
   /** INSERT of whole documents; on conflict, a newer version sets each column that differs. */
-  private void insert(List<DocumentChange> docs) throws SQLException {
+  private List<DocumentChange> insert(List<DocumentChange> docs, Map<String, Long> held)
+      throws SQLException {
+    List<DocumentChange> notWritten = new ArrayList<>();
     if (docs.isEmpty()) {
-      return;
+      return notWritten;
     }
     List<Integer> all = IntStream.range(0, copy.fields().size()).boxed().toList();
     try (PreparedStatement s = connection.prepareStatement(insert)) {
@@ -147,9 +196,18 @@ public final class DocumentCopyWriter implements BufferedStoreSink.Store<Documen
         s.setString(4, fieldsJson(d, all));
         s.addBatch();
       }
-      rows += changedRows(s.executeBatch());
+      int[] counts = s.executeBatch();
       statements++;
+      for (int k = 0; k < counts.length; k++) {
+        if (counts[k] > 0) {
+          rows++;
+          held.put(docs.get(k).id, docs.get(k).version);
+        } else {
+          notWritten.add(docs.get(k));
+        }
+      }
     }
+    return notWritten;
   }
 
   private String insertSql() {
@@ -185,7 +243,11 @@ public final class DocumentCopyWriter implements BufferedStoreSink.Store<Documen
         + " WHERE d."
         + VERSION
         + " < excluded."
-        + VERSION;
+        + VERSION
+        + " AND d."
+        + HASH
+        + " IS DISTINCT FROM excluded."
+        + HASH;
   }
 
   /**
@@ -210,9 +272,11 @@ public final class DocumentCopyWriter implements BufferedStoreSink.Store<Documen
         + " END, ";
   }
 
-  private void delete(List<DocumentChange> docs) throws SQLException {
+  private List<DocumentChange> delete(List<DocumentChange> docs, Map<String, Long> held)
+      throws SQLException {
+    List<DocumentChange> notDeleted = new ArrayList<>();
     if (docs.isEmpty()) {
-      return;
+      return notDeleted;
     }
     try (PreparedStatement s = connection.prepareStatement(delete)) {
       for (DocumentChange d : docs) {
@@ -220,17 +284,18 @@ public final class DocumentCopyWriter implements BufferedStoreSink.Store<Documen
         s.setLong(2, d.version);
         s.addBatch();
       }
-      rows += changedRows(s.executeBatch());
+      int[] counts = s.executeBatch();
       statements++;
+      for (int k = 0; k < counts.length; k++) {
+        if (counts[k] > 0) {
+          rows++;
+          held.put(docs.get(k).id, docs.get(k).version);
+        } else {
+          notDeleted.add(docs.get(k)); // gone already, or newer
+        }
+      }
     }
-  }
-
-  private static long changedRows(int[] counts) {
-    long changed = 0;
-    for (int count : counts) {
-      changed += Math.max(0, count);
-    }
-    return changed;
+    return notDeleted;
   }
 
   /** The fields {@code fields} of a document as one JSON object, keyed by column. */

@@ -158,6 +158,7 @@ public final class DefinitionFile {
                   throw DefinitionException.at(
                       path, "transform.rename." + e.getKey() + " must be a field name");
                 }
+                name(e.getValue().asText(), "node '" + path + "': transform.rename." + e.getKey());
                 rename.put(e.getKey(), e.getValue().asText());
               });
       transform

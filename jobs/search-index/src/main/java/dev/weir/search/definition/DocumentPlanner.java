@@ -42,7 +42,7 @@ public final class DocumentPlanner {
         document.index(),
         document.copyTable(),
         List.copyOf(planner.nodes),
-        Map.copyOf(planner.sources));
+        java.util.Collections.unmodifiableMap(new LinkedHashMap<>(planner.sources)));
   }
 
   /** Adds a node (and its children); returns its id. */

@@ -40,9 +40,8 @@ public enum ValueType {
    * text[]}.
    */
   public static ValueType of(String pgType) {
-    String t = element(pgType);
-    int paren = t.indexOf('(');
-    String base = (paren < 0 ? t : t.substring(0, paren)).trim();
+    // "timestamp(3) with time zone", "numeric(14,4)": the type without its modifier.
+    String base = element(pgType).replaceAll("\\([^)]*\\)", "").replaceAll("\\s+", " ").trim();
     return switch (base) {
       case "smallint", "integer", "bigint", "int2", "int4", "int8", "int", "serial", "bigserial" ->
           INTEGER;
