@@ -50,10 +50,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * A declared document on the real stack: the library database (declared/library.sql) → cdc-catalog
- * capturing exactly the tables of declared/library.json → Kafka → search-index → the copy and the
- * index. After every change, every document in Elasticsearch and in the copy equals the one a SQL
- * query over the source tables builds ({@link SqlDocuments}).
+ * A declared document on the real stack: the library database (schemas/documents/library.sql) →
+ * cdc-catalog capturing exactly the tables of schemas/documents/library.json → Kafka → search-index
+ * → the copy and the index. After every change, every document in Elasticsearch and in the copy
+ * equals the one a SQL query over the source tables builds ({@link SqlDocuments}).
  */
 @ExtendWith(LocalStackExtension.class)
 class DeclaredDocumentsITCase {
@@ -202,11 +202,11 @@ class DeclaredDocumentsITCase {
     String libraryDb = "it_library_" + run;
     LocalStackExtension.stack().ensurePostgresDatabase(libraryDb);
     libraryUrl = LocalStackExtension.connections().postgresJdbcUrl(libraryDb);
-    TestDatabases.execute(base, libraryUrl, resource("declared/library.sql"));
+    TestDatabases.execute(base, libraryUrl, resource("weir/schemas/documents/library.sql"));
     Path definition = dir.resolve("library.json");
     Files.writeString(
         definition,
-        resource("declared/library.json")
+        resource("weir/schemas/documents/library.json")
             .replace("\"index\": \"books\"", "\"index\": \"it-books-" + run + "\""));
     config =
         SearchIndexOptions.ownCatalog(
