@@ -9,6 +9,8 @@ public enum EventSchema {
   PRICING_EVENTS("pricing.events", PricingEvent.class),
   /** {@code cdc.catalog.product}, {@code cdc.catalog.brand}, {@code cdc.catalog.category}. */
   CDC_CATALOG("cdc.catalog", ChangeEvent.class),
+  /** Topics that feed a node of a declared document (search-index). */
+  DECLARED_ROWS("declared.rows", DeclaredRow.class),
   DLQ("weir.dlq", DeadLetter.class);
 
   private final String family;

@@ -5,6 +5,7 @@ import dev.weir.common.config.WeirConfig;
 import dev.weir.common.kafka.KafkaIo;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.schema.ChangeEvent;
+import dev.weir.schema.DeclaredRow;
 import dev.weir.schema.EventCodec;
 import dev.weir.schema.EventSchema;
 import dev.weir.search.copy.CopyWriter;
@@ -20,6 +21,7 @@ import dev.weir.search.join.ChangeRows;
 import dev.weir.search.join.DocumentChange;
 import dev.weir.search.join.DocumentJoin;
 import dev.weir.search.join.SourceRow;
+import dev.weir.search.join.TopicRows;
 import dev.weir.sink.elasticsearch.ElasticsearchClients;
 import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import dev.weir.sink.elasticsearch.ElasticsearchSink;
@@ -120,22 +122,29 @@ public final class DeclaredDocuments {
       StreamExecutionEnvironment env, WeirConfig config, DeadLetters dlq, DocumentPlan plan) {
     DataStream<SourceRow> rows = null;
     for (DocumentPlan.Source source : plan.sources().values()) {
-      if (source.isTopic()) {
-        throw new DefinitionException(
-            "topic nodes (" + source.topic() + ") are not read by search-index yet");
-      }
-      String topic = topic(config, source);
+      String uid = uid(plan) + "-" + (source.isTopic() ? source.topic() : source.name());
       DataStream<SourceRow> table =
-          KafkaIo.read(
-              env,
-              config,
-              dlq,
-              topic,
-              EventCodec.of(EventSchema.CDC_CATALOG, ChangeEvent.class),
-              new ChangeRows(source, keyColumns(plan, source)),
-              TypeInformation.of(SourceRow.class),
-              KafkaIo.Watermarks.none(),
-              uid(plan) + "-" + source.name());
+          source.isTopic()
+              ? KafkaIo.read(
+                  env,
+                  config,
+                  dlq,
+                  source.topic(),
+                  EventCodec.of(EventSchema.DECLARED_ROWS, DeclaredRow.class),
+                  new TopicRows(source, keyColumns(plan, source)),
+                  TypeInformation.of(SourceRow.class),
+                  KafkaIo.Watermarks.none(),
+                  uid)
+              : KafkaIo.read(
+                  env,
+                  config,
+                  dlq,
+                  topic(config, source),
+                  EventCodec.of(EventSchema.CDC_CATALOG, ChangeEvent.class),
+                  new ChangeRows(source, keyColumns(plan, source)),
+                  TypeInformation.of(SourceRow.class),
+                  KafkaIo.Watermarks.none(),
+                  uid);
       rows = rows == null ? table : rows.union(table);
     }
     return rows;

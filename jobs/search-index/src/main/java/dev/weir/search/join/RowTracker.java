@@ -74,7 +74,9 @@ public class RowTracker extends KeyedProcessFunction<String, RowChange, NodeRow>
     Long deletedAt = held == null ? tombstone.value() : null;
     long last = held != null ? held.stamp : deletedAt != null ? deletedAt : -1;
     long stamp = stamp(change, last, sourceEpoch);
-    if (stamp < last) {
+    // A topic node's version is the row's own: an equal one is a replay, or not newer.
+    boolean versioned = plan.source(plan.node(change.node)).isTopic();
+    if (stamp < last || (versioned && stamp == last)) {
       stale.inc();
       return;
     }
