@@ -148,6 +148,27 @@ class DeclaredDocumentsITCase {
         "DELETE FROM publisher WHERE id = 'p-chatto'");
     awaitConverged("a transaction touching every level");
 
+    // Bad input: change events of other writers with values not of their column's type go to the
+    // DLQ with the reason, before they reach state; the job goes on.
+    String subjects = config.get(SearchIndexOptions.CDC_TOPIC_PREFIX) + "subject";
+    Kafka.produce(
+        subjects,
+        List.of(
+            "{\"op\":\"c\",\"after\":{\"id\":1.5,\"name\":\"Half\"},\"source\":{\"lsn\":1}}",
+            "{\"op\":\"c\",\"after\":{\"id\":\"18446744073709551617\",\"name\":\"Huge\"},"
+                + "\"source\":{\"lsn\":2}}"));
+    List<String> reasons =
+        Kafka.readCommitted(config.get(WeirOptions.DLQ_TOPIC), WAIT, r -> r.size() >= 2).stream()
+            .map(r -> Json.mapper().readTree(r.value()).path("reason").asText())
+            .toList();
+    assertThat(reasons)
+        .containsExactlyInAnyOrder(
+            "unreadable change event of public.subject: 'id' is not an integer: 1.5",
+            "unreadable change event of public.subject: 'id' is not an integer:"
+                + " 18446744073709551617");
+    change("UPDATE subject SET name = 'Fables' WHERE id = 3");
+    awaitConverged("a change after bad input");
+
     // A replay of every topic from the beginning with a job started without state ends on the
     // same documents, and no version goes down. (Versions may rise: a replay reads each table's
     // newest change before other tables' older ones, so it passes through documents the source
