@@ -157,10 +157,11 @@ class DeclaredDocumentsITCase {
             "{\"op\":\"c\",\"after\":{\"id\":1.5,\"name\":\"Half\"},\"source\":{\"lsn\":1}}",
             "{\"op\":\"c\",\"after\":{\"id\":\"18446744073709551617\",\"name\":\"Huge\"},"
                 + "\"source\":{\"lsn\":2}}"));
-    List<String> reasons =
-        Kafka.readCommitted(config.get(WeirOptions.DLQ_TOPIC), WAIT, r -> r.size() >= 2).stream()
-            .map(r -> Json.mapper().readTree(r.value()).path("reason").asText())
-            .toList();
+    List<String> reasons = new ArrayList<>();
+    for (var letter :
+        Kafka.readCommitted(config.get(WeirOptions.DLQ_TOPIC), WAIT, r -> r.size() >= 2)) {
+      reasons.add(Json.mapper().readTree(letter.value()).path("reason").asText());
+    }
     assertThat(reasons)
         .containsExactlyInAnyOrder(
             "unreadable change event of public.subject: 'id' is not an integer: 1.5",
