@@ -79,6 +79,21 @@ final class SqlDocuments {
           + order(child, c)
           + " LIMIT 1)";
     }
+    if (node.pathStep()) {
+      // The values up the chain, root first, then this row's.
+      String own = "jsonb_build_array(" + field(t, node.fields().get(0).column()) + ")";
+      if (node.children().isEmpty()) {
+        return own;
+      }
+      String up = label(plan.node(node.children().get(0)), t);
+      return "(CASE WHEN jsonb_typeof("
+          + up
+          + ") = 'array' THEN "
+          + up
+          + " ELSE '[]'::jsonb END || "
+          + own
+          + ")";
+    }
     if (node.scalar()) {
       return field(t, node.fields().get(0).column());
     }

@@ -37,7 +37,7 @@ class K8sManifestsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"base", "overlays/staging", "overlays/production"})
+  @ValueSource(strings = {"base", "overlays/staging", "overlays/production", "overlays/declared"})
   void everyResourceParsesAndFollowsTheDeploymentRules(String dir) throws IOException {
     List<ObjectNode> resources = Kustomization.render(K8S.resolve(dir));
 
@@ -90,6 +90,32 @@ class K8sManifestsTest {
                 .at("/spec/jobManager/replicas")
                 .asInt())
         .isEqualTo(1);
+  }
+
+  /**
+   * Declared documents: both jobs read the definition from the ConfigMap mounted where their
+   * argument says, and the ConfigMap holds a definition weir reads.
+   */
+  @Test
+  void theDeclaredOverlayMountsTheDefinitionForTheCaptureAndTheIndexer() throws IOException {
+    var declared = Kustomization.render(K8S.resolve("overlays/declared"));
+    String definition =
+        find(declared, "ConfigMap/weir-documents").at("/data/documents.json").asText();
+    assertThat(dev.weir.search.definition.DefinitionFile.parse(definition))
+        .extracting(dev.weir.search.definition.DocumentSpec::index)
+        .containsExactly("books");
+    for (String job : List.of("search-index", "cdc-catalog")) {
+      ObjectNode deployment = find(declared, "FlinkDeployment/weir-" + job);
+      List<String> args = new ArrayList<>();
+      deployment.at("/spec/job/args").forEach(a -> args.add(a.asText()));
+      String file = args.get(args.indexOf("--search.documents") + 1);
+      String mountPath =
+          deployment.at("/spec/podTemplate/spec/containers/0/volumeMounts/0/mountPath").asText();
+      assertThat(file).as(job).startsWith(mountPath + "/");
+      assertThat(deployment.at("/spec/podTemplate/spec/volumes/0/configMap/name").asText())
+          .isEqualTo("weir-documents");
+      assertThat(args).as(job).contains("--job", job);
+    }
   }
 
   @Test

@@ -175,26 +175,16 @@ public final class DefinitionFile {
     }
 
     NodeSpec.TopicSource topic = null;
+    NodeSpec.PathSpec pathSpec = null;
     JsonNode weir = n.get("weir");
     if (weir != null) {
-      unknownKeys(weir, Set.of("topic", "version", "types"), "node '" + path + "': weir");
-      String name = requiredText(weir, "topic", "node '" + path + "': weir");
-      String version = requiredText(weir, "version", "node '" + path + "': weir");
-      Map<String, String> types = new LinkedHashMap<>();
-      weir.path("types")
-          .fields()
-          .forEachRemaining(e -> types.put(e.getKey(), e.getValue().asText()));
-      if (root) {
-        throw DefinitionException.at(path, "the root must be a table, not a topic");
+      unknownKeys(weir, Set.of("topic", "version", "types", "path"), "node '" + path + "': weir");
+      if (weir.has("path")) {
+        pathSpec = pathSpec(weir.get("path"), path, root, relationship);
       }
-      if (primaryKey.isEmpty()) {
-        throw DefinitionException.at(path, "a topic node names its key: \"primary_key\": [...]");
+      if (weir.has("topic") || !weir.has("path")) {
+        topic = topicSource(weir, path, root, primaryKey, relationship);
       }
-      if (relationship.parentColumns().isEmpty()) {
-        throw DefinitionException.at(
-            path, "a topic node names its relationship's foreign_key (no catalog to ask)");
-      }
-      topic = new NodeSpec.TopicSource(name, version, types);
     }
 
     List<NodeSpec> children = new ArrayList<>();
@@ -224,7 +214,50 @@ public final class DefinitionFile {
         mapping,
         primaryKey,
         topic,
+        pathSpec,
         List.copyOf(children));
+  }
+
+  private static NodeSpec.TopicSource topicSource(
+      JsonNode weir,
+      String path,
+      boolean root,
+      List<String> primaryKey,
+      NodeSpec.Relationship relationship) {
+    String name = requiredText(weir, "topic", "node '" + path + "': weir");
+    String version = requiredText(weir, "version", "node '" + path + "': weir");
+    Map<String, String> types = new LinkedHashMap<>();
+    weir.path("types").fields().forEachRemaining(e -> types.put(e.getKey(), e.getValue().asText()));
+    if (root) {
+      throw DefinitionException.at(path, "the root must be a table, not a topic");
+    }
+    if (primaryKey.isEmpty()) {
+      throw DefinitionException.at(path, "a topic node names its key: \"primary_key\": [...]");
+    }
+    if (relationship.parentColumns().isEmpty()) {
+      throw DefinitionException.at(
+          path, "a topic node names its relationship's foreign_key (no catalog to ask)");
+    }
+    return new NodeSpec.TopicSource(name, version, types);
+  }
+
+  private static NodeSpec.PathSpec pathSpec(
+      JsonNode p, String path, boolean root, NodeSpec.Relationship relationship) {
+    unknownKeys(p, Set.of("parent", "max_depth"), "node '" + path + "': weir.path");
+    if (root
+        || relationship.variant() != NodeSpec.Variant.SCALAR
+        || relationship.type() != NodeSpec.Type.ONE_TO_ONE) {
+      throw DefinitionException.at(path, "weir.path is for a one_to_one scalar child");
+    }
+    List<String> parent = names(p, "parent", path);
+    if (parent.isEmpty()) {
+      throw DefinitionException.at(path, "weir.path names its parent columns: \"parent\": [...]");
+    }
+    int maxDepth = p.path("max_depth").asInt(16);
+    if (maxDepth < 1 || maxDepth > 64) {
+      throw DefinitionException.at(path, "weir.path.max_depth must be 1..64, not " + maxDepth);
+    }
+    return new NodeSpec.PathSpec(parent, maxDepth);
   }
 
   private static NodeSpec.Relationship relationship(JsonNode r, String path) {

@@ -73,6 +73,8 @@ public record DocumentPlan(
    * @param many one_to_many: the parent's field is a list
    * @param scalar scalar variant: the field is the one column's value (or a list of them)
    * @param link a link (through) table: adds no field, hands its child's value to its parent
+   * @param pathStep a step of a path ({@code weir.path}): its value is its child's list and its own
+   *     value after it
    * @param keyColumns the row key (primary key)
    * @param fields the columns the document takes
    */
@@ -86,6 +88,7 @@ public record DocumentPlan(
       boolean many,
       boolean scalar,
       boolean link,
+      boolean pathStep,
       List<String> parentColumns,
       List<String> childColumns,
       List<String> keyColumns,

@@ -113,6 +113,15 @@ public final class DocumentPlanner {
     for (NodeSpec child : spec.children()) {
       children.add(addChild(child, spec, table, id, depth + 1, path));
     }
+    if (spec.chain() != null) {
+      if (!spec.children().isEmpty()) {
+        throw DefinitionException.at(spec.path(), "a weir.path node has no children");
+      }
+      requireColumns(spec, table, spec.chain().parentColumns(), "weir.path.parent");
+      if (spec.chain().maxDepth() > 1) {
+        children.add(addPathStep(spec, source, key, fields, id, depth + 1, 1));
+      }
+    }
     nodes.set(
         id,
         new Node(
@@ -125,6 +134,7 @@ public final class DocumentPlanner {
             many,
             scalar,
             false,
+            spec.chain() != null,
             edge == null ? List.of() : edge.parentColumns,
             edge == null ? List.of() : edge.childColumns,
             key,
@@ -135,6 +145,46 @@ public final class DocumentPlanner {
   }
 
   private record Edge(List<String> parentColumns, List<String> childColumns, boolean many) {}
+
+  /**
+   * One more row up a path: the same table, joined on {@code parent row's path columns = this row's
+   * key}, to {@code maxDepth} rows in all.
+   */
+  private int addPathStep(
+      NodeSpec spec,
+      String source,
+      List<String> key,
+      List<Field> fields,
+      int parent,
+      int depth,
+      int step) {
+    int id = nodes.size();
+    nodes.add(null);
+    List<Integer> children =
+        step + 1 < spec.chain().maxDepth()
+            ? List.of(addPathStep(spec, source, key, fields, id, depth + 1, step + 1))
+            : List.of();
+    nodes.set(
+        id,
+        new Node(
+            id,
+            spec.path() + "^" + step,
+            spec.label(),
+            source,
+            parent,
+            depth,
+            false,
+            true,
+            false,
+            true,
+            spec.chain().parentColumns(),
+            key,
+            key,
+            List.copyOf(fields),
+            children,
+            Map.of()));
+    return id;
+  }
 
   /** A child, directly or through a link table (a node of its own between the two). */
   private int addChild(
@@ -195,6 +245,7 @@ public final class DocumentPlanner {
             many,
             false,
             true,
+            false,
             toParent.parentColumns,
             toParent.childColumns,
             link.primaryKey().isEmpty() ? List.copyOf(link.columns().keySet()) : link.primaryKey(),
@@ -317,16 +368,24 @@ public final class DocumentPlanner {
   private String source(NodeSpec spec, TableInfo table) {
     if (spec.isTopic()) {
       String name = "topic:" + spec.topic().topic();
-      sources.merge(
-          name,
+      Source declared =
           new Source(
               name,
               null,
               spec.topic().topic(),
               table.columns(),
               spec.topic().topic(),
-              spec.topic().version()),
-          (a, b) -> a);
+              spec.topic().version());
+      // Several nodes may read one topic (a price and its currency as two fields): all their
+      // fields are read.
+      sources.merge(
+          name,
+          declared,
+          (a, b) -> {
+            Map<String, String> columns = new LinkedHashMap<>(a.columns());
+            b.columns().forEach(columns::putIfAbsent);
+            return new Source(name, null, a.table(), columns, a.topic(), a.versionField());
+          });
       return name;
     }
     return register(table);

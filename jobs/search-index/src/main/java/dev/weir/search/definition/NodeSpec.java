@@ -19,6 +19,8 @@ import java.util.Map;
  *     one
  * @param primaryKey the key columns when the file names them (a view, a topic); else the catalog's
  * @param topic the Kafka topic that feeds this node instead of a table (weir extension), or null
+ * @param chain the chain of ancestors whose values this node's field lists ({@code weir.path}), or
+ *     null
  * @param children nodes joined to this one
  */
 public record NodeSpec(
@@ -32,6 +34,7 @@ public record NodeSpec(
     Map<String, JsonNode> mapping,
     List<String> primaryKey,
     TopicSource topic,
+    PathSpec chain,
     List<NodeSpec> children) {
 
   public enum Type {
@@ -64,6 +67,15 @@ public record NodeSpec(
    *     ask)
    */
   public record TopicSource(String topic, String version, Map<String, String> types) {}
+
+  /**
+   * A scalar node whose field is the list of its column's values along a chain of rows of its own
+   * table, from the root of the chain down to the row joined (weir extension {@code "weir":
+   * {"path": {"parent": [...], "max_depth": n}}}): a category's path, root → leaf. {@code
+   * parentColumns} reference the table's own key; a deeper (or cyclic) chain is cut at {@code
+   * maxDepth} rows.
+   */
+  public record PathSpec(List<String> parentColumns, int maxDepth) {}
 
   public boolean isTopic() {
     return topic != null;

@@ -96,6 +96,14 @@ public class NodeAssembler extends Assembler<ChildValue> {
       String child = labelValues[0];
       return "null".equals(child) ? null : child;
     }
+    if (node.pathStep()) {
+      // The values up the chain (root first), then this row's.
+      String up = labelValues.length == 0 ? "[]" : labelValues[0];
+      String own = json(values.get(node.fields().get(0).column()));
+      return up.startsWith("[") && up.length() > 2
+          ? up.substring(0, up.length() - 1) + "," + own + "]"
+          : "[" + own + "]";
+    }
     if (node.scalar()) {
       return json(values.get(node.fields().get(0).column()));
     }

@@ -112,6 +112,18 @@ final class ReferenceJoin {
       JsonNode child = label(plan.node(node.children().get(0)), row);
       return child.isNull() ? null : child;
     }
+    if (node.pathStep()) {
+      ArrayNode path = NODES.arrayNode();
+      if (!node.children().isEmpty()) {
+        JsonNode up = label(plan.node(node.children().get(0)), row);
+        if (up.isArray()) {
+          path.addAll((ArrayNode) up);
+        }
+      }
+      JsonNode own = row.get(node.fields().get(0).column());
+      path.add(own == null ? NODES.nullNode() : own);
+      return path;
+    }
     if (node.scalar()) {
       JsonNode v = row.get(node.fields().get(0).column());
       return v == null ? NODES.nullNode() : v;
