@@ -82,7 +82,7 @@ final class DefinitionCheck {
     return sources;
   }
 
-  private static String table(DocumentPlan plan, String name) {
+  static String table(DocumentPlan plan, String name) {
     Source source = plan.sources().get(name);
     Node reader = plan.readersOf(name).get(0);
     String key = "(" + String.join(", ", reader.keyColumns()) + ")";
@@ -97,7 +97,7 @@ final class DefinitionCheck {
    * public.book_author(book_id), public.book_author(author_id) = public.author(id), through
    * public.book_author, one_to_many, object}.
    */
-  private static String relationship(DocumentPlan plan, Node node) {
+  static String relationship(DocumentPlan plan, Node node) {
     Node parent = plan.node(node.parent());
     Node edge = parent.link() ? parent : node;
     StringBuilder line = new StringBuilder(node.path()).append(": ");

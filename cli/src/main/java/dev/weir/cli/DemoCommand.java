@@ -29,8 +29,9 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Start the local stack, run the activity-feed job on the bundled GitHub sample and show what it did;",
-      "then capture and index a generated catalog (cdc-catalog, search-index), change it and run the example queries.",
-      "Uses its own databases (weir_demo, weir_demo_catalog), topics (demo.*) and alias (demo-products),"
+      "then capture and index a generated catalog (cdc-catalog, search-index), change it and run the example queries;",
+      "then index a library database from its declared document (schemas/documents/library.json) and change it at every level.",
+      "Uses its own databases (weir_demo, weir_demo_catalog, weir_demo_library), topics (demo.*) and aliases (demo-products, demo-books),"
           + " recreated on every run."
     })
 final class DemoCommand implements java.util.concurrent.Callable<Integer> {
@@ -105,10 +106,17 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
     }
     out.flush();
     CatalogDemo.run(out, stack, connections, config, webPort);
+    LibraryDemo.run(out, stack, connections, config, webPort);
     out.printf(
-        "== 9. explore: . %s && psql -d %s (feed_entry, feed_archive, search_document);"
-            + " curl '%s/%s/_search?q=jacket' ; weir stack status ; weir stack down%n",
-        stack.envFile(), DATABASE, connections.elasticsearchUrl(), CatalogDemo.ALIAS);
+        "== 11. explore: . %s && psql -d %s (feed_entry, feed_archive, search_document,"
+            + " book_document); curl '%s/%s/_search?q=jacket' ; curl '%s/%s/_search?q=orwell' ;"
+            + " weir stack status ; weir stack down%n",
+        stack.envFile(),
+        DATABASE,
+        connections.elasticsearchUrl(),
+        CatalogDemo.ALIAS,
+        connections.elasticsearchUrl(),
+        LibraryDemo.INDEX);
     out.flush();
     return 0;
   }
