@@ -160,6 +160,37 @@ final class BenchCommand {
   }
 
   @Command(
+      name = "documents",
+      mixinStandardHelpOptions = true,
+      description =
+          "search-index on today's catalog declared as schemas/documents/products.json: a brand"
+              + " shared by every product renamed (seconds until every document shows it, writes"
+              + " per document), WAL per price-only change vs a hand-written UPDATE, end-to-end"
+              + " documents/s vs raw bulk (declared and built-in job side by side).")
+  int documents(
+      @Option(
+              names = "--products",
+              defaultValue = "10000",
+              description = "Products, all of one brand (default: ${DEFAULT-VALUE}).")
+          int products,
+      @Option(
+              names = "--out",
+              defaultValue = "benchmarks/results/search-index-documents.md",
+              description = "Results file (default: ${DEFAULT-VALUE}).")
+          Path out)
+      throws Exception {
+    LocalStack stack = LocalStack.fromEnvironment();
+    dev.weir.cli.bench.DocumentsBenchmark.Result result =
+        dev.weir.cli.bench.DocumentsBenchmark.run(
+            stack, products, stack.envFile().getParent().resolve("bench-documents"));
+    writeResults(
+        dev.weir.cli.bench.DocumentsBenchmark.markdown(
+            result, "bin/weir bench documents --products " + products),
+        out);
+    return 0;
+  }
+
+  @Command(
       name = "backfill",
       mixinStandardHelpOptions = true,
       description =

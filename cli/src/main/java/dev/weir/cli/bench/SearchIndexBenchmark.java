@@ -433,7 +433,7 @@ public final class SearchIndexBenchmark {
   }
 
   /** The job's consumer group forgotten, so that its next run reads the topics from the start. */
-  private static void forgetOffsets(WeirConfig config) throws Exception {
+  static void forgetOffsets(WeirConfig config) throws Exception {
     try (var admin = KafkaIo.admin(config)) {
       admin.deleteConsumerGroups(List.of(KafkaIo.groupId(SearchIndexJob.NAME))).all().get();
     } catch (ExecutionException e) {
@@ -443,14 +443,14 @@ public final class SearchIndexBenchmark {
     }
   }
 
-  private static StreamExecutionEnvironment environment() {
+  static StreamExecutionEnvironment environment() {
     return StreamExecutionEnvironment.getExecutionEnvironment();
   }
 
   /** A document as Elasticsearch holds it: id, version, source. */
-  private record Json(String id, long version, JsonData source) {}
+  record Json(String id, long version, JsonData source) {}
 
-  private static List<Json> documents(ElasticsearchClient es, String index) throws Exception {
+  static List<Json> documents(ElasticsearchClient es, String index) throws Exception {
     List<Json> documents = new ArrayList<>();
     List<FieldValue> after = null;
     while (true) {
@@ -478,8 +478,7 @@ public final class SearchIndexBenchmark {
   }
 
   /** The same documents bulk-loaded by a plain client ({@link RawBulk}), one loader per core. */
-  private static Load rawBulk(
-      LocalStack stack, ElasticsearchClient es, List<Json> documents, String index)
+  static Load rawBulk(LocalStack stack, ElasticsearchClient es, List<Json> documents, String index)
       throws Exception {
     int loaders = Runtime.getRuntime().availableProcessors();
     List<DocumentOperation> ops = new ArrayList<>();
@@ -604,12 +603,12 @@ public final class SearchIndexBenchmark {
     }
   }
 
-  private static long count(ElasticsearchClient es, String index) throws Exception {
+  static long count(ElasticsearchClient es, String index) throws Exception {
     return es.count(c -> c.index(index)).count();
   }
 
   /** Until the job is RUNNING: scheduled, its tasks deploying. */
-  private static void awaitRunning(JobClient job) throws Exception {
+  static void awaitRunning(JobClient job) throws Exception {
     long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
     while (job.getJobStatus().get() != JobStatus.RUNNING) {
       if (System.nanoTime() > deadline) {
@@ -619,7 +618,7 @@ public final class SearchIndexBenchmark {
     }
   }
 
-  private static void awaitCount(Callable<Long> count, long expected) throws Exception {
+  static void awaitCount(Callable<Long> count, long expected) throws Exception {
     try (CountTimeline timeline = new CountTimeline(count)) {
       timeline.await(expected, Duration.ofMinutes(3));
     }

@@ -1,0 +1,498 @@
+package dev.weir.cli.bench;
+
+import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import dev.weir.cli.bench.SearchIndexBenchmark.Load;
+import dev.weir.cli.bench.SearchIndexBenchmark.Writes;
+import dev.weir.cli.load.CatalogLoader;
+import dev.weir.cli.load.EventProducer;
+import dev.weir.common.config.WeirConfig;
+import dev.weir.common.job.JobRunner;
+import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.postgres.PostgresConnectionProvider;
+import dev.weir.common.postgres.TableStats;
+import dev.weir.search.CatalogCaptureJob;
+import dev.weir.search.SearchIndexJob;
+import dev.weir.search.SearchIndexOptions;
+import dev.weir.sink.elasticsearch.ElasticsearchClients;
+import dev.weir.sink.elasticsearch.ElasticsearchSettings;
+import dev.weir.stack.Connections;
+import dev.weir.stack.LocalStack;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+import org.apache.flink.core.execution.JobClient;
+
+/**
+ * The search-index on a declared document: today's catalog as schemas/documents/products.json.
+ *
+ * <ol>
+ *   <li><b>fan-out</b>: every product shares one brand; the brand renamed once, then ten times in a
+ *       burst (20 ms apart): seconds until every document in Elasticsearch shows the new name, and
+ *       copy rows and index operations per affected document (1 = each written once);
+ *   <li><b>price-only changes</b>: one new price per product through the job; WAL bytes per change
+ *       against a hand-written {@code UPDATE} of just the changed columns (price, content_hash,
+ *       doc_version) of the same rows, on a copy of the same table in the same run;
+ *   <li><b>end to end</b>: documents/s from the start of the topics until the alias counts every
+ *       product, the declared job and the built-in products job each against the raw bulk of the
+ *       documents it indexed.
+ * </ol>
+ */
+public final class DocumentsBenchmark {
+
+  private static final String CATALOG = "bench_documents_catalog";
+  private static final String INDEX = "bench-documents";
+  private static final int BURST = 10;
+
+  /** A change to a node every document shares, and what reaching every document took. */
+  public record FanOut(
+      String name, long documents, double seconds, long copyRowsUpdated, long indexOperations) {
+    double copyRowsPerDocument() {
+      return (double) copyRowsUpdated / documents;
+    }
+
+    double indexOperationsPerDocument() {
+      return (double) indexOperations / documents;
+    }
+  }
+
+  /** One end-to-end side: a job's load and the raw bulk of its documents. */
+  public record EndToEnd(Load job, Load raw) {
+    double ratio() {
+      return job.documentsPerSecond() / raw.documentsPerSecond();
+    }
+  }
+
+  public record Result(
+      int products,
+      Instant measured,
+      FanOut rename,
+      FanOut burst,
+      Writes declaredWrites,
+      Writes handWritten,
+      EndToEnd builtIn,
+      EndToEnd declared) {}
+
+  private DocumentsBenchmark() {}
+
+  public static Result run(LocalStack stack, int products, Path workDir) throws Exception {
+    Instant measured = Instant.now();
+    Connections connections = stack.up();
+    stack.ensurePostgresDatabase(CATALOG);
+    WeirConfig live = config(stack, connections, workDir, "bench_documents_live", INDEX + "-live");
+    CatalogCaptureJob.dropSlot(live);
+    stack.recreatePostgresDatabase(CATALOG);
+    // The definition's topics (it cannot be planned before the catalog has its tables).
+    String prefix = live.get(SearchIndexOptions.CDC_TOPIC_PREFIX);
+    KafkaIo.deleteTopics(
+        live,
+        List.of(
+            prefix + "product",
+            prefix + "brand",
+            prefix + "category",
+            live.get(SearchIndexOptions.PRICING_TOPIC)));
+    ElasticsearchClient es = ElasticsearchClients.blocking(ElasticsearchSettings.from(live));
+    try {
+      for (String index : es.indices().get(g -> g.index(INDEX + "*")).result().keySet()) {
+        es.indices().delete(d -> d.index(index));
+      }
+      String catalogUrl = live.get(SearchIndexOptions.CATALOG_URL);
+      String pricing = live.get(SearchIndexOptions.PRICING_TOPIC);
+      CatalogLoader loader = new CatalogLoader(11);
+      loader.load(live, catalogUrl, pricing, products, 1, 0, Duration.ZERO);
+
+      // 1 and 2: the capture and the declared job running, as deployed.
+      String alias = INDEX + "-live";
+      JobClient capture =
+          JobRunner.start(new CatalogCaptureJob(), SearchIndexBenchmark.environment(), live);
+      JobClient job =
+          JobRunner.start(new SearchIndexJob(), SearchIndexBenchmark.environment(), live);
+      FanOut rename;
+      FanOut burst;
+      Writes declaredWrites;
+      Writes handWritten;
+      try {
+        SearchIndexBenchmark.awaitCount(() -> SearchIndexBenchmark.count(es, alias), products);
+        String copyTable = "product_document";
+        rename = fanOut(live, es, alias, copyTable, catalogUrl, products, 1);
+        burst = fanOut(live, es, alias, copyTable, catalogUrl, products, BURST);
+        Writes[] writes = priceOnly(live, loader, pricing, copyTable, products);
+        declaredWrites = writes[0];
+        handWritten = writes[1];
+      } finally {
+        job.cancel().get();
+        capture.cancel().get();
+      }
+
+      // 3: end to end from the start of the topics, each job on a fresh copy and index.
+      SearchIndexBenchmark.awaitMergesDone(es);
+      WeirConfig builtIn =
+          SearchIndexOptions.ownCatalog(
+                  BenchDatabases.fresh(stack, connections, "bench_documents_builtin"),
+                  catalogUrl,
+                  CATALOG,
+                  "bench.documents",
+                  INDEX + "-builtin")
+              .with(SearchIndexOptions.INITIAL_INDEX, INDEX + "-builtin-weir");
+      EndToEnd builtInPass = endToEnd(stack, es, builtIn, INDEX + "-builtin", products, "built-in");
+      WeirConfig declared =
+          config(stack, connections, workDir, "bench_documents_declared", INDEX + "-declared");
+      EndToEnd declaredPass =
+          endToEnd(stack, es, declared, INDEX + "-declared", products, "declared");
+      return new Result(
+          products,
+          measured,
+          rename,
+          burst,
+          declaredWrites,
+          handWritten,
+          builtInPass,
+          declaredPass);
+    } finally {
+      CatalogCaptureJob.dropSlot(live);
+      es._transport().close();
+    }
+  }
+
+  /**
+   * The shared brand renamed {@code renames} times, each its own transaction, 20 ms apart: from the
+   * first commit until every document of {@code alias} shows the last name.
+   */
+  private static FanOut fanOut(
+      WeirConfig config,
+      ElasticsearchClient es,
+      String alias,
+      String copyTable,
+      String catalogUrl,
+      int products,
+      int renames)
+      throws Exception {
+    TableStats copyBefore = copyStats(config, copyTable);
+    IndexWork indexBefore = IndexWork.read(es, alias);
+    String last = null;
+    long start = System.nanoTime();
+    try (Connection c = PostgresConnectionProvider.open(config, catalogUrl);
+        PreparedStatement rename = c.prepareStatement("UPDATE brand SET name = ?")) {
+      for (int i = 1; i <= renames; i++) {
+        last = "renamed" + renames + "x" + i;
+        rename.setString(1, last);
+        rename.executeUpdate();
+        if (i < renames) {
+          Thread.sleep(20);
+        }
+      }
+    }
+    String name = last;
+    SearchIndexBenchmark.awaitCount(
+        () ->
+            es.count(
+                    c -> c.index(alias).query(q -> q.match(m -> m.field("brand_name").query(name))))
+                .count(),
+        products);
+    double seconds = (System.nanoTime() - start) / 1e9;
+    Thread.sleep(2_000); // the coalesced writes are done; let any late one land before counting
+    long rows = copyStats(config, copyTable).minus(copyBefore).updated();
+    long operations = IndexWork.read(es, alias).indexed() - indexBefore.indexed();
+    return new FanOut(
+        renames == 1 ? "one brand rename" : renames + " renames of it, 20 ms apart",
+        products,
+        seconds,
+        rows,
+        operations);
+  }
+
+  /**
+   * A new price for every product through the job, then the same final prices written by hand to a
+   * copy of the table as it was before: {@code UPDATE … SET price, content_hash, doc_version}.
+   */
+  private static Writes[] priceOnly(
+      WeirConfig config, CatalogLoader loader, String pricing, String copyTable, int products)
+      throws Exception {
+    String hand = copyTable + "_by_hand";
+    try (Connection c = PostgresConnectionProvider.open(config)) {
+      c.createStatement().execute("DROP TABLE IF EXISTS " + hand);
+      c.createStatement()
+          .execute("CREATE TABLE " + hand + " (LIKE " + copyTable + " INCLUDING ALL)");
+      c.createStatement().execute("INSERT INTO " + hand + " SELECT * FROM " + copyTable);
+      c.createStatement()
+          .execute("CREATE TEMP TABLE held AS SELECT doc_id, doc_version FROM " + copyTable);
+      TableStats before = TableStats.read(c, copyTable);
+      c.createStatement().execute("CHECKPOINT");
+      String wal = TableStats.walPosition(c);
+      long version = System.currentTimeMillis() + 1_000_000;
+      try (EventProducer producer = new EventProducer(config)) {
+        for (long id = 1; id <= products; id++) {
+          producer.send(
+              pricing,
+              Long.toString(id).getBytes(StandardCharsets.UTF_8),
+              loader.price(id, version));
+        }
+        producer.flush();
+      }
+      SearchIndexBenchmark.awaitCount(
+          () ->
+              single(
+                  c,
+                  "SELECT count(*) FROM "
+                      + copyTable
+                      + " d JOIN held h USING (doc_id) WHERE d.doc_version > h.doc_version"),
+          products);
+      long walBytes = TableStats.walBytesSince(c, wal);
+      List<WalRecords> records = WalRecords.between(c, wal, TableStats.walPosition(c));
+      TableStats written = TableStats.read(c, copyTable).minus(before);
+      Writes declared =
+          new Writes(
+              "weir, products.json: only the changed columns",
+              products,
+              walBytes,
+              written.updated(),
+              written.toastInserted(),
+              records);
+
+      // By hand: the same final values of the changed columns, in batches of 500 per transaction.
+      TableStats handBefore = TableStats.read(c, hand);
+      c.createStatement().execute("CHECKPOINT");
+      String handWal = TableStats.walPosition(c);
+      c.setAutoCommit(false);
+      try (PreparedStatement update =
+              c.prepareStatement(
+                  "UPDATE "
+                      + hand
+                      + " SET price = ?::jsonb, content_hash = ?, doc_version = ? WHERE doc_id = ?");
+          ResultSet rows =
+              c.createStatement()
+                  .executeQuery(
+                      "SELECT price::text, content_hash, doc_version, doc_id FROM " + copyTable)) {
+        int n = 0;
+        while (rows.next()) {
+          update.setString(1, rows.getString(1));
+          update.setObject(2, rows.getObject(2));
+          update.setLong(3, rows.getLong(3));
+          update.setString(4, rows.getString(4));
+          update.addBatch();
+          if (++n % 500 == 0) {
+            update.executeBatch();
+            c.commit();
+          }
+        }
+        update.executeBatch();
+        c.commit();
+      }
+      c.setAutoCommit(true);
+      long handBytes = TableStats.walBytesSince(c, handWal);
+      List<WalRecords> handRecords = WalRecords.between(c, handWal, TableStats.walPosition(c));
+      TableStats handWritten = TableStats.read(c, hand).minus(handBefore);
+      return new Writes[] {
+        declared,
+        new Writes(
+            "by hand: UPDATE of price, content_hash, doc_version",
+            products,
+            handBytes,
+            handWritten.updated(),
+            handWritten.toastInserted(),
+            handRecords)
+      };
+    }
+  }
+
+  private static EndToEnd endToEnd(
+      LocalStack stack,
+      ElasticsearchClient es,
+      WeirConfig config,
+      String alias,
+      int products,
+      String name)
+      throws Exception {
+    SearchIndexBenchmark.forgetOffsets(config);
+    JobClient job =
+        JobRunner.start(new SearchIndexJob(), SearchIndexBenchmark.environment(), config);
+    Load weir;
+    try {
+      SearchIndexBenchmark.awaitRunning(job);
+      long running = System.nanoTime();
+      CpuUse cpu = CpuUse.start(stack);
+      try (CountTimeline indexed = new CountTimeline(() -> SearchIndexBenchmark.count(es, alias))) {
+        weir = Load.timed("weir, " + name, products, running, indexed, cpu, es, alias);
+      }
+      weir = weir.settle(es, alias, cpu);
+    } finally {
+      job.cancel().get();
+    }
+    Load raw =
+        SearchIndexBenchmark.rawBulk(
+            stack, es, SearchIndexBenchmark.documents(es, alias), alias + "-raw");
+    return new EndToEnd(weir, raw);
+  }
+
+  /** Settings of a declared run: its own copy database and index, the catalog's topics. */
+  private static WeirConfig config(
+      LocalStack stack, Connections connections, Path workDir, String copy, String index)
+      throws IOException {
+    WeirConfig base =
+        SearchIndexOptions.ownCatalog(
+            BenchDatabases.fresh(stack, connections, copy),
+            connections.postgresJdbcUrl(CATALOG),
+            CATALOG,
+            "bench.documents",
+            index);
+    Path file = workDir.resolve(index + ".json");
+    Files.createDirectories(workDir);
+    Files.writeString(
+        file,
+        productsDefinition()
+            .replace("\"index\": \"products\"", "\"index\": \"" + index + "\"")
+            .replace(
+                "\"topic\": \"pricing.events\"",
+                "\"topic\": \"" + base.get(SearchIndexOptions.PRICING_TOPIC) + "\""));
+    return base.with(SearchIndexOptions.DOCUMENTS, file.toString());
+  }
+
+  private static String productsDefinition() throws IOException {
+    try (InputStream in =
+        DocumentsBenchmark.class.getResourceAsStream("/weir/schemas/documents/products.json")) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  private static TableStats copyStats(WeirConfig config, String table) throws Exception {
+    try (Connection c = PostgresConnectionProvider.open(config)) {
+      return TableStats.read(c, table);
+    }
+  }
+
+  private static long single(Connection c, String sql) throws Exception {
+    try (ResultSet rs = c.createStatement().executeQuery(sql)) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  public static String markdown(Result r, String command) {
+    StringBuilder md = new StringBuilder();
+    md.append("# search-index on a declared document (schemas/documents/products.json)\n\n");
+    md.append("Regenerate: `").append(command).append("`  \n");
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "Measured: %s, %d cores, the local stack (PostgreSQL with fsync off, one Elasticsearch"
+                + " node). Input: a catalog of %,d products (descriptions of ~6 kB, TOASTed), all of"
+                + " ONE brand, and a price each; cdc-catalog and the declared search-index job"
+                + " running as deployed (coalescing %s).%n%n",
+            r.measured(),
+            Runtime.getRuntime().availableProcessors(),
+            r.products(),
+            SearchIndexOptions.COALESCE.defaultValue()));
+    md.append("## A change every document shares: the brand of all of them renamed\n\n");
+    md.append(
+        "Timed from the first rename's commit until a search finds the last name in every"
+            + " document. Copy rows are `n_tup_upd` of the copy table, index operations are the"
+            + " index's `indexing.index_total`, both over the step.\n\n");
+    md.append(
+        "| change | documents | seconds | documents/s | copy rows per document | index operations per document |\n");
+    md.append("|---|---:|---:|---:|---:|---:|\n");
+    for (FanOut f : List.of(r.rename(), r.burst())) {
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %,d | %.1f | %,.0f | %.2f | %.2f |%n",
+              f.name(),
+              f.documents(),
+              f.seconds(),
+              f.documents() / f.seconds(),
+              f.copyRowsPerDocument(),
+              f.indexOperationsPerDocument()));
+    }
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "%n- %d renames within %.1f s wrote each document %.2f times to the copy and %.2f times"
+                + " to Elasticsearch: a burst to one node shared by every root is coalesced.%n%n",
+            BURST,
+            (BURST - 1) * 0.02,
+            r.burst().copyRowsPerDocument(),
+            r.burst().indexOperationsPerDocument()));
+    md.append("## Price-only changes: what the copy writes\n\n");
+    md.append(
+        "One new price per product (after a CHECKPOINT). WAL is the server's"
+            + " `pg_current_wal_lsn()` difference over the step; the hand-written side updates a"
+            + " copy of the same table, made before the step, to the same final values.\n\n");
+    md.append(
+        "| | changes | WAL bytes | WAL bytes / change | rows updated | TOAST tuples written |\n");
+    md.append("|---|---:|---:|---:|---:|---:|\n");
+    for (Writes w : List.of(r.declaredWrites(), r.handWritten())) {
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %,d | %,d | %,d | %,d | %,d |%n",
+              w.name(),
+              w.changes(),
+              w.walBytes(),
+              w.walBytes() / Math.max(1, w.changes()),
+              w.rowsUpdated(),
+              w.toast()));
+    }
+    double walRatio =
+        (double) r.declaredWrites().walBytes() / Math.max(1, r.handWritten().walBytes());
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "%n- weir's WAL per change / the hand-written UPDATE's: **%.2f** (target ≤ 1.2: %s);"
+                + " TOAST tuples written by weir: **%d**.%n",
+            walRatio,
+            walRatio <= 1.2 ? "met" : "NOT met",
+            r.declaredWrites().toast()));
+    md.append(
+        "\n| record type | weir: bytes / change | by hand: bytes / change |\n|---|---:|---:|\n");
+    java.util.Map<String, long[]> byType = new java.util.TreeMap<>();
+    for (WalRecords w : r.declaredWrites().records()) {
+      byType.computeIfAbsent(w.type(), k -> new long[2])[0] += w.bytes();
+    }
+    for (WalRecords w : r.handWritten().records()) {
+      byType.computeIfAbsent(w.type(), k -> new long[2])[1] += w.bytes();
+    }
+    byType.forEach(
+        (type, bytes) ->
+            md.append(
+                String.format(
+                    Locale.ROOT,
+                    "| %s | %,d | %,d |%n",
+                    type,
+                    bytes[0] / Math.max(1, r.declaredWrites().changes()),
+                    bytes[1] / Math.max(1, r.handWritten().changes()))));
+    md.append("\n## End to end: documents per second\n\n");
+    md.append(
+        "Each job from the start of the topics (its consumer group deleted) on a fresh copy"
+            + " database and index, timed from RUNNING until the alias counts every product; then"
+            + " the raw bulk of the documents it indexed, with their versions. The JVM and"
+            + " Elasticsearch are warm (the live job above ran first).\n\n");
+    md.append("| job | documents | seconds | documents/s | raw bulk documents/s | ratio |\n");
+    md.append("|---|---:|---:|---:|---:|---:|\n");
+    for (EndToEnd e : List.of(r.builtIn(), r.declared())) {
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %,d | %.1f | %,.0f | %,.0f | %.2f |%n",
+              e.job().name(),
+              e.job().documents(),
+              e.job().seconds(),
+              e.job().documentsPerSecond(),
+              e.raw().documentsPerSecond(),
+              e.ratio()));
+    }
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "%n- declared / built-in, each as a ratio to its raw bulk: **%.2f / %.2f**.%n",
+            r.declared().ratio(),
+            r.builtIn().ratio()));
+    return md.toString();
+  }
+}
