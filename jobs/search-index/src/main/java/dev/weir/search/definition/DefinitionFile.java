@@ -65,24 +65,25 @@ public final class DefinitionFile {
               + " {...}}]");
     }
     List<DocumentSpec> documents = new ArrayList<>();
-    for (JsonNode document : tree) {
-      documents.add(document(document));
+    for (int i = 0; i < tree.size(); i++) {
+      documents.add(document(tree.get(i), "documents[" + i + "]"));
     }
     return documents;
   }
 
-  private static DocumentSpec document(JsonNode d) {
+  /** A document; {@code place} names it ({@code documents[0]}) until its index is known. */
+  private static DocumentSpec document(JsonNode d, String place) {
     if (!d.isObject()) {
-      throw new DefinitionException("each document is an object with database, index and nodes");
+      throw new DefinitionException(place + " is an object with database, index and nodes");
     }
-    String index = text(d, "index", "document");
+    String index = text(d, "index", place);
+    String database =
+        requiredText(d, "database", index == null ? place : "document '" + index + "'");
+    if (index == null) {
+      index = database; // as PGSync does
+    }
     String where = "document '" + index + "'";
     unknownKeys(d, DOCUMENT_KEYS, where);
-    String database = requiredText(d, "database", where);
-    if (index == null) {
-      index = database;
-      where = "document '" + index + "'";
-    }
     if (!index.matches("[a-z0-9][a-z0-9_.-]{0,200}")) {
       throw new DefinitionException(
           where + ": the index name must be lower case letters, digits, '_', '-' or '.'");
@@ -105,27 +106,39 @@ public final class DefinitionFile {
     }
     name(copyTable, where + ": weir.copy_table");
     try {
-      NodeSpec root = node(nodes, null, true);
+      NodeSpec root = node(nodes, "nodes", null);
       return new DocumentSpec(database, index, copyTable, root);
     } catch (DefinitionException e) {
       throw new DefinitionException(where + ", " + e.getMessage());
     }
   }
 
-  private static NodeSpec node(JsonNode n, String parentPath, boolean root) {
-    String table = n.path("table").isTextual() ? n.get("table").asText() : null;
-    String label = n.path("label").isTextual() ? n.get("label").asText() : table;
-    String path = parentPath == null ? String.valueOf(label) : parentPath + "." + label;
+  /**
+   * A node; {@code place} names it ({@code nodes}, {@code book.children[0]}) until its label is
+   * known, then its path of labels does; {@code parentPath} is null for the root.
+   */
+  private static NodeSpec node(JsonNode n, String place, String parentPath) {
+    boolean root = parentPath == null;
     if (!n.isObject()) {
-      throw DefinitionException.at(path, "a node is an object");
+      throw DefinitionException.at(place, "a node is an object, not " + n);
     }
+    String table = nameAt(n, "table", place);
+    String named = table == null ? place : root ? table : parentPath + "." + table;
+    String label = nameAt(n, "label", named);
+    if (label == null) {
+      label = table;
+    }
+    String path = label == null ? place : root ? label : parentPath + "." + label;
     unknownKeys(n, NODE_KEYS, "node '" + path + "'");
     if (table == null) {
       throw DefinitionException.at(path, "'table' is required");
     }
     name(table, "node '" + path + "': table");
     name(label, "node '" + path + "': label");
-    String schema = n.path("schema").isTextual() ? n.get("schema").asText() : "public";
+    String schema = nameAt(n, "schema", path);
+    if (schema == null) {
+      schema = "public";
+    }
     name(schema, "node '" + path + "': schema");
     List<String> columns = names(n, "columns", path);
     List<String> primaryKey = names(n, "primary_key", path);
@@ -194,8 +207,8 @@ public final class DefinitionFile {
     }
     Set<String> labels = new java.util.HashSet<>();
     if (c != null) {
-      for (JsonNode child : c) {
-        NodeSpec spec = node(child, path, false);
+      for (int i = 0; i < c.size(); i++) {
+        NodeSpec spec = node(c.get(i), path + ".children[" + i + "]", path);
         if (!labels.add(spec.label())) {
           throw DefinitionException.at(
               spec.path(), "two children have the label '" + spec.label() + "'");
@@ -333,15 +346,25 @@ public final class DefinitionFile {
     }
   }
 
+  /** A string, or null when the key is absent; a JSON null is refused, not taken for absent. */
   private static String text(JsonNode n, String key, String where) {
     JsonNode v = n.get(key);
-    if (v == null || v.isNull()) {
+    if (v == null) {
       return null;
     }
     if (!v.isTextual() || v.asText().isBlank()) {
-      throw new DefinitionException(where + ": '" + key + "' must be a non-empty string");
+      throw new DefinitionException(where + ": '" + key + "' must be a non-empty string, not " + v);
     }
     return v.asText();
+  }
+
+  /** A node's name (table, label, schema), or null when the key is absent. */
+  private static String nameAt(JsonNode n, String key, String path) {
+    JsonNode v = n.get(key);
+    if (v != null && !v.isTextual()) {
+      throw DefinitionException.at(path, "'" + key + "' must be a name (a string), not " + v);
+    }
+    return v == null ? null : v.asText();
   }
 
   private static String requiredText(JsonNode n, String key, String where) {

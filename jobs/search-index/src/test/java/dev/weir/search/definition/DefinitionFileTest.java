@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.weir.search.definition.NodeSpec.Type;
 import dev.weir.search.definition.NodeSpec.Variant;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The definition file as it is read, before any catalog: PGSync's {@code schema.json} with weir's
@@ -222,9 +225,125 @@ class DefinitionFileTest {
     assertThat(d.root().table()).isEqualTo("book");
   }
 
+  @Test
+  void aFileIsReadAndItsErrorsNameIt(@TempDir Path dir) throws Exception {
+    Path good = Files.writeString(dir.resolve("good.json"), json(file("{'table': 'book'}")));
+    assertThat(DefinitionFile.read(good)).hasSize(1);
+    Path bad = Files.writeString(dir.resolve("bad.json"), json(file("{'table': 5}")));
+    assertThatThrownBy(() -> DefinitionFile.read(bad))
+        .isInstanceOf(DefinitionException.class)
+        .hasMessageStartingWith(bad + ": document 'books', node 'nodes'");
+    assertThatThrownBy(() -> DefinitionFile.read(dir.resolve("none.json")))
+        .hasMessageContaining("cannot read the definition " + dir.resolve("none.json"));
+  }
+
   // --- what is refused: the file and its documents
 
+  @Test
+  void aFileIsAListOfDocuments() {
+    refused("[{", "not JSON");
+    refused("{'nodes': {}}", "a definition is a list of documents");
+    refused("[]", "a definition is a list of documents");
+    refused("[5]", "documents[0] is an object with database, index and nodes");
+    refused(
+        "[{'database': 'library', 'index': 'books', 'nodes': {'table': 'book'}}, 'x']",
+        "documents[1] is an object with database, index and nodes");
+  }
+
+  @Test
+  void aDocumentsOwnKeys() {
+    refused(
+        "[{'index': 'books', 'nodes': {'table': 'book'}}]",
+        "document 'books': 'database' is required");
+    refused(
+        "[{'database': 5, 'index': 'books', 'nodes': {'table': 'book'}}]",
+        "document 'books': 'database' must be a non-empty string");
+    refused(
+        "[{'database': 'library', 'index': 'Books', 'nodes': {'table': 'book'}}]",
+        "document 'Books': the index name must be lower case letters, digits, '_', '-' or '.'");
+    refused(
+        "[{'database': 'library', 'index': ['books'], 'nodes': {'table': 'book'}}]",
+        "documents[0]: 'index' must be a non-empty string");
+    refused("[{'database': 'library', 'index': 'books'}]", "document 'books': 'nodes' must be");
+    refused(
+        "[{'database': 'library', 'index': 'books', 'nodes': 'book'}]",
+        "document 'books': 'nodes' must be the root node (an object)");
+    refused(
+        file("[{'table': 'book'}, {'table': 'shelf'}]"),
+        "document 'books': 'nodes' as a list must hold exactly one node");
+    refused(file("[]"), "document 'books': 'nodes' as a list must hold exactly one node");
+  }
+
+  @Test
+  void aNullIndexIsRefusedNotTakenForTheDatabase() {
+    refused(
+        "[{'database': 'library', 'index': null, 'nodes': {'table': 'book'}}]",
+        "documents[0]: 'index' must be a non-empty string, not null");
+    refused(
+        "[{'database': null, 'index': 'books', 'nodes': {'table': 'book'}}]",
+        "document 'books': 'database' must be a non-empty string, not null");
+  }
+
+  @Test
+  void weirCopyTableIsAPlainName() {
+    refused(
+        "[{'database': 'library', 'index': 'books', 'weir': {'copy_table': 'book-copy'},"
+            + " 'nodes': {'table': 'book'}}]",
+        "document 'books': weir.copy_table 'book-copy' is not a plain SQL name");
+    refused(
+        "[{'database': 'library', 'index': 'books', 'weir': {'copy_table': null},"
+            + " 'nodes': {'table': 'book'}}]",
+        "document 'books': 'copy_table' must be a non-empty string, not null");
+  }
+
   // --- what is refused: nodes
+
+  @Test
+  void aNodesNamesAreStrings() {
+    refused(file("{'label': 'book'}"), "document 'books', node 'book': 'table' is required");
+    refused(file("{}"), "document 'books', node 'nodes': 'table' is required");
+    refused(file("{'table': 5}"), "node 'nodes': 'table' must be a name (a string), not 5");
+    refused(file("{'table': 'book-x'}"), "node 'book-x': table 'book-x' is not a plain SQL name");
+    refused(file("{'table': 'book', 'label': 'a.b'}"), "label 'a.b' is not a plain SQL name");
+    refused(file("{'table': 'book', 'schema': ''}"), "node 'book': schema '' is not a plain");
+  }
+
+  @Test
+  void nullNamesAreRefusedNotTakenForDefaults() {
+    refused(file("{'table': null}"), "node 'nodes': 'table' must be a name (a string), not null");
+    refused(
+        file("{'table': 'book', 'label': null}"),
+        "node 'book': 'label' must be a name (a string), not null");
+    refused(
+        file("{'table': 'book', 'schema': null}"),
+        "node 'book': 'schema' must be a name (a string), not null");
+  }
+
+  @Test
+  void aLabelOrSchemaThatIsNotAStringIsRefused() {
+    refused(
+        file("{'table': 'book', 'label': 5}"),
+        "node 'book': 'label' must be a name (a string), not 5");
+    refused(
+        file("{'table': 'book', 'schema': ['public']}"),
+        "node 'book': 'schema' must be a name (a string), not [\"public\"]");
+  }
+
+  @Test
+  void aChildThatIsNotAnObjectIsNamedByItsPlace() {
+    refused(
+        file("{'table': 'book', 'children': [5]}"),
+        "document 'books', node 'book.children[0]': a node is an object, not 5");
+    refused(
+        file(
+            """
+            {'table': 'book', 'children': [
+              {'table': 'review', 'relationship': {'type': 'one_to_many', 'variant': 'object'}},
+              {'columns': ['name'], 'relationship': {'type': 'one_to_one', 'variant': 'object'}}]}
+            """),
+        "document 'books', node 'book.children[1]': 'table' is required");
+    refused(file("{'table': 'book', 'children': {}}"), "node 'book': 'children' must be a list");
+  }
 
   @Test
   void columnsAndPrimaryKeyAreListsOfNames() {
