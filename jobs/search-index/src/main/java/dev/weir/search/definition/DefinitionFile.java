@@ -13,21 +13,36 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
  * Reads a document definition: PGSync's {@code schema.json} as it is (a list of {@code {database,
  * index, nodes}}; {@code nodes} an object, or a one-element list as older files have it), plus
  * weir's extensions, each under a key {@code "weir"}: on a document, {@code copy_table}; on a node,
- * {@code topic}, {@code version} and {@code types} (a node fed by Kafka). PGSync keys weir does not
- * use ({@code setting}, {@code transform.replace}, {@code concat}, ...) are refused, not silently
- * ignored, except {@code setting} and {@code plugins}, which only concern PGSync itself.
+ * {@code topic}, {@code version} and {@code types} (a node fed by Kafka), {@code path} (a path up a
+ * tree). PGSync keys weir does not apply ({@code setting}, {@code plugins}, {@code routing}, {@code
+ * transform.concat}, ...) are refused, not silently ignored, unless they are empty; so is any other
+ * key weir does not read.
  */
 public final class DefinitionFile {
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_$]{0,62}");
-  private static final Set<String> DOCUMENT_KEYS =
-      Set.of("database", "index", "nodes", "setting", "plugins", "pipeline", "routing", "weir");
+  private static final Set<String> DOCUMENT_KEYS = Set.of("database", "index", "nodes", "weir");
+
+  /** PGSync's keys that weir does not apply, and why: refused unless empty (null, [] or {}). */
+  private static final Map<String, String> PGSYNC_ONLY =
+      Map.of(
+          "setting", "PGSync's index settings, where weir sets its index's own",
+          "mapping", "PGSync's index mapping, where weir derives it (see transform.mapping)",
+          "mappings", "PGSync's index mapping, where weir derives it (see transform.mapping)",
+          "plugins", "PGSync's plugins, Python code that weir cannot run",
+          "pipeline", "PGSync's ingest pipeline, which weir does not send documents through",
+          "routing", "PGSync's shard routing, which weir does not do",
+          "replace", "PGSync's transform, which weir does not do",
+          "concat", "PGSync's transform, which weir does not do",
+          "move", "PGSync's transform, which weir does not do");
+
   private static final Set<String> NODE_KEYS =
       Set.of(
           "table",
@@ -382,12 +397,24 @@ public final class DefinitionFile {
     if (!n.isObject()) {
       throw new DefinitionException(where + " must be an object");
     }
-    for (Iterator<String> keys = n.fieldNames(); keys.hasNext(); ) {
-      String key = keys.next();
-      if (!known.contains(key)) {
-        throw new DefinitionException(
-            where + ": '" + key + "' is not something weir reads (it reads " + known + ")");
+    for (Iterator<Map.Entry<String, JsonNode>> fields = n.fields(); fields.hasNext(); ) {
+      Map.Entry<String, JsonNode> field = fields.next();
+      String key = field.getKey();
+      JsonNode v = field.getValue();
+      boolean empty = v.isNull() || (v.isContainerNode() && v.isEmpty());
+      if (known.contains(key) || (PGSYNC_ONLY.containsKey(key) && empty)) {
+        continue;
       }
+      String why = PGSYNC_ONLY.containsKey(key) ? ": " + PGSYNC_ONLY.get(key) : "";
+      throw new DefinitionException(
+          where
+              + ": '"
+              + key
+              + "' is not something weir reads"
+              + why
+              + " (it reads "
+              + new TreeSet<>(known)
+              + ")");
     }
   }
 }

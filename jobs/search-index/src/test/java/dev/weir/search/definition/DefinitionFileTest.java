@@ -7,6 +7,7 @@ import dev.weir.search.definition.NodeSpec.Type;
 import dev.weir.search.definition.NodeSpec.Variant;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -285,6 +286,39 @@ class DefinitionFileTest {
   }
 
   @Test
+  void aDocumentsUnknownKeyIsRefusedNamingTheKnownOnesInOrder() {
+    refused(
+        "[{'database': 'library', 'index': 'books', 'node': {'table': 'book'}}]",
+        "document 'books': 'node' is not something weir reads (it reads [database, index, nodes,"
+            + " weir])");
+    refused(
+        "[{'database': 'library', 'index': 'books', 'weir': {'copytable': 'x'},"
+            + " 'nodes': {'table': 'book'}}]",
+        "document 'books', 'weir': 'copytable' is not something weir reads (it reads"
+            + " [copy_table])");
+    refused(
+        "[{'database': 'library', 'index': 'books', 'weir': 'x', 'nodes': {'table': 'book'}}]",
+        "document 'books', 'weir' must be an object");
+  }
+
+  @Test
+  void pgsyncsDocumentKeysWeirDoesNotApplyAreRefused() {
+    for (String key :
+        List.of(
+            "'setting': {'analysis': {'analyzer': {}}}",
+            "'plugins': ['Hero']",
+            "'pipeline': 'attachment'",
+            "'routing': 'isbn'",
+            "'mapping': {'isbn': {'type': 'keyword'}}",
+            "'mappings': {'properties': {}}")) {
+      String name = key.substring(1, key.indexOf('\'', 1));
+      refused(
+          "[{'database': 'library', 'index': 'books', " + key + ", 'nodes': {'table': 'book'}}]",
+          "document 'books': '" + name + "' is not something weir reads: PGSync's");
+    }
+  }
+
+  @Test
   void weirCopyTableIsAPlainName() {
     refused(
         "[{'database': 'library', 'index': 'books', 'weir': {'copy_table': 'book-copy'},"
@@ -346,6 +380,18 @@ class DefinitionFileTest {
   }
 
   @Test
+  void aNodesUnknownKeyIsRefusedNamingTheKnownOnesInOrder() {
+    refused(
+        file(
+            """
+            {'table': 'book', 'children': [{'table': 'review',
+              'relationships': {'type': 'one_to_many', 'variant': 'object'}}]}
+            """),
+        "node 'book.review': 'relationships' is not something weir reads (it reads [children,"
+            + " columns, label, primary_key, relationship, schema, table, transform, weir])");
+  }
+
+  @Test
   void columnsAndPrimaryKeyAreListsOfNames() {
     refused(
         file("{'table': 'book', 'columns': 'title'}"),
@@ -392,6 +438,20 @@ class DefinitionFileTest {
   }
 
   @Test
+  void aRelationshipsUnknownKeyIsRefused() {
+    refused(
+        relationship("{'type': 'one_to_many', 'variant': 'object', 'through_table': ['x']}"),
+        "node 'book.review': relationship: 'through_table' is not something weir reads (it reads"
+            + " [foreign_key, through_tables, type, variant])");
+    refused(
+        relationship(
+            "{'type': 'one_to_many', 'variant': 'object',"
+                + " 'foreign_key': {'parent': ['isbn'], 'children': ['book_isbn']}}"),
+        "node 'book.review': foreign_key: 'children' is not something weir reads (it reads"
+            + " [child, parent])");
+  }
+
+  @Test
   void aForeignKeyPairsItsColumns() {
     String fk = "{'type': 'one_to_many', 'variant': 'object', 'foreign_key': %s}";
     refused(
@@ -425,7 +485,32 @@ class DefinitionFileTest {
 
   // --- what is refused: transform
 
+  @Test
+  void transformIsRenameAndMappingOnly() {
+    refused(
+        file("{'table': 'book', 'transform': {'renames': {'a': 'b'}}}"),
+        "node 'book': transform: 'renames' is not something weir reads (it reads [mapping,"
+            + " rename])");
+    for (String pgsync : List.of("replace", "concat", "move")) {
+      refused(
+          file("{'table': 'book', 'transform': {'" + pgsync + "': {'a': 'b'}}}"),
+          "node 'book': transform: '" + pgsync + "' is not something weir reads: PGSync's");
+    }
+    refused(file("{'table': 'book', 'transform': []}"), "node 'book': transform must be an object");
+  }
+
   // --- what is refused: weir's extensions on a node
+
+  @Test
+  void aNodesWeirKeysAreTopicVersionTypesAndPath() {
+    refused(
+        child("{'table': 'prices', 'weir': {'topics': 'x'}}", "object"),
+        "node 'book.prices': weir: 'topics' is not something weir reads (it reads [path, topic,"
+            + " types, version])");
+    refused(
+        child("{'table': 'prices', 'weir': 'pricing.events'}", "object"),
+        "node 'book.prices': weir must be an object");
+  }
 
   @Test
   void aTopicNodeNamesItsVersionKeyAndForeignKey() {

@@ -57,7 +57,7 @@ class DocumentPlannerTest {
     DocumentPlan plan =
         plan(
             """
-            [{"database": "book", "index": "book", "setting": {"analysis": {}},
+            [{"database": "book", "index": "book", "setting": {}, "plugins": [],
               "nodes": [{"table": "book", "columns": ["isbn", "title"],
                 "transform": {"rename": {"isbn": "book_isbn"}},
                 "children": [
