@@ -177,8 +177,7 @@ public final class DefinitionFile {
     JsonNode transform = n.get("transform");
     if (transform != null) {
       unknownKeys(transform, Set.of("rename", "mapping"), "node '" + path + "': transform");
-      transform
-          .path("rename")
+      object(transform, "rename", "transform.rename", path)
           .fields()
           .forEachRemaining(
               e -> {
@@ -189,8 +188,7 @@ public final class DefinitionFile {
                 name(e.getValue().asText(), "node '" + path + "': transform.rename." + e.getKey());
                 rename.put(e.getKey(), e.getValue().asText());
               });
-      transform
-          .path("mapping")
+      object(transform, "mapping", "transform.mapping", path)
           .fields()
           .forEachRemaining(
               e -> {
@@ -212,6 +210,13 @@ public final class DefinitionFile {
       }
       if (weir.has("topic") || !weir.has("path")) {
         topic = topicSource(weir, path, root, primaryKey, relationship);
+      } else {
+        for (String key : List.of("version", "types")) {
+          if (weir.has(key)) {
+            throw DefinitionException.at(
+                path, "weir." + key + " is for a topic node: it has no weir.topic");
+          }
+        }
       }
     }
 
@@ -255,7 +260,21 @@ public final class DefinitionFile {
     String name = requiredText(weir, "topic", "node '" + path + "': weir");
     String version = requiredText(weir, "version", "node '" + path + "': weir");
     Map<String, String> types = new LinkedHashMap<>();
-    weir.path("types").fields().forEachRemaining(e -> types.put(e.getKey(), e.getValue().asText()));
+    object(weir, "types", "weir.types", path)
+        .fields()
+        .forEachRemaining(
+            e -> {
+              name(e.getKey(), "node '" + path + "': weir.types");
+              if (!e.getValue().isTextual() || e.getValue().asText().isBlank()) {
+                throw DefinitionException.at(
+                    path,
+                    "weir.types."
+                        + e.getKey()
+                        + " must be a PostgreSQL type name, not "
+                        + e.getValue());
+              }
+              types.put(e.getKey(), e.getValue().asText());
+            });
     if (root) {
       throw DefinitionException.at(path, "the root must be a table, not a topic");
     }
@@ -281,9 +300,10 @@ public final class DefinitionFile {
     if (parent.isEmpty()) {
       throw DefinitionException.at(path, "weir.path names its parent columns: \"parent\": [...]");
     }
-    int maxDepth = p.path("max_depth").asInt(16);
-    if (maxDepth < 1 || maxDepth > 64) {
-      throw DefinitionException.at(path, "weir.path.max_depth must be 1..64, not " + maxDepth);
+    JsonNode depth = p.path("max_depth");
+    int maxDepth = depth.isMissingNode() ? 16 : depth.asInt();
+    if (!depth.isMissingNode() && !depth.isInt() || maxDepth < 1 || maxDepth > 64) {
+      throw DefinitionException.at(path, "weir.path.max_depth must be 1..64, not " + depth);
     }
     return new NodeSpec.PathSpec(parent, maxDepth);
   }
@@ -319,18 +339,31 @@ public final class DefinitionFile {
   }
 
   private static <E extends Enum<E>> E choice(JsonNode r, String key, Class<E> type, String path) {
-    String value = r.path(key).asText("");
+    List<String> allowed = new ArrayList<>();
+    for (E option : type.getEnumConstants()) {
+      allowed.add(option.name().toLowerCase(Locale.ROOT));
+    }
+    if (!r.has(key)) {
+      throw DefinitionException.at(
+          path, "relationship." + key + " is required (one of " + String.join(", ", allowed) + ")");
+    }
+    String value = r.get(key).asText();
     try {
       return Enum.valueOf(type, value.toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
-      List<String> allowed = new ArrayList<>();
-      for (E option : type.getEnumConstants()) {
-        allowed.add(option.name().toLowerCase(Locale.ROOT));
-      }
       throw DefinitionException.at(
           path,
           "relationship." + key + " is '" + value + "', not one of " + String.join(", ", allowed));
     }
+  }
+
+  /** The object under {@code key} ({@code what} in a message), none when absent; not another. */
+  private static JsonNode object(JsonNode n, String key, String what, String path) {
+    JsonNode v = n.path(key);
+    if (!v.isMissingNode() && !v.isObject()) {
+      throw DefinitionException.at(path, what + " must be an object");
+    }
+    return v;
   }
 
   private static List<String> names(JsonNode n, String key, String path) {

@@ -438,6 +438,23 @@ class DefinitionFileTest {
   }
 
   @Test
+  void aRelationshipsTypeAndVariantAreOneOfTheirs() {
+    refused(
+        relationship("{'variant': 'object'}"),
+        "node 'book.review': relationship.type is required (one of one_to_one, one_to_many)");
+    refused(
+        relationship("{'type': 'many_to_many', 'variant': 'object'}"),
+        "node 'book.review': relationship.type is 'many_to_many', not one of one_to_one,"
+            + " one_to_many");
+    refused(
+        relationship("{'type': 'one_to_many', 'variant': 'nested'}"),
+        "node 'book.review': relationship.variant is 'nested', not one of object, scalar");
+    refused(
+        relationship("{'type': 'one_to_many'}"),
+        "node 'book.review': relationship.variant is required (one of object, scalar)");
+  }
+
+  @Test
   void aRelationshipsUnknownKeyIsRefused() {
     refused(
         relationship("{'type': 'one_to_many', 'variant': 'object', 'through_table': ['x']}"),
@@ -499,6 +516,25 @@ class DefinitionFileTest {
     refused(file("{'table': 'book', 'transform': []}"), "node 'book': transform must be an object");
   }
 
+  @Test
+  void renameAndMappingAreObjectsOfTheirKind() {
+    refused(
+        file("{'table': 'book', 'transform': {'rename': {'a': 5}}}"),
+        "node 'book': transform.rename.a must be a field name");
+    refused(
+        file("{'table': 'book', 'transform': {'rename': {'a': 'b c'}}}"),
+        "node 'book': transform.rename.a 'b c' is not a plain SQL name");
+    refused(
+        file("{'table': 'book', 'transform': {'rename': [['a', 'b']]}}"),
+        "node 'book': transform.rename must be an object");
+    refused(
+        file("{'table': 'book', 'transform': {'mapping': {'a': 'keyword'}}}"),
+        "node 'book': transform.mapping.a must be a mapping object");
+    refused(
+        file("{'table': 'book', 'transform': {'mapping': 'keyword'}}"),
+        "node 'book': transform.mapping must be an object");
+  }
+
   // --- what is refused: weir's extensions on a node
 
   @Test
@@ -552,6 +588,28 @@ class DefinitionFileTest {
   }
 
   @Test
+  void weirTypesAreTypeNames() {
+    String price =
+        """
+        {'table': 'book', 'children': [{'table': 'prices', 'primary_key': ['product_id'],
+         'relationship': {'type': 'one_to_one', 'variant': 'object',
+           'foreign_key': {'parent': ['id'], 'child': ['product_id']}},
+         'weir': {'topic': 'p', 'version': 'v', 'types': %s}}]}
+        """;
+    refused(
+        file(price.formatted("{'amount': 5}")),
+        "node 'book.prices': weir.types.amount must be a PostgreSQL type name, not 5");
+    refused(
+        file(price.formatted("{'amount': null}")),
+        "node 'book.prices': weir.types.amount must be a PostgreSQL type name, not null");
+    refused(
+        file(price.formatted("{'amount': ''}")),
+        "node 'book.prices': weir.types.amount must be a PostgreSQL type name");
+    refused(
+        file(price.formatted("['numeric']")), "node 'book.prices': weir.types must be an object");
+  }
+
+  @Test
   void weirPathIsForAOneToOneScalarChild() {
     String path = "'weir': {'path': {'parent': ['parent_id']}}";
     refused(
@@ -567,6 +625,43 @@ class DefinitionFileTest {
     refused(
         file("{'table': 'category', " + path + "}"),
         "node 'category': weir.path is for a one_to_one scalar child");
+  }
+
+  @Test
+  void weirPathNamesItsParentAndAnIntegerDepth() {
+    String node =
+        "{'table': 'book', 'children': [{'table': 'category',"
+            + " 'relationship': {'type': 'one_to_one', 'variant': 'scalar'},"
+            + " 'weir': {'path': %s}}]}";
+    refused(
+        file(node.formatted("{'max_depth': 8}")),
+        "node 'book.category': weir.path names its parent columns");
+    refused(
+        file(node.formatted("{'parent': ['parent_id'], 'depth': 8}")),
+        "node 'book.category': weir.path: 'depth' is not something weir reads (it reads"
+            + " [max_depth, parent])");
+    refused(
+        file(node.formatted("{'parent': ['parent_id'], 'max_depth': 0}")),
+        "node 'book.category': weir.path.max_depth must be 1..64, not 0");
+    refused(
+        file(node.formatted("{'parent': ['parent_id'], 'max_depth': 65}")),
+        "node 'book.category': weir.path.max_depth must be 1..64, not 65");
+    refused(
+        file(node.formatted("{'parent': ['parent_id'], 'max_depth': 'eight'}")),
+        "node 'book.category': weir.path.max_depth must be 1..64, not \"eight\"");
+    refused(
+        file(node.formatted("{'parent': ['parent_id'], 'max_depth': 8.5}")),
+        "node 'book.category': weir.path.max_depth must be 1..64, not 8.5");
+  }
+
+  @Test
+  void aTopicsKeysWithoutATopicAreRefusedNotIgnored() {
+    refused(
+        file(
+            "{'table': 'book', 'children': [{'table': 'category',"
+                + " 'relationship': {'type': 'one_to_one', 'variant': 'scalar'},"
+                + " 'weir': {'path': {'parent': ['parent_id']}, 'version': 'v'}}]}"),
+        "node 'book.category': weir.version is for a topic node: it has no weir.topic");
   }
 
   // --- helpers
