@@ -225,6 +225,10 @@ public final class DefinitionFile {
     if (c != null && !c.isArray()) {
       throw DefinitionException.at(path, "'children' must be a list");
     }
+    if (c != null && !c.isEmpty() && !root && relationship.variant() == NodeSpec.Variant.SCALAR) {
+      throw DefinitionException.at(
+          path, "a scalar variant's field is one column's value: it has no children");
+    }
     Set<String> labels = new java.util.HashSet<>();
     if (c != null) {
       for (int i = 0; i < c.size(); i++) {

@@ -500,6 +500,20 @@ class DefinitionFileTest {
         "node 'book.review': foreign_key with through_tables");
   }
 
+  @Test
+  void aScalarHasNoChildren() {
+    refused(
+        file(
+            """
+            {'table': 'book', 'children': [{'table': 'publisher', 'columns': ['name'],
+              'relationship': {'type': 'one_to_one', 'variant': 'scalar'},
+              'children': [{'table': 'city',
+                'relationship': {'type': 'one_to_one', 'variant': 'object'}}]}]}
+            """),
+        "node 'book.publisher': a scalar variant's field is one column's value: it has no"
+            + " children");
+  }
+
   // --- what is refused: transform
 
   @Test
