@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -80,8 +81,24 @@ public final class DefinitionFile {
               + " {...}}]");
     }
     List<DocumentSpec> documents = new ArrayList<>();
+    Map<String, String> indexes = new HashMap<>(); // index → the document's place
+    Map<String, String> copies = new HashMap<>(); // copy table → the document's index
     for (int i = 0; i < tree.size(); i++) {
-      documents.add(document(tree.get(i), "documents[" + i + "]"));
+      String place = "documents[" + i + "]";
+      DocumentSpec d = document(tree.get(i), place);
+      String other = indexes.putIfAbsent(d.index(), place);
+      if (other != null) {
+        throw new DefinitionException(
+            "document '%s' (%s): %s writes the index '%s' too"
+                .formatted(d.index(), place, other, d.index()));
+      }
+      other = copies.putIfAbsent(d.copyTable(), d.index());
+      if (other != null) {
+        throw new DefinitionException(
+            "document '%s': document '%s' writes the copy table '%s' too"
+                .formatted(d.index(), other, d.copyTable()));
+      }
+      documents.add(d);
     }
     return documents;
   }

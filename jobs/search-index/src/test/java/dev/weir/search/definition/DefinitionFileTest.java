@@ -330,6 +330,29 @@ class DefinitionFileTest {
         "document 'books': 'copy_table' must be a non-empty string, not null");
   }
 
+  @Test
+  void twoDocumentsCannotShareAnIndexOrACopyTable() {
+    refused(
+        """
+        [{'database': 'library', 'index': 'books', 'nodes': {'table': 'book'}},
+         {'database': 'store', 'index': 'books', 'nodes': {'table': 'book'}}]
+        """,
+        "document 'books' (documents[1]): documents[0] writes the index 'books' too");
+    refused(
+        """
+        [{'database': 'library', 'index': 'books', 'nodes': {'table': 'book'}},
+         {'database': 'library', 'index': 'shelves', 'weir': {'copy_table': 'books_document'},
+          'nodes': {'table': 'shelf'}}]
+        """,
+        "document 'shelves': document 'books' writes the copy table 'books_document' too");
+    refused(
+        """
+        [{'database': 'library', 'index': 'books.a', 'nodes': {'table': 'book'}},
+         {'database': 'library', 'index': 'books_a', 'nodes': {'table': 'book'}}]
+        """,
+        "document 'books_a': document 'books.a' writes the copy table 'books_a_document' too");
+  }
+
   // --- what is refused: nodes
 
   @Test
