@@ -389,11 +389,11 @@ public final class DefinitionFile {
 
   private static List<String> names(JsonNode n, String key, String path) {
     JsonNode list = n.get(key);
-    if (list == null || list.isNull()) {
+    if (list == null) {
       return List.of();
     }
     if (!list.isArray()) {
-      throw DefinitionException.at(path, "'" + key + "' must be a list of names");
+      throw DefinitionException.at(path, "'" + key + "' must be a list of names, not " + list);
     }
     List<String> names = new ArrayList<>();
     for (JsonNode name : list) {

@@ -377,6 +377,19 @@ class DefinitionFileTest {
   }
 
   @Test
+  void nullListsAreRefusedNotTakenForAbsent() {
+    refused(
+        file("{'table': 'book', 'columns': null}"),
+        "node 'book': 'columns' must be a list of names, not null");
+    refused(
+        file("{'table': 'book', 'primary_key': null}"),
+        "node 'book': 'primary_key' must be a list of names, not null");
+    refused(
+        relationship("{'type': 'one_to_many', 'variant': 'object', 'through_tables': null}"),
+        "node 'book.review': 'through_tables' must be a list of names, not null");
+  }
+
+  @Test
   void aLabelOrSchemaThatIsNotAStringIsRefused() {
     refused(
         file("{'table': 'book', 'label': 5}"),
