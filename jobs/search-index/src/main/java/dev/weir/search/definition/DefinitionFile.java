@@ -7,27 +7,43 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Pattern;
 
 /**
  * Reads a document definition: PGSync's {@code schema.json} as it is (a list of {@code {database,
  * index, nodes}}; {@code nodes} an object, or a one-element list as older files have it), plus
  * weir's extensions, each under a key {@code "weir"}: on a document, {@code copy_table}; on a node,
- * {@code topic}, {@code version} and {@code types} (a node fed by Kafka). PGSync keys weir does not
- * use ({@code setting}, {@code transform.replace}, {@code concat}, ...) are refused, not silently
- * ignored, except {@code setting} and {@code plugins}, which only concern PGSync itself.
+ * {@code topic}, {@code version} and {@code types} (a node fed by Kafka), {@code path} (a path up a
+ * tree). PGSync keys weir does not apply ({@code setting}, {@code plugins}, {@code routing}, {@code
+ * transform.concat}, ...) are refused, not silently ignored, unless they are empty; so is any other
+ * key weir does not read.
  */
 public final class DefinitionFile {
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_$]{0,62}");
-  private static final Set<String> DOCUMENT_KEYS =
-      Set.of("database", "index", "nodes", "setting", "plugins", "pipeline", "routing", "weir");
+  private static final Set<String> DOCUMENT_KEYS = Set.of("database", "index", "nodes", "weir");
+
+  /** PGSync's keys that weir does not apply, and why: refused unless empty (null, [] or {}). */
+  private static final Map<String, String> PGSYNC_ONLY =
+      Map.of(
+          "setting", "PGSync's index settings, where weir sets its index's own",
+          "mapping", "PGSync's index mapping, where weir derives it (see transform.mapping)",
+          "mappings", "PGSync's index mapping, where weir derives it (see transform.mapping)",
+          "plugins", "PGSync's plugins, Python code that weir cannot run",
+          "pipeline", "PGSync's ingest pipeline, which weir does not send documents through",
+          "routing", "PGSync's shard routing, which weir does not do",
+          "replace", "PGSync's transform, which weir does not do",
+          "concat", "PGSync's transform, which weir does not do",
+          "move", "PGSync's transform, which weir does not do");
+
   private static final Set<String> NODE_KEYS =
       Set.of(
           "table",
@@ -65,24 +81,41 @@ public final class DefinitionFile {
               + " {...}}]");
     }
     List<DocumentSpec> documents = new ArrayList<>();
-    for (JsonNode document : tree) {
-      documents.add(document(document));
+    Map<String, String> indexes = new HashMap<>(); // index → the document's place
+    Map<String, String> copies = new HashMap<>(); // copy table → the document's index
+    for (int i = 0; i < tree.size(); i++) {
+      String place = "documents[" + i + "]";
+      DocumentSpec d = document(tree.get(i), place);
+      String other = indexes.putIfAbsent(d.index(), place);
+      if (other != null) {
+        throw new DefinitionException(
+            "document '%s' (%s): %s writes the index '%s' too"
+                .formatted(d.index(), place, other, d.index()));
+      }
+      other = copies.putIfAbsent(d.copyTable(), d.index());
+      if (other != null) {
+        throw new DefinitionException(
+            "document '%s': document '%s' writes the copy table '%s' too"
+                .formatted(d.index(), other, d.copyTable()));
+      }
+      documents.add(d);
     }
     return documents;
   }
 
-  private static DocumentSpec document(JsonNode d) {
+  /** A document; {@code place} names it ({@code documents[0]}) until its index is known. */
+  private static DocumentSpec document(JsonNode d, String place) {
     if (!d.isObject()) {
-      throw new DefinitionException("each document is an object with database, index and nodes");
+      throw new DefinitionException(place + " is an object with database, index and nodes");
     }
-    String index = text(d, "index", "document");
+    String index = text(d, "index", place);
+    String database =
+        requiredText(d, "database", index == null ? place : "document '" + index + "'");
+    if (index == null) {
+      index = database; // as PGSync does
+    }
     String where = "document '" + index + "'";
     unknownKeys(d, DOCUMENT_KEYS, where);
-    String database = requiredText(d, "database", where);
-    if (index == null) {
-      index = database;
-      where = "document '" + index + "'";
-    }
     if (!index.matches("[a-z0-9][a-z0-9_.-]{0,200}")) {
       throw new DefinitionException(
           where + ": the index name must be lower case letters, digits, '_', '-' or '.'");
@@ -105,27 +138,39 @@ public final class DefinitionFile {
     }
     name(copyTable, where + ": weir.copy_table");
     try {
-      NodeSpec root = node(nodes, null, true);
+      NodeSpec root = node(nodes, "nodes", null);
       return new DocumentSpec(database, index, copyTable, root);
     } catch (DefinitionException e) {
       throw new DefinitionException(where + ", " + e.getMessage());
     }
   }
 
-  private static NodeSpec node(JsonNode n, String parentPath, boolean root) {
-    String table = n.path("table").isTextual() ? n.get("table").asText() : null;
-    String label = n.path("label").isTextual() ? n.get("label").asText() : table;
-    String path = parentPath == null ? String.valueOf(label) : parentPath + "." + label;
+  /**
+   * A node; {@code place} names it ({@code nodes}, {@code book.children[0]}) until its label is
+   * known, then its path of labels does; {@code parentPath} is null for the root.
+   */
+  private static NodeSpec node(JsonNode n, String place, String parentPath) {
+    boolean root = parentPath == null;
     if (!n.isObject()) {
-      throw DefinitionException.at(path, "a node is an object");
+      throw DefinitionException.at(place, "a node is an object, not " + n);
     }
+    String table = nameAt(n, "table", place);
+    String named = table == null ? place : root ? table : parentPath + "." + table;
+    String label = nameAt(n, "label", named);
+    if (label == null) {
+      label = table;
+    }
+    String path = label == null ? place : root ? label : parentPath + "." + label;
     unknownKeys(n, NODE_KEYS, "node '" + path + "'");
     if (table == null) {
       throw DefinitionException.at(path, "'table' is required");
     }
     name(table, "node '" + path + "': table");
     name(label, "node '" + path + "': label");
-    String schema = n.path("schema").isTextual() ? n.get("schema").asText() : "public";
+    String schema = nameAt(n, "schema", path);
+    if (schema == null) {
+      schema = "public";
+    }
     name(schema, "node '" + path + "': schema");
     List<String> columns = names(n, "columns", path);
     List<String> primaryKey = names(n, "primary_key", path);
@@ -149,8 +194,7 @@ public final class DefinitionFile {
     JsonNode transform = n.get("transform");
     if (transform != null) {
       unknownKeys(transform, Set.of("rename", "mapping"), "node '" + path + "': transform");
-      transform
-          .path("rename")
+      object(transform, "rename", "transform.rename", path)
           .fields()
           .forEachRemaining(
               e -> {
@@ -161,8 +205,7 @@ public final class DefinitionFile {
                 name(e.getValue().asText(), "node '" + path + "': transform.rename." + e.getKey());
                 rename.put(e.getKey(), e.getValue().asText());
               });
-      transform
-          .path("mapping")
+      object(transform, "mapping", "transform.mapping", path)
           .fields()
           .forEachRemaining(
               e -> {
@@ -184,6 +227,13 @@ public final class DefinitionFile {
       }
       if (weir.has("topic") || !weir.has("path")) {
         topic = topicSource(weir, path, root, primaryKey, relationship);
+      } else {
+        for (String key : List.of("version", "types")) {
+          if (weir.has(key)) {
+            throw DefinitionException.at(
+                path, "weir." + key + " is for a topic node: it has no weir.topic");
+          }
+        }
       }
     }
 
@@ -192,10 +242,14 @@ public final class DefinitionFile {
     if (c != null && !c.isArray()) {
       throw DefinitionException.at(path, "'children' must be a list");
     }
+    if (c != null && !c.isEmpty() && !root && relationship.variant() == NodeSpec.Variant.SCALAR) {
+      throw DefinitionException.at(
+          path, "a scalar variant's field is one column's value: it has no children");
+    }
     Set<String> labels = new java.util.HashSet<>();
     if (c != null) {
-      for (JsonNode child : c) {
-        NodeSpec spec = node(child, path, false);
+      for (int i = 0; i < c.size(); i++) {
+        NodeSpec spec = node(c.get(i), path + ".children[" + i + "]", path);
         if (!labels.add(spec.label())) {
           throw DefinitionException.at(
               spec.path(), "two children have the label '" + spec.label() + "'");
@@ -227,7 +281,21 @@ public final class DefinitionFile {
     String name = requiredText(weir, "topic", "node '" + path + "': weir");
     String version = requiredText(weir, "version", "node '" + path + "': weir");
     Map<String, String> types = new LinkedHashMap<>();
-    weir.path("types").fields().forEachRemaining(e -> types.put(e.getKey(), e.getValue().asText()));
+    object(weir, "types", "weir.types", path)
+        .fields()
+        .forEachRemaining(
+            e -> {
+              name(e.getKey(), "node '" + path + "': weir.types");
+              if (!e.getValue().isTextual() || e.getValue().asText().isBlank()) {
+                throw DefinitionException.at(
+                    path,
+                    "weir.types."
+                        + e.getKey()
+                        + " must be a PostgreSQL type name, not "
+                        + e.getValue());
+              }
+              types.put(e.getKey(), e.getValue().asText());
+            });
     if (root) {
       throw DefinitionException.at(path, "the root must be a table, not a topic");
     }
@@ -253,9 +321,10 @@ public final class DefinitionFile {
     if (parent.isEmpty()) {
       throw DefinitionException.at(path, "weir.path names its parent columns: \"parent\": [...]");
     }
-    int maxDepth = p.path("max_depth").asInt(16);
-    if (maxDepth < 1 || maxDepth > 64) {
-      throw DefinitionException.at(path, "weir.path.max_depth must be 1..64, not " + maxDepth);
+    JsonNode depth = p.path("max_depth");
+    int maxDepth = depth.isMissingNode() ? 16 : depth.asInt();
+    if (!depth.isMissingNode() && !depth.isInt() || maxDepth < 1 || maxDepth > 64) {
+      throw DefinitionException.at(path, "weir.path.max_depth must be 1..64, not " + depth);
     }
     return new NodeSpec.PathSpec(parent, maxDepth);
   }
@@ -291,27 +360,40 @@ public final class DefinitionFile {
   }
 
   private static <E extends Enum<E>> E choice(JsonNode r, String key, Class<E> type, String path) {
-    String value = r.path(key).asText("");
+    List<String> allowed = new ArrayList<>();
+    for (E option : type.getEnumConstants()) {
+      allowed.add(option.name().toLowerCase(Locale.ROOT));
+    }
+    if (!r.has(key)) {
+      throw DefinitionException.at(
+          path, "relationship." + key + " is required (one of " + String.join(", ", allowed) + ")");
+    }
+    String value = r.get(key).asText();
     try {
       return Enum.valueOf(type, value.toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
-      List<String> allowed = new ArrayList<>();
-      for (E option : type.getEnumConstants()) {
-        allowed.add(option.name().toLowerCase(Locale.ROOT));
-      }
       throw DefinitionException.at(
           path,
           "relationship." + key + " is '" + value + "', not one of " + String.join(", ", allowed));
     }
   }
 
+  /** The object under {@code key} ({@code what} in a message), none when absent; not another. */
+  private static JsonNode object(JsonNode n, String key, String what, String path) {
+    JsonNode v = n.path(key);
+    if (!v.isMissingNode() && !v.isObject()) {
+      throw DefinitionException.at(path, what + " must be an object");
+    }
+    return v;
+  }
+
   private static List<String> names(JsonNode n, String key, String path) {
     JsonNode list = n.get(key);
-    if (list == null || list.isNull()) {
+    if (list == null) {
       return List.of();
     }
     if (!list.isArray()) {
-      throw DefinitionException.at(path, "'" + key + "' must be a list of names");
+      throw DefinitionException.at(path, "'" + key + "' must be a list of names, not " + list);
     }
     List<String> names = new ArrayList<>();
     for (JsonNode name : list) {
@@ -333,15 +415,25 @@ public final class DefinitionFile {
     }
   }
 
+  /** A string, or null when the key is absent; a JSON null is refused, not taken for absent. */
   private static String text(JsonNode n, String key, String where) {
     JsonNode v = n.get(key);
-    if (v == null || v.isNull()) {
+    if (v == null) {
       return null;
     }
     if (!v.isTextual() || v.asText().isBlank()) {
-      throw new DefinitionException(where + ": '" + key + "' must be a non-empty string");
+      throw new DefinitionException(where + ": '" + key + "' must be a non-empty string, not " + v);
     }
     return v.asText();
+  }
+
+  /** A node's name (table, label, schema), or null when the key is absent. */
+  private static String nameAt(JsonNode n, String key, String path) {
+    JsonNode v = n.get(key);
+    if (v != null && !v.isTextual()) {
+      throw DefinitionException.at(path, "'" + key + "' must be a name (a string), not " + v);
+    }
+    return v == null ? null : v.asText();
   }
 
   private static String requiredText(JsonNode n, String key, String where) {
@@ -359,12 +451,24 @@ public final class DefinitionFile {
     if (!n.isObject()) {
       throw new DefinitionException(where + " must be an object");
     }
-    for (Iterator<String> keys = n.fieldNames(); keys.hasNext(); ) {
-      String key = keys.next();
-      if (!known.contains(key)) {
-        throw new DefinitionException(
-            where + ": '" + key + "' is not something weir reads (it reads " + known + ")");
+    for (Iterator<Map.Entry<String, JsonNode>> fields = n.fields(); fields.hasNext(); ) {
+      Map.Entry<String, JsonNode> field = fields.next();
+      String key = field.getKey();
+      JsonNode v = field.getValue();
+      boolean empty = v.isNull() || (v.isContainerNode() && v.isEmpty());
+      if (known.contains(key) || (PGSYNC_ONLY.containsKey(key) && empty)) {
+        continue;
       }
+      String why = PGSYNC_ONLY.containsKey(key) ? ": " + PGSYNC_ONLY.get(key) : "";
+      throw new DefinitionException(
+          where
+              + ": '"
+              + key
+              + "' is not something weir reads"
+              + why
+              + " (it reads "
+              + new TreeSet<>(known)
+              + ")");
     }
   }
 }

@@ -54,10 +54,10 @@ public final class DocumentPlanner {
           spec.path(),
           "table " + table.qualifiedName() + " has no primary key: name one with \"primary_key\"");
     }
-    requireColumns(spec, table, key, "primary_key");
+    requireColumns(spec.path(), table, key, "primary_key");
     List<String> columns =
         spec.columns().isEmpty() ? List.copyOf(table.columns().keySet()) : spec.columns();
-    requireColumns(spec, table, columns, "columns");
+    requireColumns(spec.path(), table, columns, "columns");
     for (String renamed : spec.rename().keySet()) {
       if (!columns.contains(renamed)) {
         throw DefinitionException.at(
@@ -111,13 +111,21 @@ public final class DocumentPlanner {
     List<String> path = new ArrayList<>(ancestors);
     path.add(table.qualifiedName());
     for (NodeSpec child : spec.children()) {
-      children.add(addChild(child, spec, table, id, depth + 1, path));
+      children.add(addChild(child, table, id, depth + 1, path));
     }
     if (spec.chain() != null) {
       if (!spec.children().isEmpty()) {
         throw DefinitionException.at(spec.path(), "a weir.path node has no children");
       }
-      requireColumns(spec, table, spec.chain().parentColumns(), "weir.path.parent");
+      List<String> up = spec.chain().parentColumns();
+      requireColumns(spec.path(), table, up, "weir.path.parent");
+      if (up.size() != key.size()) {
+        throw DefinitionException.at(
+            spec.path(),
+            "weir.path.parent names %d columns, the key of %s %d"
+                .formatted(up.size(), table.qualifiedName(), key.size()));
+      }
+      sameTypes(spec.path(), table, up, table, key);
       if (spec.chain().maxDepth() > 1) {
         children.add(addPathStep(spec, source, key, fields, id, depth + 1, 1));
       }
@@ -188,12 +196,7 @@ public final class DocumentPlanner {
 
   /** A child, directly or through a link table (a node of its own between the two). */
   private int addChild(
-      NodeSpec child,
-      NodeSpec parentSpec,
-      TableInfo parent,
-      int parentId,
-      int depth,
-      List<String> ancestors) {
+      NodeSpec child, TableInfo parent, int parentId, int depth, List<String> ancestors) {
     NodeSpec.Relationship r = child.relationship();
     boolean many = r.type() == NodeSpec.Type.ONE_TO_MANY;
     TableInfo childTable = table(child);
@@ -208,13 +211,13 @@ public final class DocumentPlanner {
     if (r.throughTables().isEmpty()) {
       Edge edge;
       if (!r.parentColumns().isEmpty()) {
-        requireColumns(
-            parentSpec, parent, r.parentColumns(), "foreign_key.parent of " + child.path());
-        requireColumns(child, childTable, r.childColumns(), "foreign_key.child");
+        requireColumns(child.path(), parent, r.parentColumns(), "foreign_key.parent");
+        requireColumns(child.path(), childTable, r.childColumns(), "foreign_key.child");
         edge = new Edge(r.parentColumns(), r.childColumns(), many);
       } else {
         edge = foreignKey(child.path(), parent, childTable, many);
       }
+      sameTypes(child.path(), parent, edge.parentColumns, childTable, edge.childColumns);
       return add(child, parentId, depth, ancestors, edge);
     }
     // parent ← link → child: the link table is a node between them.
@@ -222,6 +225,8 @@ public final class DocumentPlanner {
     TableInfo link = lookup(child.path(), child.schema(), linkName);
     Edge toParent = oneForeignKey(child.path(), link, parent);
     Edge toChild = oneForeignKey(child.path(), link, childTable);
+    sameTypes(child.path(), parent, toParent.parentColumns, link, toParent.childColumns);
+    sameTypes(child.path(), childTable, toChild.parentColumns, link, toChild.childColumns);
     String linkSource = register(link);
     int linkId = nodes.size();
     nodes.add(null);
@@ -404,12 +409,46 @@ public final class DocumentPlanner {
     return table.qualifiedName();
   }
 
+  /**
+   * A join compares its values in weir's form of their column's type ({@link ValueType}): both
+   * sides must have the same form (text and keyword types are both strings).
+   */
+  private static void sameTypes(
+      String path,
+      TableInfo parent,
+      List<String> parentColumns,
+      TableInfo child,
+      List<String> childColumns) {
+    for (int i = 0; i < parentColumns.size(); i++) {
+      String p = parent.columns().get(parentColumns.get(i));
+      String c = child.columns().get(childColumns.get(i));
+      if (!joinForm(p).equals(joinForm(c))) {
+        throw DefinitionException.at(
+            path,
+            "the join compares %s.%s (%s) with %s.%s (%s): a join compares values of one type"
+                .formatted(
+                    parent.qualifiedName(),
+                    parentColumns.get(i),
+                    p,
+                    child.qualifiedName(),
+                    childColumns.get(i),
+                    c));
+      }
+    }
+  }
+
+  private static String joinForm(String pgType) {
+    ValueType type = ValueType.of(pgType);
+    return (type == ValueType.KEYWORD ? ValueType.TEXT : type)
+        + (ValueType.isArray(pgType) ? "[]" : "");
+  }
+
   private static void requireColumns(
-      NodeSpec spec, TableInfo table, List<String> columns, String what) {
+      String path, TableInfo table, List<String> columns, String what) {
     for (String column : columns) {
       if (!table.columns().containsKey(column)) {
         throw DefinitionException.at(
-            spec.path(),
+            path,
             what
                 + " names '"
                 + column

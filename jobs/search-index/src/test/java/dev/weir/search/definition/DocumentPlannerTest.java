@@ -57,7 +57,7 @@ class DocumentPlannerTest {
     DocumentPlan plan =
         plan(
             """
-            [{"database": "book", "index": "book", "setting": {"analysis": {}},
+            [{"database": "book", "index": "book", "setting": {}, "plugins": [],
               "nodes": [{"table": "book", "columns": ["isbn", "title"],
                 "transform": {"rename": {"isbn": "book_isbn"}},
                 "children": [
@@ -174,6 +174,93 @@ class DocumentPlannerTest {
         .hasMessageContaining("node 'book.review': a child needs a 'relationship'");
     assertThatThrownBy(() -> DefinitionFile.parse("{\"nodes\": {}}"))
         .hasMessageContaining("a definition is a list of documents");
+  }
+
+  @Test
+  void aForeignKeysParentColumnIsReportedAtTheChildThatNamesIt() {
+    assertError(
+        root(
+            "book",
+            "[\"title\"]",
+            child(
+                "publisher",
+                "publisher",
+                "one_to_one",
+                "object",
+                ", \"foreign_key\": {\"parent\": [\"publisher\"], \"child\": [\"id\"]}")),
+        "node 'book.publisher': foreign_key.parent names 'publisher', which is not a column of"
+            + " public.book");
+    assertError(
+        root(
+            "book",
+            "[\"title\"]",
+            child(
+                "publisher",
+                "publisher",
+                "one_to_one",
+                "object",
+                ", \"foreign_key\": {\"parent\": [\"publisher_id\"], \"child\": [\"pid\"]}")),
+        "node 'book.publisher': foreign_key.child names 'pid', which is not a column of"
+            + " public.publisher");
+  }
+
+  @Test
+  void aJoinOfColumnsOfDifferentTypesIsRefusedNamingBoth() {
+    assertError(
+        root(
+            "book",
+            "[\"title\"]",
+            child(
+                    "review",
+                    "reviews",
+                    "one_to_many",
+                    "object",
+                    ", \"foreign_key\": {\"parent\": [\"isbn\"], \"child\": [\"stars\"]}")
+                .replace("[\"name\"]", "[\"stars\"]")),
+        "node 'book.reviews': the join compares public.book.isbn (text) with public.review.stars"
+            + " (integer)");
+    String price =
+        """
+        {"table": "prices", "label": "price", "columns": ["amount"], "primary_key": ["isbn"],
+         "relationship": {"type": "one_to_one", "variant": "object",
+                          "foreign_key": {"parent": ["isbn"], "child": ["isbn"]}},
+         "weir": {"topic": "pricing.events", "version": "version",
+                  "types": {"isbn": "%s", "amount": "numeric"}}}
+        """;
+    assertError(
+        root("book", "[\"title\"]", price.formatted("bigint")),
+        "node 'book.price': the join compares public.book.isbn (text) with"
+            + " topic.pricing.events.isbn (bigint)");
+    assertThat(plan(root("book", "[\"title\"]", price.formatted("character(13)"))).nodes())
+        .as("text and char(n) are both compared as strings")
+        .hasSize(2);
+  }
+
+  @Test
+  void aPathsParentColumnsMatchTheKey() {
+    assertError(
+        root(
+            "book",
+            "[\"title\"]",
+            """
+            {"table": "category", "columns": ["name"],
+             "relationship": {"type": "one_to_one", "variant": "scalar",
+                              "foreign_key": {"parent": ["title"], "child": ["name"]}},
+             "weir": {"path": {"parent": ["parent_id", "name"]}}}
+            """),
+        "node 'book.category': weir.path.parent names 2 columns, the key of public.category 1");
+    assertError(
+        root(
+            "book",
+            "[\"title\"]",
+            """
+            {"table": "category", "columns": ["name"],
+             "relationship": {"type": "one_to_one", "variant": "scalar",
+                              "foreign_key": {"parent": ["title"], "child": ["name"]}},
+             "weir": {"path": {"parent": ["name"]}}}
+            """),
+        "node 'book.category': the join compares public.category.name (text) with"
+            + " public.category.id (bigint)");
   }
 
   // --- helpers
