@@ -493,6 +493,21 @@ public final class DocumentsBenchmark {
             "%n- declared / built-in, each as a ratio to its raw bulk: **%.2f / %.2f**.%n",
             r.declared().ratio(),
             r.builtIn().ratio()));
+    md.append(
+        "\nCPU seconds each process used during each job's timed window (Linux /proc; the"
+            + " benchmark JVM is the job's MiniCluster):\n\n| process | built-in | declared |\n"
+            + "|---|---:|---:|\n");
+    java.util.Set<String> processes = new java.util.TreeSet<>(r.builtIn().job().cpu().keySet());
+    processes.addAll(r.declared().job().cpu().keySet());
+    for (String process : processes) {
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %.1f | %.1f |%n",
+              process,
+              r.builtIn().job().cpu().getOrDefault(process, 0.0),
+              r.declared().job().cpu().getOrDefault(process, 0.0)));
+    }
     return md.toString();
   }
 }
