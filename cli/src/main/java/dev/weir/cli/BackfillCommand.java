@@ -5,6 +5,7 @@ import dev.weir.backfill.BackfillException;
 import dev.weir.backfill.BackfillOptions;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
+import dev.weir.search.SearchIndexOptions;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,12 +18,17 @@ import picocli.CommandLine.Spec;
     name = "backfill",
     mixinStandardHelpOptions = true,
     description = {
-      "Rebuild an Elasticsearch index from the Postgres copy (search_document) while the streaming"
-          + " indexer keeps running: a copy pass, the alias swap (--swap-alias), a catch-up pass.",
+      "Rebuild an Elasticsearch index from the Postgres copy while the streaming indexer keeps"
+          + " running: a copy pass, the alias swap (--swap-alias), a catch-up pass, then the"
+          + " documents the copy no longer has are deleted from the target.",
+      "The copy is the products document's search_document, or with --documents FILE the copy"
+          + " table of the document that definition declares (as `weir run search-index"
+          + " --documents FILE` writes it).",
       "Documents the target already holds with the same content hash are not sent again, so a re-run"
           + " or a run started again after a crash sends almost nothing.",
       "Other job options (postgres.url, elasticsearch.url, search.alias, backfill.split-size, ...)"
-          + " follow as --key value. Exit code 0 only if nothing failed."
+          + " follow as --key value; with a definition declaring several documents,"
+          + " --backfill.document INDEX names the one. Exit code 0 only if nothing failed."
     })
 final class BackfillCommand implements java.util.concurrent.Callable<Integer> {
 
@@ -31,12 +37,22 @@ final class BackfillCommand implements java.util.concurrent.Callable<Integer> {
   @Option(
       names = "--target",
       required = true,
-      description = "The index to build, e.g. products-v2.")
+      description = "The index to build, e.g. products-v2 or books-v2.")
   String target;
 
   @Option(
+      names = "--documents",
+      paramLabel = "FILE",
+      description =
+          "A document definition file (the same as --search.documents FILE; see"
+              + " docs/document-definitions.md): rebuild its document's index from its copy.")
+  String documents;
+
+  @Option(
       names = "--swap-alias",
-      description = "Move the alias (search.alias, default products) to the target when built.")
+      description =
+          "Move the alias (the definition's index, else search.alias, default products) to the"
+              + " target when built.")
   boolean swapAlias;
 
   @Option(
@@ -56,6 +72,9 @@ final class BackfillCommand implements java.util.concurrent.Callable<Integer> {
         WeirConfig.fromArgs(jobArgs.toArray(String[]::new))
             .with(BackfillOptions.TARGET, target)
             .with(BackfillOptions.DRY_RUN, Boolean.toString(dryRun));
+    if (documents != null) {
+      config = config.with(SearchIndexOptions.DOCUMENTS, documents);
+    }
     if (parallelism != null) {
       config = config.with(WeirOptions.PARALLELISM, parallelism.toString());
     }
@@ -97,7 +116,7 @@ final class BackfillCommand implements java.util.concurrent.Callable<Integer> {
           s.elapsed().toMillis() / 1e3,
           s.swapped() ? "; alias moved to " + s.target() : "");
       return 0;
-    } catch (BackfillException e) {
+    } catch (BackfillException | dev.weir.search.definition.DefinitionException e) {
       out.println();
       spec.commandLine().getErr().println("weir backfill: " + e.getMessage());
       return 1;

@@ -93,18 +93,19 @@ class K8sManifestsTest {
   }
 
   /**
-   * Declared documents: both jobs read the definition from the ConfigMap mounted where their
-   * argument says, and the ConfigMap holds a definition weir reads.
+   * Declared documents: the capture, the indexer and the backfill read the definition from the
+   * ConfigMap mounted where their argument says, and the ConfigMap holds a definition weir reads.
    */
   @Test
-  void theDeclaredOverlayMountsTheDefinitionForTheCaptureAndTheIndexer() throws IOException {
+  void theDeclaredOverlayMountsTheDefinitionForTheCaptureTheIndexerAndTheBackfill()
+      throws IOException {
     var declared = Kustomization.render(K8S.resolve("overlays/declared"));
     String definition =
         find(declared, "ConfigMap/weir-documents").at("/data/documents.json").asText();
     assertThat(dev.weir.search.definition.DefinitionFile.parse(definition))
         .extracting(dev.weir.search.definition.DocumentSpec::index)
         .containsExactly("books");
-    for (String job : List.of("search-index", "cdc-catalog")) {
+    for (String job : List.of("search-index", "cdc-catalog", "backfill")) {
       ObjectNode deployment = find(declared, "FlinkDeployment/weir-" + job);
       List<String> args = new ArrayList<>();
       deployment.at("/spec/job/args").forEach(a -> args.add(a.asText()));
@@ -114,7 +115,13 @@ class K8sManifestsTest {
       assertThat(file).as(job).startsWith(mountPath + "/");
       assertThat(deployment.at("/spec/podTemplate/spec/volumes/0/configMap/name").asText())
           .isEqualTo("weir-documents");
-      assertThat(args).as(job).contains("--job", job);
+      if (job.equals("backfill")) {
+        assertThat(deployment.at("/spec/job/entryClass").asText())
+            .isEqualTo("dev.weir.backfill.Backfill");
+        assertThat(args).as(job).contains("--backfill.target", "books-v2");
+      } else {
+        assertThat(args).as(job).contains("--job", job);
+      }
     }
   }
 

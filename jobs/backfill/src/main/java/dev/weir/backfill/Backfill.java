@@ -5,11 +5,9 @@ import co.elastic.clients.elasticsearch._types.VersionType;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.job.JobRunner;
 import dev.weir.common.postgres.PostgresConnectionProvider;
-import dev.weir.search.SearchIndexOptions;
 import dev.weir.sink.elasticsearch.ElasticsearchClients;
 import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -21,8 +19,10 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * A whole rebuild while the streaming indexer keeps running:
  *
  * <ol>
- *   <li><b>copy pass</b>: {@link BackfillJob} sends the target every document of search_document it
- *       does not hold with the same content hash, with the document's stored version;
+ *   <li><b>copy pass</b>: {@link BackfillJob} sends the target every document of the copy (the
+ *       products document's search_document, or a declared document's copy table: {@link
+ *       CopySource}) it does not hold with the same content hash, with the document's stored
+ *       version;
  *   <li>with {@code swap}: the alias moves to the target in one alias update; from then on the
  *       streaming job writes there;
  *   <li>after {@link BackfillOptions#SETTLE} (the streaming job's writes in flight land in the
@@ -30,7 +30,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *       during the copy pass (every other document is skipped by its hash); versions keep it from
  *       regressing anything the streaming job wrote to the target meanwhile;
  *   <li>documents in the target that the copy no longer has (deleted during the rebuild, when the
- *       streaming delete went to the old index) are deleted, with a version above the one held.
+ *       streaming delete went to the old index) are deleted, with a version above the one held: a
+ *       scan of the target (a point in time, any number of documents, ids of any kind) checked
+ *       against the copy a page at a time.
  * </ol>
  *
  * A killed run started again with the same target resumes: every document already sent is skipped
@@ -88,8 +90,9 @@ public final class Backfill {
       throws Exception {
     long start = System.nanoTime();
     String target = BackfillOptions.target(config);
-    long total = copyCount(config);
-    Map<String, Long> copyPass = pass(config, env.get(), "copy", total, progress);
+    CopySource copy = CopySource.of(config);
+    long total = BackfillJob.count(config, copy);
+    Map<String, Long> copyPass = pass(config, copy, env.get(), "copy", total, progress);
     boolean dryRun = config.get(BackfillOptions.DRY_RUN);
     long deleted = 0;
     Map<String, Long> catchUp = Map.of();
@@ -101,11 +104,12 @@ public final class Backfill {
         // documents again.
         es.indices().refresh(r -> r.index(target));
         if (swap) {
-          TargetIndex.swap(es, config.get(SearchIndexOptions.ALIAS), target);
+          TargetIndex.swap(es, copy.alias(), target);
         }
         Thread.sleep(config.get(BackfillOptions.SETTLE).toMillis());
-        catchUp = pass(config, env.get(), "catch-up", copyCount(config), progress);
-        deleted = deleteWhatTheCopyNoLongerHas(config, es, target);
+        catchUp =
+            pass(config, copy, env.get(), "catch-up", BackfillJob.count(config, copy), progress);
+        deleted = deleteWhatTheCopyNoLongerHas(config, copy, es, target);
       }
     }
     return new Summary(
@@ -121,10 +125,15 @@ public final class Backfill {
 
   /** Runs one pass of {@link BackfillJob} to its end, reporting progress every second. */
   static Map<String, Long> pass(
-      WeirConfig config, StreamExecutionEnvironment env, String name, long total, Progress progress)
+      WeirConfig config,
+      CopySource copy,
+      StreamExecutionEnvironment env,
+      String name,
+      long total,
+      Progress progress)
       throws Exception {
     long start = System.nanoTime();
-    JobClient job = JobRunner.start(new BackfillJob(), env, config);
+    JobClient job = JobRunner.start(new BackfillJob(copy), env, config);
     var result = job.getJobExecutionResult();
     while (!result.isDone()) {
       try {
@@ -179,52 +188,46 @@ public final class Backfill {
     return a.getOrDefault(key, 0L) + b.getOrDefault(key, 0L);
   }
 
-  static long copyCount(WeirConfig config) throws Exception {
-    try (Connection c = PostgresConnectionProvider.open(config);
-        ResultSet rs = c.createStatement().executeQuery("SELECT count(*) FROM search_document")) {
-      rs.next();
-      return rs.getLong(1);
-    }
-  }
-
   /**
-   * Deletes the target's documents whose product the copy no longer has, with an external version
-   * one above the one held: if the streaming job wrote a newer version meanwhile, it stays.
+   * Deletes the target's documents that the copy no longer has, with an external version one above
+   * the one held: if the streaming job wrote a newer version meanwhile, it stays.
    */
   private static long deleteWhatTheCopyNoLongerHas(
-      WeirConfig config, ElasticsearchClient es, String target) throws Exception {
-    Map<Long, TargetIndex.Held> held = TargetIndex.held(es, target, Long.MIN_VALUE, Long.MAX_VALUE);
-    java.util.Set<Long> copied = new java.util.HashSet<>();
-    try (Connection c = PostgresConnectionProvider.open(config);
-        ResultSet rs = c.createStatement().executeQuery("SELECT product_id FROM search_document")) {
-      while (rs.next()) {
-        copied.add(rs.getLong(1));
+      WeirConfig config, CopySource copy, ElasticsearchClient es, String target) throws Exception {
+    long[] deleted = {0};
+    try (Connection c = PostgresConnectionProvider.open(config)) {
+      c.setReadOnly(true);
+      TargetIndex.scan(
+          es,
+          target,
+          config.get(BackfillOptions.SPLIT_SIZE),
+          held -> {
+            for (String id : copy.missing(c, held.keySet())) {
+              if (delete(es, target, id, held.get(id) + 1)) {
+                deleted[0]++;
+              }
+            }
+          });
+    }
+    return deleted[0];
+  }
+
+  /** Deletes a document unless a version at least {@code version} is there (it stays). */
+  private static boolean delete(ElasticsearchClient es, String target, String id, long version)
+      throws Exception {
+    try {
+      es.delete(d -> d.index(target).id(id).version(version).versionType(VersionType.External));
+      return true;
+    } catch (co.elastic.clients.elasticsearch._types.ElasticsearchException e) {
+      if (e.status() != 409) {
+        throw e;
+      }
+    } catch (org.elasticsearch.client.ResponseException e) {
+      // A delete's 409 (a newer version is there: it stays) comes back as a response error.
+      if (e.getResponse().getStatusLine().getStatusCode() != 409) {
+        throw e;
       }
     }
-    long deleted = 0;
-    for (Map.Entry<Long, TargetIndex.Held> doc : held.entrySet()) {
-      if (copied.contains(doc.getKey())) {
-        continue;
-      }
-      try {
-        es.delete(
-            d ->
-                d.index(target)
-                    .id(Long.toString(doc.getKey()))
-                    .version(doc.getValue().version() + 1)
-                    .versionType(VersionType.External));
-        deleted++;
-      } catch (co.elastic.clients.elasticsearch._types.ElasticsearchException e) {
-        if (e.status() != 409) {
-          throw e;
-        }
-      } catch (org.elasticsearch.client.ResponseException e) {
-        // A delete's 409 (a newer version is there: it stays) comes back as a response error.
-        if (e.getResponse().getStatusLine().getStatusCode() != 409) {
-          throw e;
-        }
-      }
-    }
-    return deleted;
+    return false;
   }
 }

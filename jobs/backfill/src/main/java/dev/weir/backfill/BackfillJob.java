@@ -4,7 +4,6 @@ import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.job.WeirJob;
 import dev.weir.common.postgres.PostgresConnectionProvider;
-import dev.weir.search.SearchDocumentStore;
 import dev.weir.sink.elasticsearch.DocumentOperation;
 import dev.weir.sink.elasticsearch.ElasticsearchClients;
 import dev.weir.sink.elasticsearch.ElasticsearchSettings;
@@ -18,13 +17,25 @@ import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * backfill, one pass: the copy's product ids cut into splits → each split compared with the target
- * ({@link SplitComparer}) → the documents the target lacks, bulk-written with their versions. A
- * bounded job; {@link Backfill} runs it (twice, around the alias swap).
+ * backfill, one pass: the copy cut into splits of ids → each split compared with the target ({@link
+ * SplitComparer}) → the documents the target lacks, bulk-written with their versions. A bounded
+ * job; {@link Backfill} runs it (twice, around the alias swap). The copy is the products document's
+ * search_document, or a declared document's copy table ({@link CopySource#of}).
  */
 public final class BackfillJob implements WeirJob {
 
   public static final String NAME = "backfill";
+
+  private final CopySource copy;
+
+  /** The copy the configuration names, found when the job is prepared and built. */
+  public BackfillJob() {
+    this(null);
+  }
+
+  BackfillJob(CopySource copy) {
+    this.copy = copy;
+  }
 
   @Override
   public String name() {
@@ -36,13 +47,17 @@ public final class BackfillJob implements WeirJob {
     return List.of();
   }
 
-  /** Creates the target index from the mapping in schemas/, or checks the existing one's. */
+  private CopySource copy(WeirConfig config) {
+    return copy != null ? copy : CopySource.of(config);
+  }
+
+  /** Creates the target index from the copy's mapping, or checks the existing one's. */
   @Override
   public void prepare(WeirConfig config) {
     String target = BackfillOptions.target(config);
     ElasticsearchSettings elasticsearch = ElasticsearchSettings.from(config);
     try (var transport = ElasticsearchClients.transport(elasticsearch)) {
-      TargetIndex.createOrCheck(new ElasticsearchClient(transport), target);
+      TargetIndex.createOrCheck(new ElasticsearchClient(transport), target, copy(config));
     } catch (java.io.IOException e) {
       throw new BackfillException(ElasticsearchClients.explain(elasticsearch, e), e);
     }
@@ -59,15 +74,14 @@ public final class BackfillJob implements WeirJob {
     restarts.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofSeconds(2));
     env.configure(restarts);
     String target = BackfillOptions.target(config);
-    long[] starts = splitStarts(config, config.get(BackfillOptions.SPLIT_SIZE));
-    if (starts.length == 0) {
-      starts = new long[] {Long.MIN_VALUE}; // an empty copy: one split, for the same summary
-    }
-    env.fromSequence(0, starts.length - 1)
-        .name("splits of search_document")
+    CopySource source = copy(config);
+    List<Split> splits = splits(config, source, config.get(BackfillOptions.SPLIT_SIZE));
+    env.fromSequence(0, splits.size() - 1)
+        .name("splits of " + source.table())
         .uid(NAME + "-splits")
         .rebalance()
-        .flatMap(new SplitComparer(config, target, starts, config.get(BackfillOptions.DRY_RUN)))
+        .flatMap(
+            new SplitComparer(config, target, source, splits, config.get(BackfillOptions.DRY_RUN)))
         .name("compare with " + target)
         .uid(NAME + "-compare")
         .sinkTo(
@@ -79,19 +93,35 @@ public final class BackfillJob implements WeirJob {
         .uid(NAME + "-index");
   }
 
-  /** Where the copy's splits start. Fails clearly without the table. */
-  static long[] splitStarts(WeirConfig config, int splitSize) {
+  /** The copy's splits (at least one). Fails clearly without the table. */
+  static List<Split> splits(WeirConfig config, CopySource copy, int splitSize) {
     try (Connection c = PostgresConnectionProvider.open(config)) {
-      return SearchDocumentStore.splitStarts(c, splitSize);
+      return copy.splits(c, splitSize);
     } catch (SQLException e) {
-      if ("42P01".equals(e.getSQLState())) {
-        throw new BackfillException(
-            "there is no search_document table at "
-                + config.get(dev.weir.common.config.WeirOptions.POSTGRES_URL)
-                + ": run the search-index job first (or point postgres.url at its database)",
-            e);
-      }
-      throw new BackfillException("cannot read search_document: " + e.getMessage(), e);
+      throw unreadable(config, copy, e);
     }
+  }
+
+  /** How many documents the copy holds. Fails clearly without the table. */
+  static long count(WeirConfig config, CopySource copy) {
+    try (Connection c = PostgresConnectionProvider.open(config)) {
+      return copy.count(c);
+    } catch (SQLException e) {
+      throw unreadable(config, copy, e);
+    }
+  }
+
+  private static BackfillException unreadable(WeirConfig config, CopySource copy, SQLException e) {
+    if ("42P01".equals(e.getSQLState())) {
+      return new BackfillException(
+          "there is no "
+              + copy.table()
+              + " table at "
+              + config.get(dev.weir.common.config.WeirOptions.POSTGRES_URL)
+              + ": run the search-index job first, with the same definition (or point"
+              + " postgres.url at its database)",
+          e);
+    }
+    return new BackfillException("cannot read " + copy.table() + ": " + e.getMessage(), e);
   }
 }

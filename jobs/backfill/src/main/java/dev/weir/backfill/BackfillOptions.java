@@ -4,7 +4,11 @@ import java.time.Duration;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 
-/** The backfill's options (the alias is search.alias, the copy is postgres.url). */
+/**
+ * The backfill's options. The copy is at postgres.url: the products document's search_document, or
+ * with search.documents (a definition file) a declared document's copy table, behind the
+ * definition's alias; else the alias is search.alias.
+ */
 public final class BackfillOptions {
 
   public static final ConfigOption<String> TARGET =
@@ -12,15 +16,23 @@ public final class BackfillOptions {
           .stringType()
           .noDefaultValue()
           .withDescription(
-              "The index to rebuild: created from the mapping in schemas/ if missing, else its mapping"
+              "The index to rebuild: created if missing from the document's mapping (the products"
+                  + " mapping in schemas/, or the one derived from the definition), else its mapping"
                   + " must match.");
+
+  public static final ConfigOption<String> DOCUMENT =
+      ConfigOptions.key("backfill.document")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "With search.documents: the document to rebuild, by its index (alias) name. Needed"
+                  + " only when the definition file declares several.");
 
   public static final ConfigOption<Integer> SPLIT_SIZE =
       ConfigOptions.key("backfill.split-size")
           .intType()
           .defaultValue(1000)
-          .withDescription(
-              "Product ids per split: the unit of parallel reading and of comparison.");
+          .withDescription("Documents per split: the unit of parallel reading and of comparison.");
 
   public static final ConfigOption<Boolean> DRY_RUN =
       ConfigOptions.key("backfill.dry-run")
@@ -41,7 +53,8 @@ public final class BackfillOptions {
           .booleanType()
           .defaultValue(false)
           .withDescription(
-              "Move search.alias to the target once built (the command line's --swap-alias).");
+              "Move the alias (the declared document's index, else search.alias) to the target once"
+                  + " built (the command line's --swap-alias).");
 
   private BackfillOptions() {}
 

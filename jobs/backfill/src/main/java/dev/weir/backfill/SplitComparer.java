@@ -4,8 +4,7 @@ import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.postgres.JdbcDrivers;
 import dev.weir.common.postgres.PostgresConnectionProvider;
-import dev.weir.search.SearchDocument;
-import dev.weir.search.SearchDocumentStore;
+import dev.weir.search.copy.DocumentCopy.CopiedDocument;
 import dev.weir.sink.elasticsearch.DocumentOperation;
 import dev.weir.sink.elasticsearch.ElasticsearchClients;
 import dev.weir.sink.elasticsearch.ElasticsearchSettings;
@@ -20,10 +19,10 @@ import org.apache.flink.api.common.functions.RichFlatMapFunction;
 import org.apache.flink.util.Collector;
 
 /**
- * One split of product ids: the copy's documents compared with what the target holds. A document
- * the target already holds with the same content hash is skipped (so a re-run or a resumed run
- * sends almost nothing); the others go out with their stored version as the external version (so a
- * newer version written meanwhile by the streaming job wins).
+ * One split of the copy: its documents compared with what the target holds. A document the target
+ * already holds with the same content hash is skipped (so a re-run or a resumed run sends almost
+ * nothing); the others go out with their stored version as the external version (so a newer version
+ * written meanwhile by the streaming job wins).
  */
 final class SplitComparer extends RichFlatMapFunction<Long, DocumentOperation> {
 
@@ -34,7 +33,8 @@ final class SplitComparer extends RichFlatMapFunction<Long, DocumentOperation> {
 
   private final WeirConfig config;
   private final String target;
-  private final long[] splitStarts;
+  private final CopySource source;
+  private final Split[] splits;
   private final boolean dryRun;
   private transient Connection copy;
   private transient ElasticsearchClient es;
@@ -43,14 +43,13 @@ final class SplitComparer extends RichFlatMapFunction<Long, DocumentOperation> {
   private transient LongCounter skipped;
   private transient LongCounter bytes;
 
-  /**
-   * @param splitStarts the first product id of each split: split {@code i} is the ids from {@code
-   *     splitStarts[i]} up to the next split's first (the last one: to the end)
-   */
-  SplitComparer(WeirConfig config, String target, long[] splitStarts, boolean dryRun) {
+  /** Element {@code i} of the input is split {@code splits[i]}. */
+  SplitComparer(
+      WeirConfig config, String target, CopySource source, List<Split> splits, boolean dryRun) {
     this.config = config;
     this.target = target;
-    this.splitStarts = splitStarts;
+    this.source = source;
+    this.splits = splits.toArray(Split[]::new);
     this.dryRun = dryRun;
   }
 
@@ -67,27 +66,26 @@ final class SplitComparer extends RichFlatMapFunction<Long, DocumentOperation> {
   }
 
   @Override
-  public void flatMap(Long split, Collector<DocumentOperation> out) throws Exception {
-    int i = split.intValue();
-    long from = splitStarts[i];
-    long to = i + 1 < splitStarts.length ? splitStarts[i + 1] - 1 : Long.MAX_VALUE;
-    Map<Long, TargetIndex.Held> held = TargetIndex.held(es, target, from, to);
-    List<SearchDocument> docs;
-    if (held.isEmpty()) {
-      // Nothing to compare with (a first run): read the documents straight away.
-      docs = SearchDocumentStore.readRange(copy, from, to);
-      read.add(docs.size());
-    } else {
-      // Compare the hashes first: whole documents (large descriptions) are read only to be sent.
-      Map<Long, byte[]> hashes = SearchDocumentStore.contentHashes(copy, from, to);
-      List<Long> differing = differing(hashes, held);
-      read.add(hashes.size());
-      skipped.add(hashes.size() - differing.size());
-      docs = differing.isEmpty() ? List.of() : SearchDocumentStore.read(copy, differing);
+  public void flatMap(Long index, Collector<DocumentOperation> out) throws Exception {
+    Split split = splits[index.intValue()];
+    // Compare the hashes first: whole documents (large descriptions) are read only to be sent.
+    Map<String, byte[]> hashes = source.contentHashes(copy, split);
+    if (hashes.isEmpty()) {
+      return;
     }
-    for (SearchDocument d : docs) {
-      DocumentOperation op =
-          DocumentOperation.index(target, Long.toString(d.productId), d.docVersion, d.toJson());
+    List<String> differing = differing(hashes, TargetIndex.held(es, target, hashes.keySet()));
+    read.add(hashes.size());
+    skipped.add(hashes.size() - differing.size());
+    List<CopiedDocument> docs;
+    if (differing.isEmpty()) {
+      docs = List.of();
+    } else if (differing.size() == hashes.size()) {
+      docs = source.read(copy, split); // nothing held (a first run): the range, in one scan
+    } else {
+      docs = source.read(copy, differing);
+    }
+    for (CopiedDocument d : docs) {
+      DocumentOperation op = DocumentOperation.index(target, d.id(), d.version(), d.source());
       sent.add(1);
       bytes.add(op.sizeInBytes());
       if (!dryRun) {
@@ -97,11 +95,12 @@ final class SplitComparer extends RichFlatMapFunction<Long, DocumentOperation> {
   }
 
   /**
-   * The product ids whose document the target does not hold with the same content hash (a document
-   * without a hash is always sent).
+   * The ids whose document the target does not hold with the same content hash (a document without
+   * a hash is always sent), in the copy's order.
    */
-  static List<Long> differing(Map<Long, byte[]> copyHashes, Map<Long, TargetIndex.Held> held) {
-    List<Long> ids = new ArrayList<>();
+  static List<String> differing(
+      Map<String, byte[]> copyHashes, Map<String, TargetIndex.Held> held) {
+    List<String> ids = new ArrayList<>();
     copyHashes.forEach(
         (id, hash) -> {
           TargetIndex.Held h = held.get(id);

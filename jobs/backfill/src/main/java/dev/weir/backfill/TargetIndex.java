@@ -4,16 +4,18 @@ import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.FieldValue;
 import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch.core.search.Hit;
-import co.elastic.clients.json.JsonData;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.schema.Json;
-import dev.weir.search.ProductsIndex;
+import dev.weir.search.definition.DocumentPlan;
+import dev.weir.search.index.DocumentIndex;
 import dev.weir.sink.elasticsearch.ElasticsearchClients;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,28 +24,50 @@ import org.elasticsearch.client.Response;
 import org.elasticsearch.client.ResponseException;
 import org.elasticsearch.client.RestClient;
 
-/** The index a backfill writes: prepared, compared with the copy, swapped behind the alias. */
+/**
+ * The index a backfill writes: prepared from the copy's mapping, compared with the copy (by id, ids
+ * as strings), scanned for what the copy no longer has, swapped behind the alias.
+ */
 final class TargetIndex {
 
   /** What the target holds of one document. */
   record Held(String contentHash, long version) {}
 
+  /** How long a scan's point in time is kept between two pages. */
+  private static final String KEEP_ALIVE = "5m";
+
   private TargetIndex() {}
 
   /**
-   * Creates {@code index} from the mapping in schemas/, or checks that an existing one has the same
+   * Creates {@code index} from the copy's mapping, or checks that an existing one has the same
    * field mappings.
    *
    * @throws BackfillException if the existing index's mapping differs
    */
-  static void createOrCheck(ElasticsearchClient es, String index) throws IOException {
+  static void createOrCheck(ElasticsearchClient es, String index, CopySource copy)
+      throws IOException {
     if (!es.indices().exists(e -> e.index(index)).value()) {
-      ProductsIndex.create(es, index);
+      DocumentIndex.create(es, index, copy.mapping());
       return;
     }
-    JsonNode expected = Json.mapper().readTree(ProductsIndex.mapping()).path("mappings");
+    JsonNode expected = Json.mapper().readTree(copy.mapping()).path("mappings");
     JsonNode actual =
         get(ElasticsearchClients.rest(es), "/" + index + "/_mapping").path(index).path("mappings");
+    List<String> conflicts = conflicts(expected, actual);
+    if (!conflicts.isEmpty()) {
+      throw new BackfillException(
+          "target index "
+              + index
+              + " exists with a mapping that conflicts with "
+              + copy.mappingOrigin()
+              + ": "
+              + String.join("; ", conflicts)
+              + ". Choose another --target, or delete the index.");
+    }
+  }
+
+  /** The fields whose mapping differs from the expected one. */
+  static List<String> conflicts(JsonNode expected, JsonNode actual) {
     List<String> conflicts = new ArrayList<>();
     expected
         .path("properties")
@@ -60,56 +84,96 @@ final class TargetIndex {
                         + f.getValue());
               }
             });
-    if (!conflicts.isEmpty()) {
-      throw new BackfillException(
-          "target index "
-              + index
-              + " exists with a mapping that conflicts with schemas/elasticsearch/products.mapping.json: "
-              + String.join("; ", conflicts)
-              + ". Choose another --target, or delete the index.");
-    }
+    return conflicts;
   }
 
-  /** Content hash and version of every document the index holds with {@code from <= id <= to}. */
-  static Map<Long, Held> held(ElasticsearchClient es, String index, long from, long to)
+  /**
+   * Content hash and version of the documents with these ids that the index holds: one multi-get,
+   * which reads what was written even before a refresh makes it searchable.
+   */
+  static Map<String, Held> held(ElasticsearchClient es, String index, Collection<String> ids)
       throws IOException {
-    Map<Long, Held> held = new HashMap<>();
-    List<FieldValue> after = null;
-    while (true) {
-      List<FieldValue> cursor = after;
-      List<Hit<ObjectNode>> hits =
-          es.search(
-                  s -> {
-                    s.index(index)
-                        .size(1000)
-                        .version(true)
-                        .source(src -> src.filter(f -> f.includes("content_hash")))
-                        // Exact longs: as doubles, ids above 2^53 would round.
-                        .query(
-                            q ->
-                                q.range(
-                                    r ->
-                                        r.untyped(
-                                            u ->
-                                                u.field("product_id")
-                                                    .gte(JsonData.of(from))
-                                                    .lte(JsonData.of(to)))))
-                        .sort(o -> o.field(f -> f.field("product_id").order(SortOrder.Asc)));
-                    return cursor == null ? s : s.searchAfter(cursor);
-                  },
-                  ObjectNode.class)
-              .hits()
-              .hits();
-      for (Hit<ObjectNode> hit : hits) {
-        JsonNode hash = hit.source() == null ? null : hit.source().get("content_hash");
-        held.put(
-            Long.parseLong(hit.id()),
-            new Held(hash == null || hash.isNull() ? null : hash.asText(), hit.version()));
+    Map<String, Held> held = new HashMap<>();
+    if (ids.isEmpty()) {
+      return held;
+    }
+    List<String> list = List.copyOf(ids);
+    var docs =
+        es.mget(
+                m -> m.index(index).ids(list).sourceIncludes(DocumentPlan.CONTENT_HASH),
+                ObjectNode.class)
+            .docs();
+    for (var item : docs) {
+      if (item.isFailure()) {
+        throw new IOException(
+            "cannot read document "
+                + item.failure().id()
+                + " of "
+                + index
+                + ": "
+                + item.failure().error().reason());
       }
-      if (hits.size() < 1000) {
-        return held;
+      var doc = item.result();
+      if (!doc.found()) {
+        continue;
       }
-      after = hits.get(hits.size() - 1).sort();
+      JsonNode hash = doc.source() == null ? null : doc.source().get(DocumentPlan.CONTENT_HASH);
+      held.put(
+          doc.id(),
+          new Held(
+              hash == null || hash.isNull() ? null : hash.asText(),
+              doc.version() == null ? 0 : doc.version()));
+    }
+    return held;
+  }
+
+  /** One page of a scan: id → version of each document. */
+  interface Page {
+    void accept(Map<String, Long> versions) throws Exception;
+  }
+
+  /**
+   * Every document of the index, in pages of {@code size}, as a point in time held it when the scan
+   * began (search_after on {@code _shard_doc}: no limit of 10,000, any id).
+   */
+  static void scan(ElasticsearchClient es, String index, int size, Page page) throws Exception {
+    String[] pit = {
+      es.openPointInTime(o -> o.index(index).keepAlive(k -> k.time(KEEP_ALIVE))).id()
+    };
+    try {
+      List<FieldValue> after = null;
+      while (true) {
+        List<FieldValue> cursor = after;
+        var found =
+            es.search(
+                s -> {
+                  s.pit(p -> p.id(pit[0]).keepAlive(k -> k.time(KEEP_ALIVE)))
+                      .size(size)
+                      .version(true)
+                      .source(src -> src.fetch(false))
+                      .trackTotalHits(t -> t.enabled(false))
+                      .sort(o -> o.field(f -> f.field("_shard_doc").order(SortOrder.Asc)));
+                  return cursor == null ? s : s.searchAfter(cursor);
+                },
+                ObjectNode.class);
+        if (found.pitId() != null) {
+          pit[0] = found.pitId();
+        }
+        List<Hit<ObjectNode>> hits = found.hits().hits();
+        Map<String, Long> versions = new LinkedHashMap<>();
+        for (Hit<ObjectNode> hit : hits) {
+          versions.put(hit.id(), hit.version() == null ? 0 : hit.version());
+        }
+        if (!versions.isEmpty()) {
+          page.accept(versions);
+        }
+        if (hits.size() < size) {
+          return;
+        }
+        after = hits.get(hits.size() - 1).sort();
+      }
+    } finally {
+      es.closePointInTime(c -> c.id(pit[0]));
     }
   }
 

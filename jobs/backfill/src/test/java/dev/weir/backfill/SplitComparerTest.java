@@ -14,27 +14,46 @@ class SplitComparerTest {
 
   @Test
   void sendsOnlyWhatTheTargetDoesNotHoldWithTheSameHash() {
-    Map<Long, byte[]> copy = new LinkedHashMap<>();
-    copy.put(1L, A); // held with the same hash: skipped
-    copy.put(2L, B); // held with another hash: changed since
-    copy.put(3L, A); // not in the target
-    copy.put(4L, null); // no hash to compare: sent
-    Map<Long, TargetIndex.Held> held =
+    Map<String, byte[]> copy = new LinkedHashMap<>();
+    copy.put("1", A); // held with the same hash: skipped
+    copy.put("2", B); // held with another hash: changed since
+    copy.put("3", A); // not in the target
+    copy.put("4", null); // no hash to compare: sent
+    Map<String, TargetIndex.Held> held =
         Map.of(
-            1L, new TargetIndex.Held("0a0a", 5),
-            2L, new TargetIndex.Held("0a0a", 5),
-            4L, new TargetIndex.Held("0a0a", 5),
-            9L, new TargetIndex.Held("0a0a", 5)); // gone from the copy: the delete pass's business
+            "1", new TargetIndex.Held("0a0a", 5),
+            "2", new TargetIndex.Held("0a0a", 5),
+            "4", new TargetIndex.Held("0a0a", 5),
+            "9", new TargetIndex.Held("0a0a", 5)); // gone from the copy: the delete pass's business
 
-    assertThat(SplitComparer.differing(copy, held)).containsExactly(2L, 3L, 4L);
+    assertThat(SplitComparer.differing(copy, held)).containsExactly("2", "3", "4");
   }
 
   @Test
   void anEmptyTargetGetsEverything() {
-    Map<Long, byte[]> copy = new LinkedHashMap<>();
-    copy.put(7L, A);
-    copy.put(8L, B);
+    Map<String, byte[]> copy = new LinkedHashMap<>();
+    copy.put("7", A);
+    copy.put("8", B);
 
-    assertThat(SplitComparer.differing(copy, Map.of())).containsExactly(7L, 8L);
+    assertThat(SplitComparer.differing(copy, Map.of())).containsExactly("7", "8");
+  }
+
+  @Test
+  void idsOfAnyKindCompareAsTheStringsTheyAre() {
+    Map<String, byte[]> copy = new LinkedHashMap<>();
+    copy.put("978-0451524935", A); // text
+    copy.put("6f1c2a3e-0000-4000-8000-000000000001", A); // uuid
+    copy.put("[\"eu\",42]", A); // composite
+    copy.put("[\"eu\",43]", B);
+    copy.put("42", A); // an integer key: "42" is not "042"
+    Map<String, TargetIndex.Held> held =
+        Map.of(
+            "978-0451524935", new TargetIndex.Held("0a0a", 1),
+            "6f1c2a3e-0000-4000-8000-000000000001", new TargetIndex.Held("0a0a", 1),
+            "[\"eu\",42]", new TargetIndex.Held("0a0a", 1),
+            "[\"eu\",43]", new TargetIndex.Held("0a0a", 1),
+            "042", new TargetIndex.Held("0a0a", 1));
+
+    assertThat(SplitComparer.differing(copy, held)).containsExactly("[\"eu\",43]", "42");
   }
 }

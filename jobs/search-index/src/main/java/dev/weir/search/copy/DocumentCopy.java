@@ -38,10 +38,12 @@ public final class DocumentCopy implements Serializable {
     }
   }
 
+  private final DocumentPlan plan;
   private final String table;
   private final List<Column> fields;
 
   public DocumentCopy(DocumentPlan plan) {
+    this.plan = plan;
     this.table = plan.copyTable();
     List<Column> columns = new ArrayList<>();
     for (DocumentField f : plan.documentFields()) {
@@ -186,8 +188,43 @@ public final class DocumentCopy implements Serializable {
     return new DocumentCopyWriter(this, connection);
   }
 
-  /** A document as the copy holds it; {@code source} is its Elasticsearch document. */
+  /**
+   * A document as the copy holds it; {@code source} is its Elasticsearch document, the same bytes
+   * the streaming job sends (see {@link CopiedValues}).
+   */
   public record CopiedDocument(String id, long version, byte[] contentHash, byte[] source) {}
+
+  /** How many documents the copy holds. */
+  public long count(Connection c) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT count(*) FROM " + quotedTable())) {
+      rs.next();
+      return rs.getLong(1);
+    }
+  }
+
+  /** Those of {@code ids} the copy does not hold, in no particular order. */
+  public List<String> missing(Connection c, Collection<String> ids) throws SQLException {
+    List<String> missing = new ArrayList<>();
+    if (ids.isEmpty()) {
+      return missing;
+    }
+    try (PreparedStatement s =
+        c.prepareStatement(
+            "SELECT id FROM unnest(?::text[]) AS ids(id) WHERE NOT EXISTS (SELECT 1 FROM "
+                + quotedTable()
+                + " d WHERE d."
+                + quote(DocumentPlan.DOC_ID)
+                + " = ids.id COLLATE \"C\")")) {
+      s.setArray(1, c.createArrayOf("text", ids.toArray()));
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          missing.add(rs.getString(1));
+        }
+      }
+    }
+    return missing;
+  }
 
   /**
    * The first doc_id of each run of {@code size} documents, in order (empty when the copy is):
@@ -319,12 +356,13 @@ public final class DocumentCopy implements Serializable {
 
   private List<CopiedDocument> documents(PreparedStatement s) throws SQLException {
     List<String> names = fields.stream().map(Column::name).toList();
+    List<DocumentPlan.DocumentField> planned = plan.documentFields();
     List<CopiedDocument> docs = new ArrayList<>();
     try (ResultSet rs = s.executeQuery()) {
       while (rs.next()) {
         String[] values = new String[fields.size()];
         for (int i = 0; i < values.length; i++) {
-          values[i] = rs.getString(4 + i);
+          values[i] = CopiedValues.field(plan, planned.get(i), rs.getString(4 + i));
         }
         byte[] hash = rs.getBytes(3);
         docs.add(

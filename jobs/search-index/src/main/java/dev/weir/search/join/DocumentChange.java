@@ -40,6 +40,19 @@ public class DocumentChange {
     return d;
   }
 
+  /**
+   * The content hash of a document whose fields are {@code values} (JSON texts, in {@link
+   * dev.weir.search.definition.DocumentPlan#documentFields()} order), as the join computes it:
+   * equal hashes mean byte-equal fields.
+   */
+  public static byte[] contentHash(String[] values) {
+    long[] hashes = new long[values.length];
+    for (int i = 0; i < values.length; i++) {
+      hashes[i] = Hashes.of(values[i]);
+    }
+    return Hashes.content(hashes);
+  }
+
   /** The indices of the changed fields. */
   public List<Integer> changedFields() {
     List<Integer> fields = new ArrayList<>();

@@ -1,0 +1,92 @@
+package dev.weir.backfill;
+
+import dev.weir.common.config.WeirConfig;
+import dev.weir.search.DeclaredDocuments;
+import dev.weir.search.SearchIndexOptions;
+import dev.weir.search.copy.DocumentCopy.CopiedDocument;
+import dev.weir.search.definition.DocumentPlan;
+import java.io.Serializable;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The Postgres copy a backfill rebuilds an index from, as the passes use it: how many documents,
+ * their splits, a split's content hashes and documents, and which ids it no longer holds. Ids are
+ * the documents' Elasticsearch ids, as strings. Two copies: the built-in products document's {@code
+ * search_document} ({@link ProductsCopy}), and the copy table of a declared document ({@link
+ * DeclaredCopy}).
+ */
+interface CopySource extends Serializable {
+
+  /** The copy's table, as messages name it. */
+  String table();
+
+  /** The alias the target is swapped behind. */
+  String alias();
+
+  /** The target's create-index request body (settings and mappings). */
+  String mapping();
+
+  /** Where the mapping comes from, as messages name it. */
+  String mappingOrigin();
+
+  long count(Connection c) throws SQLException;
+
+  /** The copy cut into splits of about {@code size} documents (at least one split). */
+  List<Split> splits(Connection c, int size) throws SQLException;
+
+  /** id → content hash (null if none) of a split's documents. */
+  Map<String, byte[]> contentHashes(Connection c, Split split) throws SQLException;
+
+  /** A split's whole documents. */
+  List<CopiedDocument> read(Connection c, Split split) throws SQLException;
+
+  /** The documents with these ids (those the copy holds). */
+  List<CopiedDocument> read(Connection c, Collection<String> ids) throws SQLException;
+
+  /** Those of {@code ids} the copy does not hold. */
+  List<String> missing(Connection c, Collection<String> ids) throws SQLException;
+
+  /**
+   * The copy the configuration names: a declared document's ({@link SearchIndexOptions#DOCUMENTS},
+   * the one {@link BackfillOptions#DOCUMENT} names when the file declares several), else the
+   * products document's.
+   */
+  static CopySource of(WeirConfig config) {
+    if (!DeclaredDocuments.configured(config)) {
+      return new ProductsCopy(config.get(SearchIndexOptions.ALIAS));
+    }
+    List<DocumentPlan> plans = DeclaredDocuments.plans(config);
+    String file = config.get(SearchIndexOptions.DOCUMENTS);
+    String wanted = config.getOptional(BackfillOptions.DOCUMENT).orElse(null);
+    if (wanted == null) {
+      if (plans.size() != 1) {
+        throw new BackfillException(
+            file
+                + " declares "
+                + plans.size()
+                + " documents ("
+                + plans.stream().map(DocumentPlan::index).collect(Collectors.joining(", "))
+                + "): name the one to rebuild with --backfill.document <index>");
+      }
+      return new DeclaredCopy(plans.get(0));
+    }
+    return plans.stream()
+        .filter(p -> p.index().equals(wanted))
+        .findFirst()
+        .map(DeclaredCopy::new)
+        .orElseThrow(
+            () ->
+                new BackfillException(
+                    file
+                        + " declares no document with index '"
+                        + wanted
+                        + "' (it declares "
+                        + plans.stream().map(DocumentPlan::index).collect(Collectors.joining(", "))
+                        + ")"));
+  }
+}
