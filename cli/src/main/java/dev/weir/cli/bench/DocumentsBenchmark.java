@@ -65,7 +65,7 @@ public final class DocumentsBenchmark {
   }
 
   /** One end-to-end side: a job's load and the raw bulk of its documents. */
-  public record EndToEnd(Load job, Load raw) {
+  public record EndToEnd(Load job, Load raw, TableStats copy) {
     double ratio() {
       return job.documentsPerSecond() / raw.documentsPerSecond();
     }
@@ -142,11 +142,13 @@ public final class DocumentsBenchmark {
                   "bench.documents",
                   INDEX + "-builtin")
               .with(SearchIndexOptions.INITIAL_INDEX, INDEX + "-builtin-weir");
-      EndToEnd builtInPass = endToEnd(stack, es, builtIn, INDEX + "-builtin", products, "built-in");
+      EndToEnd builtInPass =
+          endToEnd(stack, es, builtIn, INDEX + "-builtin", "search_document", products, "built-in");
       WeirConfig declared =
           config(stack, connections, workDir, "bench_documents_declared", INDEX + "-declared");
       EndToEnd declaredPass =
-          endToEnd(stack, es, declared, INDEX + "-declared", products, "declared");
+          endToEnd(
+              stack, es, declared, INDEX + "-declared", "product_document", products, "declared");
       return new Result(
           products,
           measured,
@@ -308,6 +310,7 @@ public final class DocumentsBenchmark {
       ElasticsearchClient es,
       WeirConfig config,
       String alias,
+      String copyTable,
       int products,
       String name)
       throws Exception {
@@ -329,7 +332,7 @@ public final class DocumentsBenchmark {
     Load raw =
         SearchIndexBenchmark.rawBulk(
             stack, es, SearchIndexBenchmark.documents(es, alias), alias + "-raw");
-    return new EndToEnd(weir, raw);
+    return new EndToEnd(weir, raw, copyStats(config, copyTable));
   }
 
   /** Settings of a declared run: its own copy database and index, the catalog's topics. */
@@ -473,19 +476,23 @@ public final class DocumentsBenchmark {
             + " database and index, timed from RUNNING until the alias counts every product; then"
             + " the raw bulk of the documents it indexed, with their versions. The JVM and"
             + " Elasticsearch are warm (the live job above ran first).\n\n");
-    md.append("| job | documents | seconds | documents/s | raw bulk documents/s | ratio |\n");
-    md.append("|---|---:|---:|---:|---:|---:|\n");
+    md.append(
+        "| job | documents | seconds | documents/s | raw bulk documents/s | ratio | copy rows"
+            + " written per document | index operations per document |\n");
+    md.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for (EndToEnd e : List.of(r.builtIn(), r.declared())) {
       md.append(
           String.format(
               Locale.ROOT,
-              "| %s | %,d | %.1f | %,.0f | %,.0f | %.2f |%n",
+              "| %s | %,d | %.1f | %,.0f | %,.0f | %.2f | %.2f | %.2f |%n",
               e.job().name(),
               e.job().documents(),
               e.job().seconds(),
               e.job().documentsPerSecond(),
               e.raw().documentsPerSecond(),
-              e.ratio()));
+              e.ratio(),
+              (double) (e.copy().inserted() + e.copy().updated()) / e.job().documents(),
+              (double) e.job().elasticsearch().indexed() / e.job().documents()));
     }
     md.append(
         String.format(

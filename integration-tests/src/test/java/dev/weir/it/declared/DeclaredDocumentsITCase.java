@@ -217,6 +217,61 @@ class DeclaredDocumentsITCase {
     awaitConverged("random changes, seed " + chosen);
   }
 
+  /**
+   * Issue 25's version assumptions, on the declared join: after a re-snapshot with a new slot (the
+   * old one lost), after change events without an LSN, and after a source whose LSNs start lower (a
+   * catalog moved to a new cluster: its snapshot and changes, as the capture would write them), a
+   * later change still reaches every document: none is dropped as stale.
+   */
+  @Test
+  void versionsSurviveAReSnapshotANewClusterAndChangesWithoutLsn() throws Exception {
+    start(
+        "INSERT INTO publisher VALUES ('p-secker', 'Secker & Warburg')",
+        "INSERT INTO subject VALUES (1, 'Dystopia'), (2, 'Politics')",
+        book("b-1984", "Nineteen Eighty-Four", "p-secker"),
+        book("b-farm", "Animal Farm", "p-secker"),
+        "INSERT INTO book_subject VALUES ('b-1984', 1), ('b-1984', 2), ('b-farm', 2)");
+    awaitConverged("the snapshot");
+
+    // 1. The replication slot lost: the capture starts again on a new slot and snapshots every
+    // row again, at LSNs no higher than the rows' last changes.
+    capture.cancel().get();
+    CatalogCaptureJob.dropSlot(config);
+    change("UPDATE publisher SET name = 'Renamed while no slot was there' WHERE id = 'p-secker'");
+    capture = JobRunner.start(new CatalogCaptureJob(), env(), config);
+    awaitConverged("a re-snapshot after a lost slot");
+    change("UPDATE publisher SET name = 'Secker and Warburg' WHERE id = 'p-secker'");
+    awaitConverged("a rename after the re-snapshot");
+
+    // 2. A change event without an LSN (another writer's): applied after the row's last change;
+    // a rename after it still reaches the documents.
+    String subjects = config.get(SearchIndexOptions.CDC_TOPIC_PREFIX) + "subject";
+    Kafka.produce(
+        subjects, List.of("{\"op\":\"u\",\"after\":{\"id\":2,\"name\":\"No LSN\"},\"source\":{}}"));
+    assertThat(
+            Await.until(WAIT, () -> indexed().get("b-farm").toString(), d -> d.contains("No LSN")))
+        .contains("No LSN");
+    change("UPDATE subject SET name = 'Politics and language' WHERE id = 2");
+    awaitConverged("a rename after a change without an LSN");
+
+    // 3. The catalog on a new cluster: its snapshot and its first change come with LSNs far below
+    // the old cluster's. They are applied, and so is a rename after them.
+    Kafka.produce(
+        subjects,
+        List.of(
+            "{\"op\":\"r\",\"after\":{\"id\":1,\"name\":\"New cluster\"},\"source\":{\"lsn\":100}}",
+            "{\"op\":\"u\",\"after\":{\"id\":1,\"name\":\"New cluster, renamed\"},"
+                + "\"source\":{\"lsn\":200}}"));
+    assertThat(
+            Await.until(
+                WAIT,
+                () -> indexed().get("b-1984").toString(),
+                d -> d.contains("New cluster, renamed")))
+        .contains("New cluster, renamed");
+    change("UPDATE subject SET name = 'Dystopian fiction' WHERE id = 1");
+    awaitConverged("a rename after a new cluster's snapshot");
+  }
+
   // --- the stack
 
   private void start(String... statements) throws Exception {

@@ -40,6 +40,14 @@ public enum ValueType {
    * text[]}.
    */
   public static ValueType of(String pgType) {
+    // Asked for every value the job normalizes: the few type names of a definition, parsed once.
+    return OF_TYPE_NAME.computeIfAbsent(pgType, ValueType::parse);
+  }
+
+  private static final java.util.Map<String, ValueType> OF_TYPE_NAME =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  private static ValueType parse(String pgType) {
     // "timestamp(3) with time zone", "numeric(14,4)": the type without its modifier.
     String base = element(pgType).replaceAll("\\([^)]*\\)", "").replaceAll("\\s+", " ").trim();
     return switch (base) {

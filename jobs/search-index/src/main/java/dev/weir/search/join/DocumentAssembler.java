@@ -1,10 +1,10 @@
 package dev.weir.search.join;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.weir.common.job.Tombstones;
 import dev.weir.search.definition.DocumentPlan;
 import java.time.Duration;
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.state.StateTtlConfig;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -48,7 +48,7 @@ public class DocumentAssembler extends Assembler<DocumentChange> {
     super.open(context);
     written = getRuntimeContext().getState(WRITTEN);
     ValueStateDescriptor<Long> deleted = new ValueStateDescriptor<>("deleted-version", Types.LONG);
-    deleted.enableTimeToLive(StateTtlConfig.newBuilder(tombstoneTtl).build());
+    deleted.enableTimeToLive(Tombstones.timeToLive(tombstoneTtl));
     deletedVersion = getRuntimeContext().getState(deleted);
     documents = getRuntimeContext().getMetricGroup().counter("weirDocumentsChanged");
   }

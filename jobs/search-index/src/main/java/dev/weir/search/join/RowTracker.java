@@ -1,6 +1,7 @@
 package dev.weir.search.join;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.weir.common.job.Tombstones;
 import dev.weir.schema.Json;
 import dev.weir.search.definition.DocumentPlan;
 import java.time.Duration;
@@ -8,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.state.StateTtlConfig;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -62,7 +62,7 @@ public class RowTracker extends KeyedProcessFunction<String, RowChange, NodeRow>
   public void open(OpenContext context) {
     tracked = getRuntimeContext().getState(TRACKED);
     ValueStateDescriptor<Long> tombstones = new ValueStateDescriptor<>("tombstone", Types.LONG);
-    tombstones.enableTimeToLive(StateTtlConfig.newBuilder(tombstoneTtl).build());
+    tombstones.enableTimeToLive(Tombstones.timeToLive(tombstoneTtl));
     tombstone = getRuntimeContext().getState(tombstones);
     stale = getRuntimeContext().getMetricGroup().counter("weirStaleChanges");
   }
@@ -111,7 +111,9 @@ public class RowTracker extends KeyedProcessFunction<String, RowChange, NodeRow>
       t.stamp = stamp;
       t.joinValues = joins;
       tracked.update(t);
-      tombstone.clear();
+      if (deletedAt != null) {
+        tombstone.clear(); // (a row that is held has none: it was cleared when the row came back)
+      }
     }
   }
 
