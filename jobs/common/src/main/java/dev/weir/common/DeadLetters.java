@@ -134,7 +134,7 @@ public final class DeadLetters {
                 .setKeySerializationSchema(d -> d.sourceTopic().getBytes(StandardCharsets.UTF_8))
                 .setValueSerializationSchema(new DeadLetterSerializer())
                 .build(),
-            "weir-" + job + "-dlq",
+            KafkaIo.transactionalIdPrefix(config, job, "dlq"),
             producer));
   }
 

@@ -132,7 +132,7 @@ public final class IdentityJob implements WeirJob {
             .setKeySerializationSchema(e -> e.canonicalId().getBytes(StandardCharsets.UTF_8))
             .setValueSerializationSchema(codec::encode)
             .build(),
-        "weir-" + NAME + "-enriched");
+        KafkaIo.transactionalIdPrefix(config, NAME, "enriched"));
   }
 
   /** earliest_seen and first-sighting writes, folded per distinct id and batched. */

@@ -129,7 +129,11 @@ public final class CatalogCaptureJob implements WeirJob {
     env.fromSource(source, WatermarkStrategy.noWatermarks(), "catalog")
         .uid(NAME + "-source")
         .setParallelism(1) // one replication slot: one reader
-        .sinkTo(KafkaIo.exactlyOnceSink(config, new TableTopics(prefix, tables), "weir-" + NAME))
+        .sinkTo(
+            KafkaIo.exactlyOnceSink(
+                config,
+                new TableTopics(prefix, tables),
+                KafkaIo.transactionalIdPrefix(config, NAME, "")))
         .uid(NAME + "-topics")
         .name("cdc.catalog.*");
   }

@@ -195,7 +195,7 @@ public final class DeclaredDocuments {
   static Sink<DocumentChange> indexSink(WeirConfig config, DocumentPlan plan) {
     return ElasticsearchSink.<DocumentChange>builder()
         .setSettings(ElasticsearchSettings.from(config))
-        .setConverter(new DocumentIndex(plan).converter(plan.index()))
+        .setConverter(new DocumentIndex(plan).aliasConverter())
         .setMaxTimeInBufferMs(config.get(SearchIndexOptions.INDEX_FLUSH).toMillis())
         .build();
   }

@@ -89,6 +89,15 @@ public final class ProductsIndex {
     DocumentIndex.create(es, index, mapping());
   }
 
+  /**
+   * {@link #converter} through {@code alias}, which must exist: a write never creates an index of
+   * its name (see {@link DocumentOperation#requiringAlias()}). The streaming job's.
+   */
+  public static ElementConverter<SearchDocument, DocumentOperation> aliasConverter(String alias) {
+    ElementConverter<SearchDocument, DocumentOperation> direct = converter(alias);
+    return (doc, context) -> direct.apply(doc, context).requiringAlias();
+  }
+
   /** Index (external version = document version) or delete, into {@code target}. */
   public static ElementConverter<SearchDocument, DocumentOperation> converter(String target) {
     return (doc, context) ->

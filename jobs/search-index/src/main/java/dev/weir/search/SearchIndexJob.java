@@ -197,7 +197,7 @@ public final class SearchIndexJob implements WeirJob {
   public static Sink<SearchDocument> indexSink(WeirConfig config) {
     return ElasticsearchSink.<SearchDocument>builder()
         .setSettings(ElasticsearchSettings.from(config))
-        .setConverter(ProductsIndex.converter(config.get(SearchIndexOptions.ALIAS)))
+        .setConverter(ProductsIndex.aliasConverter(config.get(SearchIndexOptions.ALIAS)))
         .setMaxTimeInBufferMs(config.get(SearchIndexOptions.INDEX_FLUSH).toMillis())
         .build();
   }

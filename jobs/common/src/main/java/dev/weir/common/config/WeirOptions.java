@@ -55,6 +55,19 @@ public final class WeirOptions {
               "PEM file of the CA(s) that signed the brokers' certificates, with SSL or SASL_SSL"
                   + " (default: the JVM's trust store). Env: KAFKA_SSL_CA_FILE.");
 
+  public static final ConfigOption<String> DEPLOYMENT_ID =
+      ConfigOptions.key("deployment.id")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "Tells apart two deployments of one job that share a Kafka cluster (e.g. staging"
+                  + " and production, or one per tenant): it becomes part of the job's Kafka"
+                  + " transactional-id prefixes and consumer group, so that neither fences the"
+                  + " other's exactly-once producers. Letters, digits, '.', '_' and '-', at most"
+                  + " 64. Unset: the only deployment of the job on its cluster, named as before"
+                  + " (weir-<job>), so that a running job keeps its transactions across an"
+                  + " upgrade. Changing it on a running job: see the README.");
+
   public static final ConfigOption<String> DLQ_TOPIC =
       ConfigOptions.key("dlq.topic")
           .stringType()

@@ -99,7 +99,7 @@ public final class KafkaIo {
         KafkaSource.<Either<DeadLetter, T>>builder()
             .setBootstrapServers(config.get(WeirOptions.KAFKA_BOOTSTRAP_SERVERS))
             .setTopics(topic)
-            .setGroupId(groupId(dlq.job()))
+            .setGroupId(groupId(config, dlq.job()))
             .setStartingOffsets(
                 OffsetsInitializer.committedOffsets(
                     org.apache.kafka.clients.consumer.OffsetResetStrategy.EARLIEST))
@@ -387,10 +387,51 @@ public final class KafkaIo {
 
   /**
    * The consumer group a job's sources commit their offsets to (for monitoring; a restore starts
-   * from the checkpoint's offsets, a fresh start from the group's).
+   * from the checkpoint's offsets, a fresh start from the group's), for the job's only deployment.
    */
   public static String groupId(String job) {
     return "weir-" + job;
+  }
+
+  /** The same, for the deployment {@code config} names ({@link #deploymentName}). */
+  public static String groupId(WeirConfig config, String job) {
+    return deploymentName(config, job);
+  }
+
+  private static final java.util.regex.Pattern DEPLOYMENT_ID =
+      java.util.regex.Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+
+  /**
+   * The name of this deployment of {@code job} on its Kafka cluster: {@code weir-<job>}, and with
+   * {@code deployment.id} set, {@code weir-<job>-<deployment.id>}. Its consumer group and the
+   * prefix of every transactional id of its exactly-once sinks start with it, so two deployments of
+   * one job on one broker, told apart by their deployment ids, never fence each other's producers.
+   * Unset, the names are those of weir before the option: a job upgraded without it keeps its
+   * transactions.
+   */
+  public static String deploymentName(WeirConfig config, String job) {
+    return config
+        .getOptional(WeirOptions.DEPLOYMENT_ID)
+        .map(
+            id -> {
+              if (!DEPLOYMENT_ID.matcher(id).matches()) {
+                throw new IllegalArgumentException(
+                    "deployment.id '"
+                        + id
+                        + "': letters, digits, '.', '_' and '-' (not first), at most 64");
+              }
+              return "weir-" + job + "-" + id;
+            })
+        .orElse("weir-" + job);
+  }
+
+  /**
+   * The transactional-id prefix of one exactly-once sink of a job: {@link #deploymentName}, then
+   * the sink's name ({@code enriched}, {@code dlq}; empty for a job's only sink).
+   */
+  public static String transactionalIdPrefix(WeirConfig config, String job, String sink) {
+    String deployment = deploymentName(config, job);
+    return sink.isEmpty() ? deployment : deployment + "-" + sink;
   }
 
   /** An admin client of the configured cluster; the caller closes it. */

@@ -28,7 +28,14 @@ final class BulkOutcome {
     for (int i = 0; i < items.size(); i++) {
       Item item = items.get(i);
       DocumentOperation op = operations.get(i);
-      if (item.status() >= 200 && item.status() < 300) {
+      if (item.status() == 404
+          && op.requiresAlias()
+          && "index_not_found_exception".equals(item.errorType())) {
+        // Before "already gone" below: a delete's 404 can also mean that the alias is gone.
+        if (outcome.failure == null) {
+          outcome.failure = aliasMissing(op);
+        }
+      } else if (item.status() >= 200 && item.status() < 300) {
         outcome.succeeded++;
       } else if (item.status() == 409) {
         outcome.stale++;
@@ -49,6 +56,20 @@ final class BulkOutcome {
       }
     }
     return outcome;
+  }
+
+  /** What to say when the alias a job writes through has no index behind it. */
+  static String aliasMissing(DocumentOperation op) {
+    return "Elasticsearch alias "
+        + op.index()
+        + " has no index behind it (was the index deleted?): "
+        + op
+        + " refused, and no index was created in its place (writes require the alias). Nothing"
+        + " is lost, the copy holds every document. To recover, either start the job again (its"
+        + " start creates the alias's first index from the mapping) and refill that index from"
+        + " the copy with `weir backfill --target <that index>`, or, with the job retrying,"
+        + " rebuild one behind the alias with `weir backfill --target <new index> --swap-alias`."
+        + " See the README, search-index, \"The index deleted under the job\".";
   }
 
   Optional<String> failure() {

@@ -10,7 +10,9 @@ import java.util.Objects;
 /**
  * One bulk operation: index a JSON document, or delete it. With a version, Elasticsearch applies it
  * only if the version is higher than the one it holds (external versioning), so a replay or an
- * out-of-order write never regresses a document.
+ * out-of-order write never regresses a document. An operation {@link #requiringAlias() through an
+ * alias} is refused when the alias does not exist, instead of Elasticsearch creating an index of
+ * that name with a mapping guessed from the document.
  */
 public final class DocumentOperation implements Serializable {
 
@@ -23,20 +25,39 @@ public final class DocumentOperation implements Serializable {
   private final String id;
   private final long version;
   private final byte[] source;
+  private final boolean requireAlias;
 
-  private DocumentOperation(String index, String id, long version, byte[] source) {
+  private DocumentOperation(
+      String index, String id, long version, byte[] source, boolean requireAlias) {
     this.index = Objects.requireNonNull(index, "index");
     this.id = Objects.requireNonNull(id, "id");
     this.version = version;
     this.source = source;
+    this.requireAlias = requireAlias;
   }
 
+  /** Indexes {@code json} into {@code index}, an index or an alias Elasticsearch may create. */
   public static DocumentOperation index(String index, String id, long version, byte[] json) {
-    return new DocumentOperation(index, id, version, Objects.requireNonNull(json, "json"));
+    return new DocumentOperation(index, id, version, Objects.requireNonNull(json, "json"), false);
   }
 
   public static DocumentOperation delete(String index, String id, long version) {
-    return new DocumentOperation(index, id, version, null);
+    return new DocumentOperation(index, id, version, null, false);
+  }
+
+  /**
+   * The same operation, applied only if its index is an existing alias ({@code require_alias}).
+   * Without it, a write to an alias whose index was deleted makes Elasticsearch create a concrete
+   * index under the alias's name, with a dynamic mapping, and the alias can then not be created
+   * again: every job writing through an alias uses this.
+   */
+  public DocumentOperation requiringAlias() {
+    return new DocumentOperation(index, id, version, source, true);
+  }
+
+  /** Whether {@link #index()} must be an existing alias. */
+  public boolean requiresAlias() {
+    return requireAlias;
   }
 
   public String index() {

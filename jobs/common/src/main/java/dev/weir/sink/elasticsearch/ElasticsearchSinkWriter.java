@@ -57,13 +57,10 @@ final class ElasticsearchSinkWriter<T> extends AsyncSinkWriter<T, DocumentOperat
       List<DocumentOperation> entries, ResultHandler<DocumentOperation> result) {
     List<DocumentOperation> operations = DocumentOperation.withoutSuperseded(entries);
     stale.inc(entries.size() - operations.size());
-    BulkRequest request =
-        new BulkRequest.Builder()
-            .operations(
-                operations.stream()
-                    .map(ElasticsearchSinkWriter::toBulk)
-                    .collect(Collectors.toList()))
-            .build();
+    List<BulkOperation> bulk =
+        operations.stream().map(ElasticsearchSinkWriter::toBulk).collect(Collectors.toList());
+    bulk.addAll(aliasGuards(operations));
+    BulkRequest request = new BulkRequest.Builder().operations(bulk).build();
     client
         .bulk(request)
         .whenComplete(
@@ -79,7 +76,11 @@ final class ElasticsearchSinkWriter<T> extends AsyncSinkWriter<T, DocumentOperat
                 retryLater(operations, result, error.toString());
                 return;
               }
-              BulkOutcome outcome = BulkOutcome.of(operations, items(response));
+              // The items of the alias guards, after the operations', say nothing of their own.
+              List<BulkOutcome.Item> items = items(response);
+              BulkOutcome outcome =
+                  BulkOutcome.of(
+                      operations, items.subList(0, Math.min(items.size(), operations.size())));
               sent.inc(outcome.succeeded);
               stale.inc(outcome.stale);
               if (outcome.failure().isPresent()) {
@@ -128,6 +129,46 @@ final class ElasticsearchSinkWriter<T> extends AsyncSinkWriter<T, DocumentOperat
         item.status(), error == null ? null : error.type(), error == null ? null : error.reason());
   }
 
+  /** The id of an alias guard's update: no document has it. */
+  static final String GUARD_ID = "_weir_require_alias_guard";
+
+  private static final byte[] EMPTY_UPDATE =
+      "{\"doc\":{}}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+
+  /**
+   * Elasticsearch has no {@code require_alias} for a delete, and a delete with an external version
+   * to a missing alias creates an index of its name like an index operation does. A bulk that
+   * deletes through an alias it does not also index into gets one guard per such alias: an empty
+   * update of a document that does not exist, with {@code require_alias}. Elasticsearch creates no
+   * missing index that any operation of the bulk requires to be an alias, so with the alias gone
+   * the deletes fail (404, index_not_found_exception) instead; with it there, the guard changes
+   * nothing (404, document_missing_exception).
+   */
+  private static List<BulkOperation> aliasGuards(List<DocumentOperation> operations) {
+    java.util.Set<String> deleted = new java.util.LinkedHashSet<>();
+    java.util.Set<String> indexed = new java.util.HashSet<>();
+    for (DocumentOperation op : operations) {
+      if (op.requiresAlias()) {
+        (op.isDelete() ? deleted : indexed).add(op.index());
+      }
+    }
+    deleted.removeAll(indexed);
+    List<BulkOperation> guards = new java.util.ArrayList<>();
+    for (String alias : deleted) {
+      guards.add(
+          BulkOperation.of(
+              b ->
+                  b.<Object, Object>update(
+                      u ->
+                          u.index(alias)
+                              .id(GUARD_ID)
+                              .requireAlias(true)
+                              .binaryAction(
+                                  BinaryData.of(EMPTY_UPDATE, ContentType.APPLICATION_JSON)))));
+    }
+    return guards;
+  }
+
   private static BulkOperation toBulk(DocumentOperation op) {
     boolean versioned = op.version() != DocumentOperation.NO_VERSION;
     if (op.isDelete()) {
@@ -148,6 +189,9 @@ final class ElasticsearchSinkWriter<T> extends AsyncSinkWriter<T, DocumentOperat
                   i.index(op.index())
                       .id(op.id())
                       .document(BinaryData.of(op.source(), ContentType.APPLICATION_JSON));
+                  if (op.requiresAlias()) {
+                    i.requireAlias(true);
+                  }
                   return versioned ? i.version(op.version()).versionType(VersionType.External) : i;
                 }));
   }

@@ -30,6 +30,33 @@ class BulkOutcomeTest {
   }
 
   @Test
+  void aDeleteOrAnIndexThroughAMissingAliasFailsSayingHowToRecoverNotAlreadyGone() {
+    DocumentOperation delete = c.requiringAlias();
+    BulkOutcome outcome =
+        BulkOutcome.of(
+            List.of(delete),
+            List.of(new BulkOutcome.Item(404, "index_not_found_exception", "no such index")));
+    assertThat(outcome.succeeded).isZero();
+    assertThat(outcome.failure())
+        .hasValueSatisfying(
+            m ->
+                assertThat(m)
+                    .contains("alias products has no index behind it")
+                    .contains("delete products/3@4")
+                    .contains("weir backfill"));
+    assertThat(
+            BulkOutcome.of(
+                    List.of(a.requiringAlias()),
+                    List.of(
+                        new BulkOutcome.Item(
+                            404, "index_not_found_exception", "[require_alias] request flag")))
+                .failure())
+        .hasValueSatisfying(m -> assertThat(m).contains("has no index behind it"));
+    // A delete of a document the (existing) alias does not hold is done, as before.
+    assertThat(BulkOutcome.of(List.of(delete), List.of(item(404))).failure()).isEmpty();
+  }
+
+  @Test
   void aMappingErrorFailsClearly() {
     BulkOutcome outcome =
         BulkOutcome.of(

@@ -147,6 +147,22 @@ public final class DocumentIndex implements Serializable {
     try (var transport = ElasticsearchClients.transport(settings)) {
       ElasticsearchClient es = new ElasticsearchClient(transport);
       if (!es.indices().existsAlias(a -> a.name(alias)).value()) {
+        if (es.indices().exists(e -> e.index(alias)).value()) {
+          throw new IllegalStateException(
+              "an index named "
+                  + alias
+                  + " exists where the alias "
+                  + alias
+                  + " should be. Elasticsearch creates one, with a mapping guessed from the"
+                  + " document, when a write reaches the alias after its index was deleted"
+                  + " (weir's writes now require the alias). Delete it (DELETE /"
+                  + alias
+                  + "), start the job again (it creates "
+                  + index
+                  + " behind the alias from the mapping), then refill it from the copy: weir"
+                  + " backfill --target "
+                  + index);
+        }
         if (!es.indices().exists(e -> e.index(index)).value()) {
           create(es, index, mapping);
         }
@@ -172,6 +188,15 @@ public final class DocumentIndex implements Serializable {
   /** The Elasticsearch document of a change: every field's value, then the content hash. */
   public byte[] document(DocumentChange change) {
     return DocumentSource.json(fieldNames, change.values, change.contentHash);
+  }
+
+  /**
+   * {@link #converter} through the alias, which must exist: a write never creates an index of its
+   * name (see {@link DocumentOperation#requiringAlias()}). The streaming job's.
+   */
+  public ElementConverter<DocumentChange, DocumentOperation> aliasConverter() {
+    ElementConverter<DocumentChange, DocumentOperation> direct = converter(alias);
+    return (change, context) -> direct.apply(change, context).requiringAlias();
   }
 
   /** Index (external version = document version) or delete, into {@code target}. */

@@ -1,0 +1,48 @@
+package dev.weir.common.kafka;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.weir.common.config.WeirConfig;
+import dev.weir.common.config.WeirOptions;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class DeploymentNamesTest {
+
+  private final WeirConfig only = WeirConfig.from(Map.of(), Map.of());
+
+  @Test
+  void withoutADeploymentIdTheNamesAreThoseOfEarlierVersions() {
+    // A job upgraded from a savepoint keeps its transactional ids (and so aborts its own
+    // lingering transactions) and its consumer group.
+    assertThat(KafkaIo.transactionalIdPrefix(only, "identity", "enriched"))
+        .isEqualTo("weir-identity-enriched");
+    assertThat(KafkaIo.transactionalIdPrefix(only, "identity", "dlq"))
+        .isEqualTo("weir-identity-dlq");
+    assertThat(KafkaIo.transactionalIdPrefix(only, "cdc-catalog", ""))
+        .isEqualTo("weir-cdc-catalog");
+    assertThat(KafkaIo.groupId(only, "identity")).isEqualTo(KafkaIo.groupId("identity"));
+  }
+
+  @Test
+  void aDeploymentIdMakesEveryNameItsOwn() {
+    WeirConfig blue = only.with(WeirOptions.DEPLOYMENT_ID, "eu-blue.2");
+    assertThat(KafkaIo.transactionalIdPrefix(blue, "identity", "enriched"))
+        .isEqualTo("weir-identity-eu-blue.2-enriched");
+    assertThat(KafkaIo.transactionalIdPrefix(blue, "identity", "dlq"))
+        .isEqualTo("weir-identity-eu-blue.2-dlq");
+    assertThat(KafkaIo.groupId(blue, "identity")).isEqualTo("weir-identity-eu-blue.2");
+  }
+
+  @Test
+  void aDeploymentIdThatIsNotAPlainNameIsRefused() {
+    for (String bad : new String[] {"", "-x", "a b", "a/b", "x".repeat(65)}) {
+      WeirConfig config = only.with(WeirOptions.DEPLOYMENT_ID, bad);
+      assertThatThrownBy(() -> KafkaIo.groupId(config, "identity"))
+          .as("'%s'", bad)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("deployment.id");
+    }
+  }
+}
