@@ -255,7 +255,10 @@ class DeclaredDocumentsITCase {
     awaitConverged("a rename after a change without an LSN");
 
     // 3. The catalog on a new cluster: its snapshot and its first change come with LSNs far below
-    // the old cluster's. They are applied, and so is a rename after them.
+    // the old cluster's (the row's last change here, at this cluster's LSN, comes first). They are
+    // applied, and so is a rename after them.
+    change("UPDATE subject SET name = 'Dystopia, old cluster' WHERE id = 1");
+    awaitConverged("a change on the old cluster");
     Kafka.produce(
         subjects,
         List.of(
