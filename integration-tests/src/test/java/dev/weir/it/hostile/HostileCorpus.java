@@ -102,8 +102,27 @@ final class HostileCorpus {
       case "oversized" ->
           ("{\"pad\":\"" + "x".repeat(maxBytes + 1024) + "\"}").getBytes(StandardCharsets.UTF_8);
       case "deep" -> ("[".repeat(1000) + "]".repeat(1000)).getBytes(StandardCharsets.UTF_8);
+      case "unknown-fields" -> unknownFields(60_000);
       default -> throw new IllegalArgumentException("no generator for '" + name + "'");
     };
+  }
+
+  /**
+   * A valid activity event with {@code n} fields its schema forbids: one violation each, a reason
+   * of megabytes if every violation were kept (issue 25.1). 60,000 make a record of 0.6 MB.
+   */
+  static byte[] unknownFields(int n) {
+    StringBuilder json =
+        new StringBuilder(
+            "{\"event_id\":\"h-unknown-fields\",\"workspace_id\":\"ws-hostile\",\"actor_id\":"
+                + "\"actor\",\"element_type\":\"repository\",\"element_id\":\"unknown-fields\","
+                + "\"action\":\"push\",\"occurred_at\":\""
+                + RECENT
+                + "\"");
+    for (int i = 0; i < n; i++) {
+      json.append(",\"f").append(i).append("\":0");
+    }
+    return json.append('}').toString().getBytes(StandardCharsets.UTF_8);
   }
 
   String topic() {

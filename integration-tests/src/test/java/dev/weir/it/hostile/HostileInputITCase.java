@@ -155,6 +155,79 @@ class HostileInputITCase {
     }
   }
 
+  /**
+   * Issue 25.1: a 0.6 MB event with 60,000 unknown fields once made a dead letter of megabytes (its
+   * reason joined every violation) that the DLQ producer refused; the exactly-once sink threw and
+   * the job restarted without end, so no later event was processed. Its dead letter must be
+   * written, bounded, and the job go on.
+   */
+  @Test
+  void activityFeedDeadLettersAHugeEventAndGoesOn(@InjectClusterClient RestClusterClient<?> flink)
+      throws Exception {
+    WeirConfig config =
+        base("it_hostile_feed_huge")
+            .with(FeedOptions.TOPIC, "it.hostile.activity.huge." + run)
+            // The job must read the 0.6 MB event and validate it, not refuse it unread.
+            .with(WeirOptions.RECORD_MAX_BYTES, Integer.toString(SEARCH_MAX_BYTES));
+    String topic = config.get(FeedOptions.TOPIC);
+    HostileCorpus corpus =
+        HostileCorpus.load(
+            "activity.events.huge", topic, g -> HostileCorpus.generic(g, SEARCH_MAX_BYTES));
+    List<JsonNode> valid =
+        List.of(
+            activity("huge-before", "actor-huge", "before", HostileCorpus.RECENT, empty()),
+            activity("huge-after", "actor-huge", "after", HostileCorpus.RECENT, empty()));
+
+    JobClient job = start(new ActivityFeedJob(), config);
+    try {
+      // before, the huge event (offset 1), after: all to partition 0, in that order.
+      corpus.sendAmong(valid.stream().map(HostileCorpus::bytes).toList());
+
+      String url = config.get(WeirOptions.POSTGRES_URL);
+      List<String> want = List.of("actor-huge|after=1", "actor-huge|before=1");
+      assertThat(
+              Await.until(
+                  HostileCorpus.patience(),
+                  () ->
+                      TestDatabases.strings(
+                          config,
+                          url,
+                          "SELECT actor_id || '|' || element_id || '=' || event_count"
+                              + " FROM feed_entry ORDER BY 1"),
+                  want::equals))
+          .as("the valid event sent after the huge one reached feed_entry")
+          .containsExactlyElementsOf(want);
+
+      List<DeadLetter> letters =
+          Kafka.readCommitted(
+                  config.get(WeirOptions.DLQ_TOPIC), HostileCorpus.patience(), r -> !r.isEmpty())
+              .stream()
+              .map(r -> HostileCorpus.deadLetter(r.value()))
+              .toList();
+      assertThat(letters).hasSize(1);
+      DeadLetter letter = letters.get(0);
+      byte[] sent = corpus.cases().get(0).value();
+      assertThat(sent.length).as("the event's size").isBetween(600_000, 700_000);
+      assertThat(letter.sourceTopic()).isEqualTo(topic);
+      assertThat(letter.sourcePartition()).isZero();
+      assertThat(letter.sourceOffset()).as("the huge event's offset").isEqualTo(1);
+      assertThat(letter.reason())
+          .as("a bounded reason: the first violations and how many more")
+          .startsWith("violates activity.events v")
+          .contains("and 59")
+          .contains("more");
+      assertThat(letter.reason().length()).as("the reason's length").isLessThanOrEqualTo(8192);
+      assertThat(letter.rawValueTruncated()).isTrue();
+      assertThat(letter.rawValue().length).isEqualTo(256 * 1024);
+      assertThat(letter.reason())
+          .as("the marker of the bytes cut")
+          .contains((sent.length - 256 * 1024) + " more bytes");
+      report("activity-feed 0.6 MB", config, flink, job, valid.size(), corpus);
+    } finally {
+      job.cancel().get();
+    }
+  }
+
   @Test
   void identityProcessesOrDeadLettersEveryRecordAndNeverRestarts(
       @InjectClusterClient RestClusterClient<?> flink) throws Exception {
@@ -379,6 +452,10 @@ class HostileInputITCase {
     assertThat(lost).as("hostile records neither processed nor in the DLQ").isZero();
     assertThat(restartedAt).as("the job restarted (at %d)", restartedAt).isZero();
     assertThat(job.getJobStatus().get()).isEqualTo(JobStatus.RUNNING);
+  }
+
+  private static ObjectNode empty() {
+    return JsonNodeFactory.instance.objectNode();
   }
 
   private static JsonNode activity(
