@@ -21,6 +21,9 @@ public final class EventCodec<T> implements Serializable {
   /** Records larger than this are rejected unread (configurable per codec). */
   public static final int DEFAULT_MAX_BYTES = 1 << 20;
 
+  /** How many schema violations a reason lists; it says how many more there were. */
+  public static final int MAX_VIOLATIONS_IN_REASON = 10;
+
   private final EventSchema schema;
   private final Class<T> type;
   private final int maxBytes;
@@ -86,7 +89,7 @@ public final class EventCodec<T> implements Serializable {
               + " v"
               + SchemaCatalog.currentVersion(schema)
               + ": "
-              + String.join("; ", violations));
+              + firstViolations(violations));
     }
     // Kafka Connect / Debezium Server with schemas.enable=true wrap the envelope.
     JsonNode payload =
@@ -105,6 +108,20 @@ public final class EventCodec<T> implements Serializable {
     } catch (JsonProcessingException e) {
       throw new UncheckedIOException("cannot write " + schema.family() + " event", e);
     }
+  }
+
+  /**
+   * The first {@link #MAX_VIOLATIONS_IN_REASON} violations, then how many more: a record with
+   * 60,000 unknown fields has 60,000, and every one joined made a reason of megabytes.
+   */
+  static String firstViolations(List<String> violations) {
+    if (violations.size() <= MAX_VIOLATIONS_IN_REASON) {
+      return String.join("; ", violations);
+    }
+    return String.join("; ", violations.subList(0, MAX_VIOLATIONS_IN_REASON))
+        + "; … and "
+        + (violations.size() - MAX_VIOLATIONS_IN_REASON)
+        + " more";
   }
 
   /** The path of the first string or field name holding a NUL character, or null. */

@@ -49,31 +49,47 @@ public final class DeadLetters {
   }
 
   /**
-   * A dead letter for a Kafka record, its value cut at {@code maxBytes} (only a record over the
-   * job's limit is that long; the whole record stays at its offset).
+   * The longest reason a dead letter carries, in characters (marker included): a longer one keeps
+   * its beginning and says how much was cut. A reason is written for a person; 60,000 schema
+   * violations joined made one of megabytes, which the DLQ refused (issue 25.1).
+   */
+  public static final int MAX_REASON_CHARS = 4096;
+
+  /**
+   * The most bytes of a record's value (and of its key) a dead letter carries: the first ones, with
+   * {@code raw_value_truncated} set and the reason saying how many bytes were cut. The whole record
+   * stays at its source topic, partition and offset, which every dead letter names.
+   */
+  public static final int MAX_RAW_BYTES = 256 * 1024;
+
+  /**
+   * Room for the rest of a dead letter: job, topic (at most 249 characters), numbers, time, field
+   * names.
+   */
+  private static final int ENVELOPE_BYTES = 16 * 1024;
+
+  /**
+   * A dead letter for a Kafka record. Its value and key are cut at {@code maxBytes} (the job's
+   * record limit) or {@link #MAX_RAW_BYTES}, whichever is smaller, and the reason at {@link
+   * #MAX_REASON_CHARS}, so that every dead letter fits the DLQ ({@link #maxDeadLetterBytes}).
    */
   public static DeadLetter of(
       String job, ConsumerRecord<byte[], byte[]> record, String reason, int maxBytes) {
-    byte[] value = record.value();
-    boolean cut = value != null && value.length > maxBytes;
-    return letter(
-        job,
-        SourcePosition.of(record),
-        reason,
-        record.key() != null && record.key().length > maxBytes
-            ? Arrays.copyOf(record.key(), maxBytes)
-            : record.key(),
-        cut ? Arrays.copyOf(value, maxBytes) : value,
-        cut ? Boolean.TRUE : null);
+    return letter(job, SourcePosition.of(record), reason, record.key(), record.value(), maxBytes);
   }
 
   /**
-   * The largest dead letter a job with this record limit writes: a value and a key of the limit,
-   * base64 (4/3), and the rest. The DLQ topic and its producer take records this large.
+   * The largest dead letter any job writes, as weir.dlq JSON: a key and a value of {@link
+   * #MAX_RAW_BYTES} in base64 (4/3), a reason of {@link #MAX_REASON_CHARS} each escaped in six
+   * bytes, and the rest. Under 1 MB, Kafka's default record limit; the DLQ topic and its producer
+   * take records this large.
    */
-  public static int maxDeadLetterBytes(WeirConfig config) {
-    long max = config.get(WeirOptions.RECORD_MAX_BYTES);
-    return (int) Math.min(Integer.MAX_VALUE, 2 * (max * 4 / 3 + 4) + 64 * 1024);
+  public static int maxDeadLetterBytes() {
+    return 2 * base64Length(MAX_RAW_BYTES) + 6 * MAX_REASON_CHARS + ENVELOPE_BYTES;
+  }
+
+  private static int base64Length(int bytes) {
+    return (bytes + 2) / 3 * 4;
   }
 
   /**
@@ -82,28 +98,62 @@ public final class DeadLetters {
    */
   public static DeadLetter rejected(
       String job, SourcePosition source, byte[] value, String reason) {
-    return letter(job, source, reason, null, value, null);
+    return letter(job, source, reason, null, value, MAX_RAW_BYTES);
   }
 
   private static DeadLetter letter(
-      String job,
-      SourcePosition source,
-      String reason,
-      byte[] key,
-      byte[] value,
-      Boolean valueTruncated) {
+      String job, SourcePosition source, String reason, byte[] key, byte[] value, int maxBytes) {
+    int keep = Math.max(0, Math.min(maxBytes, MAX_RAW_BYTES));
+    StringBuilder cut = new StringBuilder();
+    if (value != null && value.length > keep) {
+      cut.append(
+          String.format(
+              "raw value: first %d of %d bytes kept, %d more bytes",
+              keep, value.length, value.length - keep));
+    }
+    if (key != null && key.length > keep) {
+      cut.append(cut.length() == 0 ? "" : "; ")
+          .append(
+              String.format(
+                  "raw key: first %d of %d bytes kept, %d more bytes",
+                  keep, key.length, key.length - keep));
+    }
+    String marker = cut.length() == 0 ? "" : " [" + cut + " at " + source + "]";
     return new DeadLetter(
         job,
         source.topic,
         source.partition,
         source.offset,
         source.timestamp,
-        reason,
-        key,
-        value,
-        valueTruncated,
+        boundedReason(reason, MAX_REASON_CHARS - marker.length()) + marker,
+        key != null && key.length > keep ? Arrays.copyOf(key, keep) : key,
+        value != null && value.length > keep ? Arrays.copyOf(value, keep) : value,
+        value != null && value.length > keep ? Boolean.TRUE : null,
         Instant.now());
   }
+
+  /**
+   * {@code reason} if it has at most {@code max} characters, else its beginning and a marker that
+   * says how many characters were cut, {@code max} in all (never a half of a surrogate pair).
+   */
+  static String boundedReason(String reason, int max) {
+    if (reason == null || reason.isEmpty()) {
+      reason = "(no reason given)";
+    }
+    if (reason.length() <= max) {
+      return reason;
+    }
+    // The marker's digits count the characters cut, which depend on the marker's length: size it
+    // for the whole reason's length, which is at least as many digits.
+    int markerLength = String.format(CUT_MARKER, reason.length()).length();
+    int end = Math.max(0, max - markerLength);
+    if (end > 0 && Character.isHighSurrogate(reason.charAt(end - 1))) {
+      end--;
+    }
+    return reason.substring(0, end) + String.format(CUT_MARKER, reason.length() - end);
+  }
+
+  private static final String CUT_MARKER = "… [reason cut: %d more characters]";
 
   /** Splits decoded records: valid ones continue, dead letters are collected and counted. */
   public <T> SingleOutputStreamOperator<T> split(
@@ -124,7 +174,7 @@ public final class DeadLetters {
     String topic = config.get(WeirOptions.DLQ_TOPIC);
     Properties producer = new Properties();
     producer.setProperty(
-        ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(maxDeadLetterBytes(config)));
+        ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(maxDeadLetterBytes()));
     producer.setProperty(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
     sinkTo(
         KafkaIo.exactlyOnceSink(
@@ -132,7 +182,7 @@ public final class DeadLetters {
             KafkaRecordSerializationSchema.<DeadLetter>builder()
                 .setTopic(topic)
                 .setKeySerializationSchema(d -> d.sourceTopic().getBytes(StandardCharsets.UTF_8))
-                .setValueSerializationSchema(new DeadLetterSerializer())
+                .setValueSerializationSchema(new DeadLetterSerializer(topic))
                 .build(),
             KafkaIo.transactionalIdPrefix(config, job, "dlq"),
             producer));
@@ -154,10 +204,30 @@ public final class DeadLetters {
       implements org.apache.flink.api.common.serialization.SerializationSchema<DeadLetter> {
     private static final long serialVersionUID = 1L;
     private final EventCodec<DeadLetter> codec = EventCodec.of(EventSchema.DLQ, DeadLetter.class);
+    private final String topic;
+
+    DeadLetterSerializer(String topic) {
+      this.topic = topic;
+    }
 
     @Override
     public byte[] serialize(DeadLetter element) {
-      return codec.encode(element);
+      byte[] json = codec.encode(element);
+      if (json.length > maxDeadLetterBytes()) {
+        // Cannot happen while letter() bounds every part; if it did, the producer would refuse
+        // the record and the exactly-once sink fail the job at every restart.
+        throw new IllegalStateException(
+            String.format(
+                "a dead letter of %s-%d@%d is %d bytes, over the %d that %s takes: a bug in"
+                    + " DeadLetters' bounds (the job stops rather than lose it)",
+                element.sourceTopic(),
+                element.sourcePartition(),
+                element.sourceOffset(),
+                json.length,
+                maxDeadLetterBytes(),
+                topic));
+      }
+      return json;
     }
   }
 

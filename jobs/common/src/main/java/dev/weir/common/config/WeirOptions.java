@@ -158,5 +158,22 @@ public final class WeirOptions {
               "Default operator parallelism. Locally 1 when not given; on a cluster, when not"
                   + " given, the deployment's (a FlinkDeployment's job.parallelism).");
 
+  public static final ConfigOption<Integer> RESTART_MAX_ATTEMPTS =
+      ConfigOptions.key("restart.max-attempts")
+          .intType()
+          .defaultValue(30)
+          .withDescription(
+              "Restarts in a row (failures less than restart.reset-after apart) before the job"
+                  + " fails for good with its cause. 30, with back-off from 1 s up to 30 s, ride"
+                  + " out about 8 minutes of a failure that persists.");
+
+  public static final ConfigOption<Duration> RESTART_RESET_AFTER =
+      ConfigOptions.key("restart.reset-after")
+          .durationType()
+          .defaultValue(Duration.ofMinutes(10))
+          .withDescription(
+              "A job that ran this long without a failure counts its restarts (and back-off)"
+                  + " afresh.");
+
   private WeirOptions() {}
 }

@@ -79,6 +79,15 @@ public final class JobRunner {
     // replacement 0.2 s late waited 3 s more. ×1.2 keeps the gaps under 2 s through the first
     // 10 s and still reaches the 30 s cap for a failure that persists (after ~2.5 minutes).
     restart.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_BACKOFF_MULTIPLIER, 1.2);
+    // A failure that cannot heal (a record a sink always refuses, a topic deleted under the job)
+    // must end the job with its cause, not restart it for ever (issue 25.1: a dead letter the DLQ
+    // refused restarted activity-feed 16 times in two minutes, and would have gone on).
+    restart.set(
+        RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_ATTEMPTS,
+        config.get(WeirOptions.RESTART_MAX_ATTEMPTS));
+    restart.set(
+        RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_RESET_BACKOFF_THRESHOLD,
+        config.get(WeirOptions.RESTART_RESET_AFTER));
     // Savepoints map state to operators by uid: a job that left one to Flink's generator would
     // lose that operator's state after a rebuild that changes the graph, so it must not start.
     restart.set(PipelineOptions.AUTO_GENERATE_UIDS, false);
@@ -152,7 +161,7 @@ public final class JobRunner {
     KafkaIo.createTopicsIfMissing(config, topics, 2);
     String dlq = config.get(WeirOptions.DLQ_TOPIC);
     if (topics.contains(dlq)) {
-      KafkaIo.allowRecordsOf(config, dlq, DeadLetters.maxDeadLetterBytes(config));
+      KafkaIo.allowRecordsOf(config, dlq, DeadLetters.maxDeadLetterBytes());
     }
     job.build(env, config);
   }

@@ -6,9 +6,12 @@ import dev.weir.common.config.WeirConfig;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.junit.jupiter.api.Test;
 
@@ -33,5 +36,27 @@ class JobRunnerTest {
     JobRunner.configure(env, CONFIG);
     assertThat(env.getConfiguration().get(CheckpointingOptions.CHECKPOINTS_DIRECTORY))
         .isEqualTo("s3://bucket/checkpoints");
+  }
+
+  @Test
+  void restartsAreBoundedSoAFailureThatCannotHealEndsTheJob() {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    JobRunner.configure(env, CONFIG);
+    ReadableConfig c = env.getConfiguration();
+    assertThat(c.get(RestartStrategyOptions.RESTART_STRATEGY)).isEqualTo("exponential-delay");
+    assertThat(c.get(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_ATTEMPTS))
+        .isEqualTo(30);
+    assertThat(
+            c.get(
+                RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_RESET_BACKOFF_THRESHOLD))
+        .isEqualTo(Duration.ofMinutes(10));
+
+    StreamExecutionEnvironment other = StreamExecutionEnvironment.getExecutionEnvironment();
+    JobRunner.configure(other, WeirConfig.from(Map.of("restart.max-attempts", "3"), Map.of()));
+    assertThat(
+            other
+                .getConfiguration()
+                .get(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_ATTEMPTS))
+        .isEqualTo(3);
   }
 }
