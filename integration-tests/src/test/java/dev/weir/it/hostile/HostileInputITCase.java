@@ -11,6 +11,7 @@ import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.JobRunner;
 import dev.weir.common.job.WeirJob;
+import dev.weir.common.kafka.KafkaIo;
 import dev.weir.feed.ActivityFeedJob;
 import dev.weir.feed.FeedOptions;
 import dev.weir.identity.IdentityJob;
@@ -31,6 +32,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -41,6 +44,7 @@ import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.InjectClusterClient;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -225,6 +229,63 @@ class HostileInputITCase {
       report("activity-feed 0.6 MB", config, flink, job, valid.size(), corpus);
     } finally {
       job.cancel().get();
+    }
+  }
+
+  /**
+   * Issue 25.1, the other half: when even a bounded dead letter cannot be written (here the DLQ
+   * topic deleted under the running job), the job must neither drop the letter nor restart for
+   * ever: after {@code restart.max-attempts} restarts it fails, with a cause that names the topic.
+   */
+  @Test
+  void activityFeedFailsNamingTheDlqTopicWhenItCannotWriteThere() throws Exception {
+    WeirConfig config =
+        base("it_hostile_feed_nodlq")
+            .with(FeedOptions.TOPIC, "it.hostile.activity.nodlq." + run)
+            .with(WeirOptions.RESTART_MAX_ATTEMPTS, 1);
+    String topic = config.get(FeedOptions.TOPIC);
+    String dlq = config.get(WeirOptions.DLQ_TOPIC);
+    JobClient job = start(new ActivityFeedJob(), config);
+    try {
+      Kafka.produce(
+          topic,
+          0,
+          List.of(
+              activity("nodlq-1", "actor-nodlq", "first", HostileCorpus.RECENT, empty())
+                  .toString()));
+      String url = config.get(WeirOptions.POSTGRES_URL);
+      assertThat(
+              Await.until(
+                  HostileCorpus.patience(),
+                  () ->
+                      TestDatabases.strings(
+                          config, url, "SELECT element_id FROM feed_entry ORDER BY 1"),
+                  r -> r.equals(List.of("first"))))
+          .as("the job runs")
+          .containsExactly("first");
+
+      KafkaIo.deleteTopics(config, List.of(dlq));
+      Kafka.produce(topic, 0, List.of("not JSON: a dead letter for a DLQ that is gone"));
+      long sent = System.nanoTime();
+
+      Throwable failure = null;
+      try {
+        job.getJobExecutionResult().get(10, TimeUnit.MINUTES);
+      } catch (ExecutionException e) {
+        failure = e;
+      }
+      Duration took = Duration.ofNanos(System.nanoTime() - sent);
+      System.out.printf(
+          "DLQ deleted: the job failed %d s after the dead letter%n", took.toSeconds());
+      assertThat(job.getJobStatus().get()).isEqualTo(JobStatus.FAILED);
+      assertThat(failure).isNotNull();
+      assertThat(ExceptionUtils.stringifyException(failure))
+          .as("the failure names the DLQ topic")
+          .contains(dlq);
+    } finally {
+      if (!job.getJobStatus().get().isGloballyTerminalState()) {
+        job.cancel().get();
+      }
     }
   }
 
