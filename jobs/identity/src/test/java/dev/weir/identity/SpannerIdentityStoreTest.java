@@ -90,14 +90,14 @@ class SpannerIdentityStoreTest {
   }
 
   @Test
-  void aChangedEarliestSeenIsAnUpdateNamingTheKeyAndThatColumnOnly() throws Exception {
+  void aChangedEarliestSeenIsAnInsertOrUpdateNamingTheKeyAndThatColumnOnly() throws Exception {
     spanner.putRow(storedRow("d1", "user-1", "1970-01-01T00:33:20Z", true, false));
     IdentityRecord r =
         IdentityRecord.stored("p1", "d1", "user-1", 2_000_000L, true, false, false, 1L);
     r.lowerEarliestSeen(1_000_000L);
     store.write(List.of(r));
 
-    Mutation.Write update = singleMutation().getUpdate();
+    Mutation.Write update = singleMutation().getInsertOrUpdate();
     assertThat(update.getTable()).isEqualTo("identity_mapping");
     assertThat(update.getColumnsList())
         .containsExactly("project_id", "distinct_id", "earliest_seen");
@@ -120,13 +120,50 @@ class SpannerIdentityStoreTest {
     r.touchIfChanged(60_000L);
     store.write(List.of(r));
 
-    Mutation.Write update = singleMutation().getUpdate();
+    Mutation.Write update = singleMutation().getInsertOrUpdate();
     assertThat(update.getColumnsList())
         .containsExactly(
             "project_id", "distinct_id", "canonical_id", "identify_seen", "updated_at");
     Map<String, Value> row = spanner.row(string("p1"), string("d1"));
     assertThat(row.get("canonical_id").getStringValue()).isEqualTo("user-1");
     assertThat(row.get("alias_seen").getBoolValue()).isTrue(); // kept
+  }
+
+  @Test
+  void aRowDeletedBehindTheJobIsWrittenAgainAndTheRestOfTheBatchCommits() throws Exception {
+    // Both rows were read by the job; then d1 is deleted (by an operator, a restore) before the
+    // job writes its change. In Spanner an UPDATE of a missing row fails the whole commit with
+    // NOT_FOUND: d2's change would be lost with it, and the job would fail on every retry.
+    spanner.putRow(storedRow("d1", "user-1", "1970-01-01T00:33:20Z", true, false));
+    spanner.putRow(storedRow("d2", null, "1970-01-01T00:00:05Z", false, false));
+    IdentityRecord d1 =
+        IdentityRecord.stored("p1", "d1", "user-1", 2_000_000L, true, false, false, 1L);
+    d1.lowerEarliestSeen(1_000_000L);
+    IdentityRecord d2 = IdentityRecord.stored("p1", "d2", "d2", 5_000L, false, false, false, null);
+    d2.setCanonicalId("user-1");
+    d2.setAliasSeen(true);
+    d2.touchIfChanged(60_000L);
+    spanner.deleteRow(string("p1"), string("d1"));
+
+    store.write(List.of(d1, d2));
+
+    Map<String, Value> written = spanner.row(string("p1"), string("d2"));
+    assertThat(written.get("canonical_id").getStringValue()).isEqualTo("user-1");
+    assertThat(written.get("alias_seen").getBoolValue()).isTrue();
+    // d1 comes back with what the write named; the columns it did not name take their DEFAULT
+    // or NULL (canonical_id NULL: maps to itself), as a first sighting does.
+    Map<String, Value> again = spanner.row(string("p1"), string("d1"));
+    assertThat(again).isNotNull();
+    assertThat(again.get("earliest_seen").getStringValue()).isEqualTo("1970-01-01T00:16:40Z");
+    assertThat(again.get("canonical_id").hasNullValue()).isTrue();
+    assertThat(again.get("identify_seen").getBoolValue()).isFalse();
+    List<CommitRequest> commits = spanner.getRequestsOfType(CommitRequest.class);
+    assertThat(commits).hasSize(1);
+    assertThat(commits.get(0).getMutationsList())
+        .extracting(m -> List.copyOf(m.getInsertOrUpdate().getColumnsList()))
+        .containsExactly(
+            List.of("project_id", "distinct_id", "earliest_seen"),
+            List.of("project_id", "distinct_id", "canonical_id", "alias_seen", "updated_at"));
   }
 
   @Test
