@@ -33,6 +33,10 @@ final class CatalogDemo {
 
   static final String CATALOG_DATABASE = "weir_demo_catalog";
   static final String ALIAS = "demo-products";
+
+  /** The copy table products.json names. */
+  static final String COPY = "product_document";
+
   private static final int PRODUCTS = 300;
   private static final int BRANDS = 20;
   private static final int CHANGES = 60;
@@ -40,19 +44,22 @@ final class CatalogDemo {
   private CatalogDemo() {}
 
   /**
-   * @param copy the demo's configuration; its database gets search_document
+   * @param copy the demo's configuration; its database gets the copy table product_document
    */
   static void run(
       PrintWriter out, LocalStack stack, Connections connections, WeirConfig copy, int webPort)
       throws Exception {
     stack.ensurePostgresDatabase(CATALOG_DATABASE);
     String catalogUrl = connections.postgresJdbcUrl(CATALOG_DATABASE);
-    WeirConfig config =
+    WeirConfig base =
         SearchIndexOptions.ownCatalog(copy, catalogUrl, CATALOG_DATABASE, "demo", ALIAS);
+    // The catalog is declared (schemas/documents/products.json), with the demo's index and topic.
+    WeirConfig config = base.with(SearchIndexOptions.DOCUMENTS, definition(stack, base).toString());
     // A slot left by the previous run would keep its database from being dropped.
     CatalogCaptureJob.dropSlot(config);
     stack.recreatePostgresDatabase(CATALOG_DATABASE);
-    KafkaIo.deleteTopics(config, SearchIndexJob.inputs(config));
+    // The definition's topics (it cannot be planned before the catalog has its tables).
+    KafkaIo.deleteTopics(config, SearchIndexJob.inputs(base));
     ElasticsearchClient es = ElasticsearchClients.blocking(ElasticsearchSettings.from(config));
     try {
       // Deleting by wildcard is refused (action.destructive_requires_name): name each index.
@@ -62,8 +69,9 @@ final class CatalogDemo {
 
       out.printf(
           "== 6. search-index: catalog database %s → cdc-catalog (Debezium) → Kafka → join →"
-              + " search_document + Elasticsearch alias %s%n",
-          CATALOG_DATABASE, ALIAS);
+              + " %s + Elasticsearch alias %s, the document declared in"
+              + " schemas/documents/products.json%n",
+          CATALOG_DATABASE, COPY, ALIAS);
       CatalogLoader loader = new CatalogLoader(42);
       CatalogLoader.Result filled =
           loader.load(
@@ -87,8 +95,8 @@ final class CatalogDemo {
       try {
         long[] indexed = DemoCommand.awaitStable(() -> documents(config, es));
         out.printf(
-            "   indexed: %d rows in search_document, %d documents behind %s (web UIs: :%d, :%d)%n",
-            indexed[0], indexed[2], ALIAS, webPort + 1, webPort + 2);
+            "   indexed: %d rows in %s, %d documents behind %s (web UIs: :%d, :%d)%n",
+            indexed[0], COPY, indexed[2], ALIAS, webPort + 1, webPort + 2);
         TableStats before = copyStats(config);
 
         CatalogLoader.Result changed =
@@ -107,16 +115,16 @@ final class CatalogDemo {
         long[] after = DemoCommand.awaitStable(() -> documents(config, es));
         TableStats written = copyStats(config).minus(before);
         out.printf(
-            "   search_document: %d rows updated (only the changed columns), %d inserted, %d deleted;"
+            "   %s: %d rows updated (only the changed columns), %d inserted, %d deleted;"
                 + " %d TOAST tuples written (only description edits send a description: %d)%n",
+            COPY,
             written.updated(),
             written.inserted(),
             written.deleted(),
             written.toastInserted(),
             changed.changes().getOrDefault("description edit", 0));
         out.printf(
-            "   now %d rows in search_document, %d documents behind %s%n",
-            after[0], after[2], ALIAS);
+            "   now %d rows in %s, %d documents behind %s%n", after[0], COPY, after[2], ALIAS);
 
         out.printf(
             "== 8. the search contract's example queries (README, schemas/elasticsearch/examples)"
@@ -135,14 +143,30 @@ final class CatalogDemo {
     }
   }
 
+  /** products.json, written where the jobs read it, with the demo's index and pricing topic. */
+  private static java.nio.file.Path definition(LocalStack stack, WeirConfig config)
+      throws java.io.IOException {
+    java.nio.file.Path file = stack.envFile().getParent().resolve("demo").resolve("products.json");
+    java.nio.file.Files.createDirectories(file.getParent());
+    try (var in = CatalogDemo.class.getResourceAsStream("/weir/schemas/documents/products.json")) {
+      java.nio.file.Files.writeString(
+          file,
+          new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+              .replace("\"index\": \"products\"", "\"index\": \"" + ALIAS + "\"")
+              .replace(
+                  "\"topic\": \"pricing.events\"",
+                  "\"topic\": \"" + config.get(SearchIndexOptions.PRICING_TOPIC) + "\""));
+    }
+    return file;
+  }
+
   /** Rows in the copy, a digest of their versions, documents in Elasticsearch. */
   private static long[] documents(WeirConfig config, ElasticsearchClient es) throws Exception {
     try (Connection c = PostgresConnectionProvider.open(config);
         ResultSet rs =
             c.createStatement()
                 .executeQuery(
-                    "SELECT count(*), coalesce(sum(doc_version::numeric), 0)::text"
-                        + " FROM search_document")) {
+                    "SELECT count(*), coalesce(sum(doc_version::numeric), 0)::text FROM " + COPY)) {
       rs.next();
       es.indices().refresh(r -> r.index(ALIAS));
       return new long[] {
@@ -153,7 +177,7 @@ final class CatalogDemo {
 
   private static TableStats copyStats(WeirConfig config) throws Exception {
     try (Connection c = PostgresConnectionProvider.open(config)) {
-      return TableStats.read(c, "search_document");
+      return TableStats.read(c, COPY);
     }
   }
 

@@ -108,7 +108,7 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
     CatalogDemo.run(out, stack, connections, config, webPort);
     LibraryDemo.run(out, stack, connections, config, webPort);
     out.printf(
-        "== 11. explore: . %s && psql -d %s (feed_entry, feed_archive, search_document,"
+        "== 11. explore: . %s && psql -d %s (feed_entry, feed_archive, product_document,"
             + " book_document); curl '%s/%s/_search?q=jacket' ; curl '%s/%s/_search?q=orwell' ;"
             + " weir stack status ; weir stack down%n",
         stack.envFile(),

@@ -6,8 +6,9 @@ import java.util.Map;
 
 /**
  * The identity table, in PostgreSQL or Cloud Spanner. Writes name only the changed columns of each
- * record ({@link IdentityRecord#changedColumns()}); a new record is inserted whole, or, if the row
- * appeared meanwhile, updated with its changed columns only.
+ * record ({@link IdentityRecord#changedColumns()}) of a row that exists. A row that is missing
+ * (new, or deleted behind the job) is created, never a failed write: PostgreSQL inserts it whole,
+ * Spanner with the changed columns (the others at their defaults).
  */
 public interface IdentityStore extends AutoCloseable {
 

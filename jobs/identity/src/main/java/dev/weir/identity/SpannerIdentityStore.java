@@ -14,10 +14,15 @@ import java.util.Map;
 
 /**
  * The identity table in Cloud Spanner ({@code schemas/spanner/identity_mapping.sql}). Every write
- * is a mutation naming the key and only the changed columns: an UPDATE for a stored row, an
- * INSERT_OR_UPDATE for a new one (so a row that appeared meanwhile keeps its other columns). A new
- * row's canonical_id stays NULL unless set, and NULL means "maps to itself", which is why a new row
- * never needs a read first.
+ * is an INSERT_OR_UPDATE mutation naming the key and only the changed columns: a row that exists
+ * keeps its other columns, and a missing row is created with them. Never an UPDATE: in Spanner an
+ * UPDATE of a row that is gone (deleted behind the job, a restored database) fails the whole commit
+ * with NOT_FOUND, with every other change of the batch, and again on every retry.
+ *
+ * <p>A row created this way has only the named columns; the others take their DEFAULT (the NOT NULL
+ * flags: false) or NULL, and canonical_id NULL means "maps to itself". So a new row never needs a
+ * read first. For a row deleted behind the job, what the deletion removed and the write does not
+ * name stays removed (the PostgreSQL store writes such a row whole, from the job's view).
  *
  * <p>earliest_seen is written as a value: each distinct id has one writer of it (its enricher key),
  * which only ever lowers it.
@@ -99,10 +104,7 @@ public final class SpannerIdentityStore implements IdentityStore {
       if (!r.isChanged()) {
         continue;
       }
-      Mutation.WriteBuilder m =
-          r.isStored()
-              ? Mutation.newUpdateBuilder(TABLE)
-              : Mutation.newInsertOrUpdateBuilder(TABLE);
+      Mutation.WriteBuilder m = Mutation.newInsertOrUpdateBuilder(TABLE);
       m.set("project_id").to(r.projectId()).set("distinct_id").to(r.distinctId());
       for (Column c : r.changedColumns()) {
         switch (c) {

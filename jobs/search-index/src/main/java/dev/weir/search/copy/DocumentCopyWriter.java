@@ -30,9 +30,11 @@ import java.util.stream.IntStream;
  * differs, so an equal large value keeps its chunks. Every write is guarded by the document
  * version: a replayed or late document never overwrites a newer one.
  *
- * <p>Values are JSON (as the join made them): the fields of a write go as one jsonb object, read
- * through {@code jsonb_populate_record(NULL::<copy>, ...)}, so PostgreSQL converts each to its
- * column's type (arrays, timestamps, numeric, jsonb).
+ * <p>Values are JSON (as the join made them): the fields of a write go as one JSON object, read
+ * through {@code json_populate_record(NULL::<copy>, ...)}, so PostgreSQL converts each to its
+ * column's type (arrays, timestamps, numeric, jsonb). {@code json}, not {@code jsonb}: the object
+ * is read once, not first built as a jsonb tree (25 % less of the server's time for rows with a 6
+ * kB text, measured in psql).
  *
  * <p>A write whose content the copy already holds changes nothing, whatever its version (a replay,
  * or a job started again without its state): the copy keeps its version, and says so.
@@ -169,9 +171,9 @@ public final class DocumentCopyWriter implements CopyWriter.Store {
         + HASH
         + " = ?, "
         + VERSION
-        + " = ? FROM jsonb_populate_record(NULL::"
+        + " = ? FROM json_populate_record(NULL::"
         + copy.quotedTable()
-        + ", ?::jsonb) AS r WHERE d."
+        + ", ?::json) AS r WHERE d."
         + ID
         + " = ? AND d."
         + VERSION
@@ -227,9 +229,9 @@ public final class DocumentCopyWriter implements CopyWriter.Store {
         + VERSION
         + ") SELECT ?"
         + values
-        + ", ?, ? FROM jsonb_populate_record(NULL::"
+        + ", ?, ? FROM json_populate_record(NULL::"
         + copy.quotedTable()
-        + ", ?::jsonb) AS r ON CONFLICT ("
+        + ", ?::json) AS r ON CONFLICT ("
         + ID
         + ") DO UPDATE SET "
         + set
