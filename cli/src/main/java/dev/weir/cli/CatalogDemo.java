@@ -54,7 +54,15 @@ final class CatalogDemo {
     WeirConfig base =
         SearchIndexOptions.ownCatalog(copy, catalogUrl, CATALOG_DATABASE, "demo", ALIAS);
     // The catalog is declared (schemas/documents/products.json), with the demo's index and topic.
-    WeirConfig config = base.with(SearchIndexOptions.DOCUMENTS, definition(stack, base).toString());
+    WeirConfig config =
+        base.with(
+            SearchIndexOptions.DOCUMENTS,
+            BundledDocuments.write(
+                    stack.envFile().getParent().resolve("demo").resolve("products.json"),
+                    "products.json",
+                    ALIAS,
+                    base.get(SearchIndexOptions.PRICING_TOPIC))
+                .toString());
     // A slot left by the previous run would keep its database from being dropped.
     CatalogCaptureJob.dropSlot(config);
     stack.recreatePostgresDatabase(CATALOG_DATABASE);
@@ -141,23 +149,6 @@ final class CatalogDemo {
     } finally {
       es._transport().close();
     }
-  }
-
-  /** products.json, written where the jobs read it, with the demo's index and pricing topic. */
-  private static java.nio.file.Path definition(LocalStack stack, WeirConfig config)
-      throws java.io.IOException {
-    java.nio.file.Path file = stack.envFile().getParent().resolve("demo").resolve("products.json");
-    java.nio.file.Files.createDirectories(file.getParent());
-    try (var in = CatalogDemo.class.getResourceAsStream("/weir/schemas/documents/products.json")) {
-      java.nio.file.Files.writeString(
-          file,
-          new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
-              .replace("\"index\": \"products\"", "\"index\": \"" + ALIAS + "\"")
-              .replace(
-                  "\"topic\": \"pricing.events\"",
-                  "\"topic\": \"" + config.get(SearchIndexOptions.PRICING_TOPIC) + "\""));
-    }
-    return file;
   }
 
   /** Rows in the copy, a digest of their versions, documents in Elasticsearch. */

@@ -20,11 +20,7 @@ import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import dev.weir.stack.Connections;
 import dev.weir.stack.LocalStack;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.util.List;
@@ -110,10 +106,17 @@ final class LibraryDemo {
     String libraryUrl = connections.postgresJdbcUrl(DATABASE);
     WeirConfig config =
         SearchIndexOptions.ownCatalog(base, libraryUrl, DATABASE, "demo.library", INDEX)
-            .with(SearchIndexOptions.DOCUMENTS, definition(stack).toString());
+            .with(
+                SearchIndexOptions.DOCUMENTS,
+                BundledDocuments.write(
+                        stack.envFile().getParent().resolve("demo").resolve("library.json"),
+                        "library.json",
+                        INDEX,
+                        null)
+                    .toString());
     CatalogCaptureJob.dropSlot(config);
     stack.recreatePostgresDatabase(DATABASE);
-    execute(config, libraryUrl, List.of(resource("library.sql")));
+    execute(config, libraryUrl, List.of(BundledDocuments.read("library.sql")));
     execute(config, libraryUrl, LIBRARY);
     DocumentPlan plan = DeclaredDocuments.plans(config).get(0);
     KafkaIo.deleteTopics(config, DeclaredDocuments.topics(config, List.of(plan)));
@@ -190,26 +193,6 @@ final class LibraryDemo {
     return String.format(
         "INSERT INTO book VALUES ('%s', '%s', '%s', 9.99, '%s', '{\"edition\": \"first\"}', '%s')",
         isbn, title, description, published, publisher);
-  }
-
-  /** The bundled definition, written where the jobs read it, with the demo's own index. */
-  private static Path definition(LocalStack stack) throws IOException {
-    Path file = stack.envFile().getParent().resolve("demo").resolve("library.json");
-    Files.createDirectories(file.getParent());
-    Files.writeString(
-        file,
-        resource("library.json").replace("\"index\": \"books\"", "\"index\": \"" + INDEX + "\""));
-    return file;
-  }
-
-  private static String resource(String name) throws IOException {
-    try (InputStream in =
-        LibraryDemo.class.getResourceAsStream("/weir/schemas/documents/" + name)) {
-      if (in == null) {
-        throw new IOException("weir/schemas/documents/" + name + " is not on the classpath");
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
   }
 
   /** Runs each entry in its own transaction (an entry may hold several statements). */

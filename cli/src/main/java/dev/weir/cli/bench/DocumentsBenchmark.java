@@ -1,6 +1,7 @@
 package dev.weir.cli.bench;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import dev.weir.cli.BundledDocuments;
 import dev.weir.cli.bench.SearchIndexBenchmark.Load;
 import dev.weir.cli.bench.SearchIndexBenchmark.Writes;
 import dev.weir.cli.load.CatalogLoader;
@@ -18,9 +19,7 @@ import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import dev.weir.stack.Connections;
 import dev.weir.stack.LocalStack;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -346,23 +345,13 @@ public final class DocumentsBenchmark {
             CATALOG,
             "bench.documents",
             index);
-    Path file = workDir.resolve(index + ".json");
-    Files.createDirectories(workDir);
-    Files.writeString(
-        file,
-        productsDefinition()
-            .replace("\"index\": \"products\"", "\"index\": \"" + index + "\"")
-            .replace(
-                "\"topic\": \"pricing.events\"",
-                "\"topic\": \"" + base.get(SearchIndexOptions.PRICING_TOPIC) + "\""));
+    Path file =
+        BundledDocuments.write(
+            workDir.resolve(index + ".json"),
+            "products.json",
+            index,
+            base.get(SearchIndexOptions.PRICING_TOPIC));
     return base.with(SearchIndexOptions.DOCUMENTS, file.toString());
-  }
-
-  private static String productsDefinition() throws IOException {
-    try (InputStream in =
-        DocumentsBenchmark.class.getResourceAsStream("/weir/schemas/documents/products.json")) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
   }
 
   private static TableStats copyStats(WeirConfig config, String table) throws Exception {
