@@ -6,6 +6,8 @@ import dev.weir.common.types.KryoFree;
 import dev.weir.schema.ActivityEvent;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -48,13 +50,18 @@ import org.apache.flink.util.Collector;
  *   <li><b>Late events</b> (older than what this key already applied) are merged into the entry
  *       whose span they fit under the same rule, or else form an entry of their own; the open entry
  *       stays open. They are counted.
- *   <li><b>Duplicates</b> (an event id already seen for an entry still in state) count once.
+ *   <li><b>Duplicates</b> (an event id already seen) count once, if they come within {@code
+ *       dedupe-window} of the last event of the entry that took the first copy: ids are forgotten
+ *       after that, which bounds the state of a key that never pauses (a bot) to the ids of one
+ *       window, instead of every id of {@code archive-after}.
  *   <li><b>Writes</b> are coalesced: a changed entry is emitted at most once per half of {@code
  *       max-staleness} (the store gets a quarter; see {@link FeedSettings}), naming the columns
  *       that changed.
  *   <li><b>Archival</b>: an event-time timer fires when the watermark passes {@code last_at +
  *       archive-after}; the entry is emitted for the move to the archive and leaves the state, with
- *       its event ids. State therefore holds only entries younger than archive-after.
+ *       its event ids. State therefore holds only entries younger than archive-after, and ids of
+ *       events younger than dedupe-window. Each entry has one event-time timer at a time: the
+ *       moment its ids are forgotten, then its archival.
  *   <li><b>End of a bounded input</b> (the final watermark): everything waiting is applied and
  *       written; nothing is archived, since no time has passed.
  * </ul>
@@ -100,6 +107,10 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     this.settings = settings;
   }
 
+  /** Event ids remembered for deduplication (value: the entry id, or "" while the event waits). */
+  static final MapStateDescriptor<String, String> SEEN =
+      new MapStateDescriptor<>("seen", Types.STRING, Types.STRING);
+
   /** Its event's details in {@link JsonMapSerializer}'s form, not Kryo's. */
   static final TypeInformation<Pending> PENDING = KryoFree.pojoOf(Pending.class);
 
@@ -134,9 +145,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
         getRuntimeContext().getMapState(new MapStateDescriptor<>("entries", Types.STRING, ENTRY));
     openEntryId =
         getRuntimeContext().getState(new ValueStateDescriptor<>("open-entry", Types.STRING));
-    seen =
-        getRuntimeContext()
-            .getMapState(new MapStateDescriptor<>("seen", Types.STRING, Types.STRING));
+    seen = getRuntimeContext().getMapState(SEEN);
     frontier = getRuntimeContext().getState(new ValueStateDescriptor<>("frontier", Types.LONG));
     shown = getRuntimeContext().getMapState(new MapStateDescriptor<>("shown", Types.STRING, ENTRY));
     flushAt = getRuntimeContext().getState(new ValueStateDescriptor<>("flush-at", Types.LONG));
@@ -297,8 +306,8 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
   private FeedEntry newEntry(ActivityEvent event, long at, Context ctx) {
     entriesOpened.inc();
     FeedEntry entry = FeedEntry.open(ctx.getCurrentKey(), at, event.eventId());
-    // One archive timer per entry; when it fires early (the entry grew), it is set again.
-    entry.archiveTimerAt = archiveTime(entry);
+    // One timer per entry; when it fires early (the entry grew), it is set again.
+    entry.archiveTimerAt = nextTimer(entry, ctx.timerService().currentWatermark());
     ctx.timerService().registerEventTimeTimer(entry.archiveTimerAt);
     return entry;
   }
@@ -399,39 +408,52 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     }
   }
 
+  /**
+   * Handles the entries whose timer is due: archives those past archive-after, forgets the ids of
+   * those past dedupe-window, and sets the timer again for the others (grown since it was set).
+   */
   private void archiveDue(Context ctx, Collector<FeedWrite> out) throws Exception {
     long watermark = ctx.timerService().currentWatermark();
     List<FeedEntry> due = new ArrayList<>();
     for (FeedEntry entry : entries.values()) {
-      if (archiveTime(entry) <= watermark) {
+      if (entry.archiveTimerAt <= watermark) {
         due.add(entry);
       }
     }
+    if (due.isEmpty()) {
+      return; // the common case: a per-event timer; the ids are not scanned
+    }
     for (FeedEntry entry : due) {
-      out.collect(FeedWrite.archive(entry));
-      archived.inc();
-      entries.remove(entry.entryId);
-      shown.remove(entry.entryId);
-      if (entry.entryId.equals(openEntryId.value())) {
-        openEntryId.clear();
-      }
-      List<String> ids = new ArrayList<>();
-      for (Map.Entry<String, String> s : seen.entries()) {
-        if (entry.entryId.equals(s.getValue())) {
-          ids.add(s.getKey());
+      if (archiveTime(entry) <= watermark) {
+        out.collect(FeedWrite.archive(entry));
+        archived.inc();
+        entries.remove(entry.entryId);
+        shown.remove(entry.entryId);
+        if (entry.entryId.equals(openEntryId.value())) {
+          openEntryId.clear();
         }
-      }
-      for (String id : ids) {
-        seen.remove(id);
+      } else {
+        entry.archiveTimerAt = nextTimer(entry, watermark);
+        ctx.timerService().registerEventTimeTimer(entry.archiveTimerAt);
+        entries.put(entry.entryId, entry);
       }
     }
-    // An entry whose timer fired but that grew since it was set gets one at its new due time.
-    for (Map.Entry<String, FeedEntry> e : entries.entries()) {
-      FeedEntry entry = e.getValue();
-      if (entry.archiveTimerAt <= watermark) {
-        entry.archiveTimerAt = archiveTime(entry);
-        ctx.timerService().registerEventTimeTimer(entry.archiveTimerAt);
-        e.setValue(entry);
+    forgetIds(watermark);
+  }
+
+  /** Drops the ids of events whose entry left the state or ended more than dedupe-window ago. */
+  private void forgetIds(long watermark) throws Exception {
+    Set<String> remembered = new HashSet<>();
+    for (FeedEntry entry : entries.values()) {
+      if (entry.lastAt + settings.dedupeWindowMs() > watermark) {
+        remembered.add(entry.entryId);
+      }
+    }
+    Iterator<Map.Entry<String, String>> ids = seen.iterator();
+    while (ids.hasNext()) {
+      String entryId = ids.next().getValue();
+      if (!entryId.isEmpty() && !remembered.contains(entryId)) { // "" waits: kept
+        ids.remove();
       }
     }
   }
@@ -448,6 +470,12 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
 
   private long archiveTime(FeedEntry entry) {
     return entry.lastAt + settings.archiveAfterMs();
+  }
+
+  /** When the entry needs its timer next: its ids forgotten, if not yet, else its archival. */
+  private long nextTimer(FeedEntry entry, long watermark) {
+    long forgetAt = entry.lastAt + settings.dedupeWindowMs();
+    return forgetAt > watermark && forgetAt < archiveTime(entry) ? forgetAt : archiveTime(entry);
   }
 
   private static long roundUp(long ms) {

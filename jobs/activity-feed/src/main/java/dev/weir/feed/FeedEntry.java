@@ -45,7 +45,10 @@ public class FeedEntry {
   /** Bitmask of columns changed since the last write. */
   public int changed;
 
-  /** When this entry's (single) archive timer fires; state bookkeeping, not a column. */
+  /**
+   * When this entry's (single) event-time timer fires: its ids forgotten, then its archival (the
+   * name is from before the first). State bookkeeping, not a column.
+   */
   public long archiveTimerAt;
 
   public FeedEntry() {}

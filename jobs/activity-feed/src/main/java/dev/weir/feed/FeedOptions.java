@@ -52,5 +52,14 @@ public final class FeedOptions {
           .defaultValue(5)
           .withDescription("How many of an entry's most recent details it keeps.");
 
+  public static final ConfigOption<Duration> DEDUPE_WINDOW =
+      ConfigOptions.key("feed.dedupe-window")
+          .durationType()
+          .defaultValue(Duration.ofDays(1))
+          .withDescription(
+              "How long after its entry's last event an event id is remembered, so that a duplicate"
+                  + " counts once. It bounds the collator's state per key to the ids of this window"
+                  + " (about 100 bytes each); a duplicate arriving later counts again.");
+
   private FeedOptions() {}
 }

@@ -11,7 +11,8 @@ public record FeedSettings(
     long outOfOrdernessMs,
     long maxStalenessMs,
     long archiveAfterMs,
-    int recentDetails)
+    int recentDetails,
+    long dedupeWindowMs)
     implements Serializable {
 
   public FeedSettings {
@@ -20,10 +21,11 @@ public record FeedSettings(
         || outOfOrdernessMs < 0
         || maxStalenessMs <= 0
         || archiveAfterMs <= 0
-        || recentDetails < 1) {
+        || recentDetails < 1
+        || dedupeWindowMs <= 0) {
       throw new IllegalArgumentException(
           "invalid feed settings: gap > 0, max-span >= gap, out-of-orderness >= 0,"
-              + " max-staleness > 0, archive-after > 0, recent-details >= 1; got "
+              + " max-staleness > 0, archive-after > 0, recent-details >= 1, dedupe-window > 0; got "
               + this);
     }
   }
@@ -35,7 +37,8 @@ public record FeedSettings(
         ms(config.get(FeedOptions.OUT_OF_ORDERNESS)),
         ms(config.get(FeedOptions.MAX_STALENESS)),
         ms(config.get(FeedOptions.ARCHIVE_AFTER)),
-        config.get(FeedOptions.RECENT_DETAILS));
+        config.get(FeedOptions.RECENT_DETAILS),
+        ms(config.get(FeedOptions.DEDUPE_WINDOW)));
   }
 
   public static FeedSettings defaults() {

@@ -11,7 +11,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.runtime.state.KeyedStateBackend;
+import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.runtime.state.VoidNamespaceSerializer;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.AfterEach;
@@ -25,10 +30,17 @@ class CollatorTest {
 
   /**
    * gap 10 min, max span 1 h, out-of-orderness 5 s, staleness 2 s (emit every 1 s), archive after
-   * 30 d, 3 details.
+   * 30 d, 3 details, ids remembered for 1 d.
    */
   private static final FeedSettings SETTINGS =
-      new FeedSettings(10 * MIN, 60 * MIN, 5_000, 2_000, Duration.ofDays(30).toMillis(), 3);
+      new FeedSettings(
+          10 * MIN,
+          60 * MIN,
+          5_000,
+          2_000,
+          Duration.ofDays(30).toMillis(),
+          3,
+          Duration.ofDays(1).toMillis());
 
   private KeyedOneInputStreamOperatorTestHarness<CollationKey, ActivityEvent, FeedWrite> harness;
 
@@ -345,6 +357,32 @@ class CollatorTest {
   }
 
   @Test
+  void aKeyThatNeverPausesRemembersTheIdsOfOneDedupeWindowOnly() throws Exception {
+    // A bot: one event a minute for 3 days. Without forgetting, the key would hold 4,320 ids
+    // until the first entry is archived 30 days later.
+    int events = 3 * 24 * 60;
+    int mostRemembered = 0;
+    for (int i = 0; i < events; i++) {
+      send("e" + i, i * MIN, "push");
+      watermark(i * MIN - 5_000);
+      mostRemembered = Math.max(mostRemembered, rememberedIds(key("push")));
+    }
+    // The ids of entries whose last event is within a day of the watermark: one day of events,
+    // plus at most one entry's span (1 h) that started before it.
+    assertThat(mostRemembered).isBetween(24 * 60, 25 * 60 + 1);
+    // One timer per entry (72 hourly entries) and at most the one per waiting event: not per id.
+    assertThat(harness.numEventTimeTimers()).isLessThanOrEqualTo(3 * 24 + 6);
+
+    // Within the window a duplicate still counts once; after it, it counts again (documented).
+    send("e" + (events - 1), (events - 1) * MIN, "push");
+    send("e0", 0, "push");
+    watermark(events * MIN);
+    flushAt(1_000);
+    assertThat(latestEntries().values().stream().mapToInt(e -> e.eventCount).sum())
+        .isEqualTo(events + 1);
+  }
+
+  @Test
   void theEndOfABoundedInputWritesEverythingAndArchivesNothing() throws Exception {
     send("e1", 0, "push");
     send("e2", 1_000, "push");
@@ -400,6 +438,25 @@ class CollatorTest {
 
   private void flushAt(long processingTime) throws Exception {
     harness.setProcessingTime(processingTime);
+  }
+
+  /** How many event ids the key's state holds for deduplication. */
+  private int rememberedIds(CollationKey key) throws Exception {
+    KeyedStateBackend<CollationKey> backend =
+        ((AbstractStreamOperator<FeedWrite>) harness.getOperator()).getKeyedStateBackend();
+    CollationKey current = backend.getCurrentKey();
+    backend.setCurrentKey(key);
+    MapState<String, String> seen =
+        backend.getPartitionedState(
+            VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE, Collator.SEEN);
+    int n = 0;
+    for (String ignored : seen.keys()) {
+      n++;
+    }
+    if (current != null) {
+      backend.setCurrentKey(current);
+    }
+    return n;
   }
 
   private static CollationKey key(String action) {
