@@ -2,6 +2,7 @@ package dev.weir.search.join;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weir.common.job.Tombstones;
 import dev.weir.common.types.Utf8StringTypeInfo;
 import dev.weir.schema.Json;
 import dev.weir.search.definition.DocumentPlan;
@@ -67,21 +68,34 @@ public abstract class Assembler<OUT> extends KeyedProcessFunction<String, Assemb
 
   protected final DocumentPlan plan;
   private final long coalesceMs;
+  protected final Duration tombstoneTtl;
 
   protected transient ValueState<HeldRow> row;
   protected transient MapState<Integer, HeldLabel> labels;
+
+  /**
+   * The stamp of the row's deletion, for {@code tombstoneTtl}: a label sent to the row before it
+   * was deleted may arrive after the deletion was handled (it comes from another operator), and
+   * would otherwise stay in state for good, with no row to go with.
+   */
+  private transient ValueState<Long> deletedAt;
+
   protected transient Counter unchanged;
   private transient Counter unavailableUnknown;
 
-  protected Assembler(DocumentPlan plan, Duration coalesce) {
+  protected Assembler(DocumentPlan plan, Duration coalesce, Duration tombstoneTtl) {
     this.plan = plan;
     this.coalesceMs = Math.max(1, coalesce.toMillis());
+    this.tombstoneTtl = tombstoneTtl;
   }
 
   @Override
   public void open(OpenContext context) throws Exception {
     row = getRuntimeContext().getState(ROW);
     labels = getRuntimeContext().getMapState(LABELS);
+    ValueStateDescriptor<Long> deletions = new ValueStateDescriptor<>("deleted-at", Types.LONG);
+    deletions.enableTimeToLive(Tombstones.timeToLive(tombstoneTtl));
+    deletedAt = getRuntimeContext().getState(deletions);
     unchanged = getRuntimeContext().getMetricGroup().counter("weirWritesSkippedUnchanged");
     unavailableUnknown =
         getRuntimeContext().getMetricGroup().counter("weirUnavailableValuesUnknown");
@@ -92,6 +106,9 @@ public abstract class Assembler<OUT> extends KeyedProcessFunction<String, Assemb
     if (in.row != null) {
       apply(in.row);
     } else {
+      if (answersADeletedRow(in.label)) {
+        return;
+      }
       HeldLabel held = new HeldLabel();
       held.joinValue = in.label.joinValue;
       held.value = in.label.value;
@@ -101,6 +118,15 @@ public abstract class Assembler<OUT> extends KeyedProcessFunction<String, Assemb
     }
     long now = ctx.timerService().currentProcessingTime();
     ctx.timerService().registerProcessingTimeTimer(now - now % coalesceMs + coalesceMs);
+  }
+
+  /** A label registered before the deletion of the row, which has been handled: nothing to do. */
+  private boolean answersADeletedRow(LabelValue label) throws Exception {
+    if (row.value() != null) {
+      return false;
+    }
+    Long deletion = deletedAt.value();
+    return deletion != null && label.registered < deletion;
   }
 
   /** Keeps the row, with the values an event marked unavailable taken from the row held. */
@@ -143,6 +169,7 @@ public abstract class Assembler<OUT> extends KeyedProcessFunction<String, Assemb
     if (held.deleted) {
       removed(node, rowKey, held.stamp, out);
       row.clear();
+      deletedAt.update(held.stamp);
       dropLabelsJoinedBefore(held.stamp);
       return;
     }

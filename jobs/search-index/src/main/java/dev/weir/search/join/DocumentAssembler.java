@@ -33,14 +33,12 @@ public class DocumentAssembler extends Assembler<DocumentChange> {
   static final ValueStateDescriptor<Written> WRITTEN =
       new ValueStateDescriptor<>("written", TypeInformation.of(Written.class));
 
-  private final Duration tombstoneTtl;
   private transient ValueState<Written> written;
   private transient ValueState<Long> deletedVersion;
   private transient Counter documents;
 
   public DocumentAssembler(DocumentPlan plan, Duration coalesce, Duration tombstoneTtl) {
-    super(plan, coalesce);
-    this.tombstoneTtl = tombstoneTtl;
+    super(plan, coalesce, tombstoneTtl);
   }
 
   @Override

@@ -49,7 +49,7 @@ public final class DocumentJoin {
       DataStream<ChildValue> children =
           assemblerInput(plan, tracked, labels, level, uid)
               .keyBy(AssemblerInput::stateKey)
-              .process(new NodeAssembler(plan, settings.coalesce()))
+              .process(new NodeAssembler(plan, settings.coalesce(), settings.tombstoneTtl()))
               .returns(ChildValue.class)
               .uid(uid + "-assemble-" + level)
               .name("assemble depth " + level);

@@ -33,8 +33,8 @@ public class NodeAssembler extends Assembler<ChildValue> {
 
   private transient ValueState<Sent> sent;
 
-  public NodeAssembler(DocumentPlan plan, Duration coalesce) {
-    super(plan, coalesce);
+  public NodeAssembler(DocumentPlan plan, Duration coalesce, Duration tombstoneTtl) {
+    super(plan, coalesce, tombstoneTtl);
   }
 
   @Override

@@ -111,6 +111,47 @@ class DocumentJoinTest {
   }
 
   @Test
+  void stateHoldsTheLiveRowsOnlyAndTombstonesExpire() throws Exception {
+    start(12);
+    library();
+    Random random = new Random(12);
+    for (int i = 0; i < 400; i++) {
+      randomChange(random);
+    }
+    assertConverged();
+    long liveRows = plan.sources().keySet().stream().mapToLong(s -> db.rows(s).size()).sum();
+    Map<String, Long> live = join.stateKeys();
+    // One entry per live row; the edges hold a child and a parent per link (at most).
+    assertThat(live.get("tracked")).isEqualTo(liveRows);
+    assertThat(live.getOrDefault("children", 0L) + live.getOrDefault("parents", 0L))
+        .isLessThanOrEqualTo(4 * liveRows);
+
+    for (String source : plan.sources().keySet()) {
+      for (ObjectNode row : List.copyOf(db.rows(source).values())) {
+        lastSent = db.apply(source, row, true, ++lsn);
+        join.send(lastSent);
+      }
+    }
+    assertConverged();
+    assertThat(join.documents()).isEmpty();
+    // Nothing is left but the tombstones, which expire: of the rows, the documents and the
+    // assembled rows (a label sent before the deletion arrived after it: seen left for good).
+    var tombstones = new String[] {"tombstone", "deleted-version", "deleted-at"};
+    assertThat(join.stateKeys()).containsOnlyKeys(tombstones);
+
+    join.restoreFromSnapshot(JoinSimulator.TOMBSTONE_TTL.minusHours(1));
+    assertThat(join.stateKeys()).containsOnlyKeys(tombstones);
+    join.restoreFromSnapshot(JoinSimulator.TOMBSTONE_TTL.plusHours(1));
+    assertThat(join.stateKeys()).isEmpty();
+
+    // And the join still works after the restore.
+    change("public.publisher", "id", "p1", "name", "Penguin");
+    change("public.book", "isbn", "b1", "title", "1984", "publisher_id", "p1");
+    assertConverged();
+    assertThat(document("b1").get("publisher").get("name").asText()).isEqualTo("Penguin");
+  }
+
+  @Test
   void aChildBeforeItsParentAndALinkBeforeBothSides() throws Exception {
     start(7);
     change("public.book_author", "book_isbn", "b9", "author_id", "a9");

@@ -11,10 +11,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.runtime.state.KeyedStateBackend;
+import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
@@ -34,12 +39,12 @@ final class JoinSimulator implements AutoCloseable {
   private final DocumentPlan plan;
   private final Random random;
   private final NodeRows nodeRows;
-  private final KeyedOneInputStreamOperatorTestHarness<String, RowChange, NodeRow> tracker;
+  private KeyedOneInputStreamOperatorTestHarness<String, RowChange, NodeRow> tracker;
   private final List<KeyedOneInputStreamOperatorTestHarness<String, AssemblerInput, ChildValue>>
       assemblers = new ArrayList<>();
   private final List<KeyedOneInputStreamOperatorTestHarness<String, EdgeInput, LabelValue>> edges =
       new ArrayList<>();
-  private final KeyedOneInputStreamOperatorTestHarness<String, AssemblerInput, DocumentChange> root;
+  private KeyedOneInputStreamOperatorTestHarness<String, AssemblerInput, DocumentChange> root;
   private final List<Channel<?>> channels = new ArrayList<>();
   private final Map<String, Channel<RowChange>> sources = new LinkedHashMap<>();
   private final Map<String, DocumentChange> documents = new LinkedHashMap<>();
@@ -64,19 +69,105 @@ final class JoinSimulator implements AutoCloseable {
     this.plan = plan;
     this.random = new Random(seed);
     this.nodeRows = new NodeRows(plan);
-    tracker = harness(new RowTracker(plan, 0, Duration.ofDays(7)), RowChange::stateKey);
+    tracker = harness(new RowTracker(plan, 0, TOMBSTONE_TTL), RowChange::stateKey, null);
     root =
         harness(
-            new DocumentAssembler(plan, COALESCE, Duration.ofDays(7)), AssemblerInput::stateKey);
+            new DocumentAssembler(plan, COALESCE, TOMBSTONE_TTL), AssemblerInput::stateKey, null);
     for (int depth = 0; depth <= plan.depth(); depth++) {
       assemblers.add(
-          depth == 0 ? null : harness(new NodeAssembler(plan, COALESCE), AssemblerInput::stateKey));
-      edges.add(depth == 0 ? null : harness(new EdgeJoin(plan, COALESCE), EdgeInput::stateKey));
+          depth == 0
+              ? null
+              : harness(
+                  new NodeAssembler(plan, COALESCE, TOMBSTONE_TTL),
+                  AssemblerInput::stateKey,
+                  null));
+      edges.add(
+          depth == 0 ? null : harness(new EdgeJoin(plan, COALESCE), EdgeInput::stateKey, null));
     }
     for (DocumentPlan.Source source : plan.sources().values()) {
       sources.put(source.name(), channel(c -> process(tracker, c)));
     }
   }
+
+  static final Duration TOMBSTONE_TTL = Duration.ofDays(7);
+
+  /**
+   * Takes a full snapshot of every operator, {@code passed} after the last change in the state's
+   * time to live (which a full snapshot applies), and starts each operator again from it, as a
+   * restore does. Everything must have been delivered.
+   */
+  void restoreFromSnapshot(Duration passed) throws Exception {
+    assertThat(channels).allMatch(c -> c.queue.isEmpty());
+    long ttlNow = time + passed.toMillis();
+    tracker = reopen(tracker, new RowTracker(plan, 0, TOMBSTONE_TTL), RowChange::stateKey, ttlNow);
+    root =
+        reopen(
+            root,
+            new DocumentAssembler(plan, COALESCE, TOMBSTONE_TTL),
+            AssemblerInput::stateKey,
+            ttlNow);
+    for (int depth = 1; depth <= plan.depth(); depth++) {
+      assemblers.set(
+          depth,
+          reopen(
+              assemblers.get(depth),
+              new NodeAssembler(plan, COALESCE, TOMBSTONE_TTL),
+              AssemblerInput::stateKey,
+              ttlNow));
+      edges.set(
+          depth,
+          reopen(edges.get(depth), new EdgeJoin(plan, COALESCE), EdgeInput::stateKey, ttlNow));
+    }
+    // The wires name the operators they deliver to: made again, to the new ones, on first use.
+    channels.removeAll(wires.values());
+    wires.clear();
+  }
+
+  private <I, O> KeyedOneInputStreamOperatorTestHarness<String, I, O> reopen(
+      KeyedOneInputStreamOperatorTestHarness<String, I, O> old,
+      KeyedProcessFunction<String, I, O> fresh,
+      KeySelector<I, String> key,
+      long ttlNow)
+      throws Exception {
+    old.setStateTtlProcessingTime(ttlNow);
+    OperatorSubtaskState snapshot = old.snapshot(1, time);
+    old.close();
+    var h = harness(fresh, key, snapshot);
+    h.setStateTtlProcessingTime(ttlNow);
+    h.setProcessingTime(time);
+    return h;
+  }
+
+  /** Keyed state per state name, summed over the operators: how many keys hold each. */
+  Map<String, Long> stateKeys() throws Exception {
+    Map<String, Long> keys = new TreeMap<>();
+    for (var h : allHarnesses()) {
+      KeyedStateBackend<String> backend =
+          ((AbstractStreamOperator<?>) h.getOperator()).getKeyedStateBackend();
+      for (String name : STATE_NAMES) {
+        long n = backend.getKeys(name, VoidNamespace.INSTANCE).count();
+        if (n > 0) {
+          keys.merge(name, n, Long::sum);
+        }
+      }
+    }
+    return keys;
+  }
+
+  /** Every keyed state the join's operators register. */
+  static final List<String> STATE_NAMES =
+      List.of(
+          RowTracker.TRACKED.getName(),
+          "tombstone",
+          EdgeJoin.CHILDREN.getName(),
+          EdgeJoin.PARENTS.getName(),
+          EdgeJoin.STAMP.getName(),
+          NodeAssembler.SENT.getName(),
+          Assembler.ROW.getName(),
+          Assembler.LABELS.getName(),
+          DocumentAssembler.WRITTEN.getName(),
+          "deleted-version",
+          "deleted-at");
 
   private <T> Channel<T> channel(Consumer<T> deliver) {
     Channel<T> c = new Channel<>(deliver);
@@ -213,10 +304,16 @@ final class JoinSimulator implements AutoCloseable {
   }
 
   private static <I, O> KeyedOneInputStreamOperatorTestHarness<String, I, O> harness(
-      KeyedProcessFunction<String, I, O> function, KeySelector<I, String> key) throws Exception {
+      KeyedProcessFunction<String, I, O> function,
+      KeySelector<I, String> key,
+      OperatorSubtaskState restoreFrom)
+      throws Exception {
     var h =
         new KeyedOneInputStreamOperatorTestHarness<>(
             new KeyedProcessOperator<>(function), key, Types.STRING);
+    if (restoreFrom != null) {
+      h.initializeState(restoreFrom);
+    }
     h.open();
     return h;
   }
