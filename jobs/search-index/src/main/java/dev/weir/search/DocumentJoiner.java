@@ -3,6 +3,7 @@ package dev.weir.search;
 import dev.weir.common.metrics.WeirMetrics;
 import dev.weir.common.postgres.JdbcDrivers;
 import dev.weir.schema.PricingEvent;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -58,9 +59,19 @@ public class DocumentJoiner
   /** How deep a category tree may be; a deeper or cyclic parent chain is cut there. */
   static final int MAX_DEPTH = 32;
 
+  /**
+   * When a product's state that holds no live row (a deleted product, or a price whose product
+   * never came) is dropped: {@code tombstone-ttl} after it became so. A processing-time timer, not
+   * a state TTL, so that savepoints of {@link #PRODUCT} from before stay readable.
+   */
+  static final ValueStateDescriptor<Long> DROP_AT =
+      new ValueStateDescriptor<>("drop-at", Types.LONG);
+
   private final CopyReader.Opener copy;
+  private final long tombstoneTtlMs;
 
   private transient ValueState<ProductState> product;
+  private transient ValueState<Long> dropAt;
   private transient ValueState<LargeValues> largeValues;
   private transient CopyReader copyReader;
   private transient Counter documents;
@@ -72,8 +83,9 @@ public class DocumentJoiner
    * @param copy reads a large value from search_document when an event marks it unavailable and the
    *     state does not hold it (a job started without its state)
    */
-  public DocumentJoiner(CopyReader.Opener copy) {
+  public DocumentJoiner(CopyReader.Opener copy, Duration tombstoneTtl) {
     this.copy = copy;
+    this.tombstoneTtlMs = tombstoneTtl.toMillis();
   }
 
   @Override
@@ -81,6 +93,7 @@ public class DocumentJoiner
     JdbcDrivers.deregisterOnRelease(getRuntimeContext());
     product = getRuntimeContext().getState(PRODUCT);
     largeValues = getRuntimeContext().getState(LARGE_VALUES);
+    dropAt = getRuntimeContext().getState(DROP_AT);
     var metrics = getRuntimeContext().getMetricGroup();
     documents = metrics.counter("weirDocumentsChanged");
     unchanged = metrics.counter(WeirMetrics.WRITES_SKIPPED_UNCHANGED);
@@ -103,6 +116,7 @@ public class DocumentJoiner
       }
       if (state.product == null) {
         product.update(state); // a price ahead of its product: kept until the product arrives
+        dropLater(ctx); // or for tombstone-ttl
         return;
       }
       held = largeValues.value();
@@ -116,6 +130,36 @@ public class DocumentJoiner
     }
     emitIfChanged(state, ctx.getBroadcastState(BRANDS), ctx.getBroadcastState(CATEGORIES), out);
     store(state, held);
+    if (state.product.deleted) {
+      dropLater(ctx);
+    } else if (dropAt.value() != null) {
+      dropAt.clear(); // back: its timer finds nothing to drop
+    }
+  }
+
+  /** Drops this product's state tombstone-ttl from now unless a live row comes before. */
+  private void dropLater(ReadOnlyContext ctx) throws Exception {
+    long at = ctx.timerService().currentProcessingTime() + tombstoneTtlMs;
+    if (dropAt.value() == null) {
+      ctx.timerService().registerProcessingTimeTimer(at);
+    }
+    dropAt.update(at); // one timer per key: when it fires early, it is set again
+  }
+
+  @Override
+  public void onTimer(long timestamp, OnTimerContext ctx, Collector<SearchDocument> out)
+      throws Exception {
+    Long due = dropAt.value();
+    if (due == null) {
+      return; // the product came back
+    }
+    if (due > timestamp) {
+      ctx.timerService().registerProcessingTimeTimer(due);
+      return;
+    }
+    product.clear();
+    largeValues.clear();
+    dropAt.clear();
   }
 
   @Override

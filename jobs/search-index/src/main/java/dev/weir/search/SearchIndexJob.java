@@ -157,7 +157,10 @@ public final class SearchIndexJob implements WeirJob {
     return perProduct
         .keyBy(ProductInput::productId, Types.LONG)
         .connect(dimensions.broadcast(DocumentJoiner.BRANDS, DocumentJoiner.CATEGORIES))
-        .process(new DocumentJoiner(() -> SearchDocumentStore.open(config)))
+        .process(
+            new DocumentJoiner(
+                () -> SearchDocumentStore.open(config),
+                config.get(SearchIndexOptions.TOMBSTONE_TTL)))
         .returns(KryoFree.pojoOf(SearchDocument.class))
         .uid(NAME + "-join")
         .name("join → document");

@@ -87,8 +87,9 @@ public final class SearchIndexOptions {
           .durationType()
           .defaultValue(Duration.ofDays(7))
           .withDescription(
-              "Declared documents: how long the join remembers a deleted row's last stamp and a"
-                  + " deleted document's version (to recognize a late re-delivery).");
+              "How long the join remembers a deleted row's last stamp and a deleted document's"
+                  + " version (to recognize a late re-delivery); the built-in products job keeps a"
+                  + " deleted product, or a price whose product never came, as long.");
 
   /**
    * A PostgreSQL identifier weir names in SQL (a slot, a publication): lower-case letters, digits

@@ -120,7 +120,8 @@ class DocumentJoinerSavepointTest {
             new DocumentJoiner(
                 () -> {
                   throw new AssertionError("the description must come from the join's state");
-                }),
+                },
+                java.time.Duration.ofDays(7)),
             List.of(DocumentJoiner.BRANDS, DocumentJoiner.CATEGORIES)),
         ProductInput::productId,
         Types.LONG,

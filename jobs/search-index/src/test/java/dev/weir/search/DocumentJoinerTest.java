@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.weir.schema.PricingEvent;
 import dev.weir.search.SearchDocument.Column;
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.streaming.util.KeyedBroadcastOperatorTestHarness;
 import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.junit.jupiter.api.BeforeEach;
@@ -24,7 +26,8 @@ class DocumentJoinerTest {
             new DocumentJoiner(
                 () -> {
                   throw new AssertionError("the copy is read only when the state lacks a value");
-                }),
+                },
+                Duration.ofDays(7)),
             ProductInput::productId,
             Types.LONG,
             DocumentJoiner.BRANDS,
@@ -103,6 +106,52 @@ class DocumentJoinerTest {
     int emitted = harness.extractOutputValues().size();
     harness.processElement(ProductInput.of(price(7, "9.00", 9)), 0);
     assertThat(harness.extractOutputValues()).hasSize(emitted);
+  }
+
+  @Test
+  void aDeletedProductAndAPriceWithoutProductLeaveTheStateAfterTheTombstoneTtl() throws Exception {
+    harness.setProcessingTime(0);
+    harness.processElement(ProductInput.of(price(99, "5.00", 1)), 0); // its product never comes
+    ProductRow delete = product(7, null, null, 600);
+    delete.deleted = true;
+    harness.processElement(ProductInput.of(delete), 0);
+    harness.setProcessingTime(Duration.ofDays(6).toMillis());
+    harness.processElement(ProductInput.of(price(99, "6.00", 2)), 0); // a price moves it on
+    assertThat(productsHeld()).containsExactly(7L, 99L);
+
+    harness.setProcessingTime(Duration.ofDays(7).toMillis());
+    assertThat(productsHeld()).containsExactly(99L);
+    harness.setProcessingTime(Duration.ofDays(13).toMillis());
+    assertThat(productsHeld()).isEmpty();
+    assertThat(keysOf(DocumentJoiner.LARGE_VALUES.getName())).isEmpty();
+    assertThat(keysOf(DocumentJoiner.DROP_AT.getName())).isEmpty();
+    assertThat(harness.numProcessingTimeTimers()).isZero();
+  }
+
+  @Test
+  void aProductThatComesBackIsNotDropped() throws Exception {
+    harness.setProcessingTime(0);
+    ProductRow delete = product(7, null, null, 600);
+    delete.deleted = true;
+    harness.processElement(ProductInput.of(delete), 0);
+    harness.processElement(ProductInput.of(product(7, "Tent", "long text", 700)), 0);
+    harness.setProcessingTime(Duration.ofDays(30).toMillis());
+    assertThat(productsHeld()).containsExactly(7L);
+  }
+
+  /** The products whose state the join holds. */
+  private List<Long> productsHeld() throws Exception {
+    return keysOf(DocumentJoiner.PRODUCT.getName());
+  }
+
+  private List<Long> keysOf(String state) throws Exception {
+    return harness
+        .getOperator()
+        .getKeyedStateBackend()
+        .getKeys(state, VoidNamespace.INSTANCE)
+        .map(k -> (Long) k)
+        .sorted()
+        .toList();
   }
 
   // --- helpers
