@@ -4,6 +4,7 @@ import dev.weir.common.DeadLetters;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.WeirJob;
+import dev.weir.common.kafka.EventTimes;
 import dev.weir.common.kafka.KafkaIo;
 import dev.weir.common.postgres.Migrations;
 import dev.weir.common.sink.BufferedStoreSink;
@@ -63,6 +64,7 @@ public final class IdentityJob implements WeirJob {
             dlq,
             config.get(IdentityOptions.TRACKING_TOPIC),
             EventCodec.of(EventSchema.TRACKING_EVENTS, TrackingEvent.class),
+            EventTimes.storable(TrackingEvent::time), // earliest_seen is stored
             Enricher.EVENT,
             KafkaIo.Watermarks.none(),
             NAME + "-tracking");

@@ -3,10 +3,13 @@ package dev.weir.search;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.weir.common.kafka.DecodingDeserializer;
+import dev.weir.common.postgres.Timestamps;
 import dev.weir.schema.ChangeEvent;
 import dev.weir.schema.InvalidEventException;
 import dev.weir.schema.Json;
+import java.math.BigDecimal;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.Map;
 
 /**
@@ -50,12 +53,13 @@ final class CatalogChanges {
     if (v == null) {
       return null;
     }
-    if (v instanceof Number n) {
-      return n.longValue();
+    if (v instanceof Long || v instanceof Integer || v instanceof Short) {
+      return ((Number) v).longValue();
     }
+    // Anything else exactly: 2^64 + 1 or 1.5 must not become another product (longValue() would).
     try {
-      return Long.parseLong(v.toString());
-    } catch (NumberFormatException e) {
+      return new BigDecimal(v.toString()).longValueExact();
+    } catch (NumberFormatException | ArithmeticException e) {
       throw new IllegalArgumentException("'" + column + "' is not an integer: " + v);
     }
   }
@@ -90,19 +94,27 @@ final class CatalogChanges {
     if (v == null) {
       return null;
     }
+    Instant time;
     if (v instanceof Number n) {
       long x = n.longValue();
       // Debezium's MicroTimestamp vs Kafka Connect's Timestamp (milliseconds).
-      return (Math.abs(x) > 100_000_000_000_000L
+      time =
+          Math.abs(x) > 100_000_000_000_000L
               ? Instant.ofEpochSecond(x / 1_000_000, (x % 1_000_000) * 1_000)
-              : Instant.ofEpochMilli(x))
-          .toString();
+              : Instant.ofEpochMilli(x);
+    } else {
+      try {
+        time = Instant.parse(v.toString());
+      } catch (RuntimeException e) {
+        throw new IllegalArgumentException("'" + column + "' is not a timestamp: " + v);
+      }
     }
     try {
-      return Instant.parse(v.toString()).toString();
-    } catch (RuntimeException e) {
-      throw new IllegalArgumentException("'" + column + "' is not a timestamp: " + v);
+      Timestamps.checkedYear(time.atOffset(ZoneOffset.UTC).getYear());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("'" + column + "' " + e.getMessage() + ": " + v);
     }
+    return time.toString();
   }
 
   /** What a change event of one table becomes; an event it cannot read goes to the DLQ. */

@@ -7,9 +7,13 @@ import dev.weir.schema.ChangeEvent;
 import dev.weir.schema.EventCodec;
 import dev.weir.schema.EventSchema;
 import dev.weir.schema.InvalidEventException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +24,31 @@ class CatalogChangesTest {
 
   private final EventCodec<ChangeEvent> codec =
       EventCodec.of(EventSchema.CDC_CATALOG, ChangeEvent.class);
+
+  @Test
+  void anIdIsAnIntegerExactlyOrRefused() {
+    assertThat(CatalogChanges.id(Map.of("id", 7), "id")).isEqualTo(7);
+    assertThat(CatalogChanges.id(Map.of("id", Long.MAX_VALUE), "id")).isEqualTo(Long.MAX_VALUE);
+    assertThat(CatalogChanges.id(Map.of("id", "42"), "id")).isEqualTo(42);
+    assertThat(CatalogChanges.id(Map.of("id", 7.0), "id")).isEqualTo(7);
+    // longValue() made these products 1 and 1.
+    for (Object notAnId :
+        List.of(new BigInteger("18446744073709551617"), 1.5, new BigDecimal("1.5"), "1e30")) {
+      assertThatThrownBy(() -> CatalogChanges.id(Map.of("id", notAnId), "id"))
+          .as("%s", notAnId)
+          .hasMessageContaining("'id' is not an integer");
+    }
+  }
+
+  @Test
+  void aTimestampOutsideTheYearsPostgresAndElasticsearchTakeIsRefused() {
+    assertThat(CatalogChanges.timestamp(Map.of("t", "9999-12-31T23:59:59Z"), "t"))
+        .isEqualTo("9999-12-31T23:59:59Z");
+    assertThatThrownBy(() -> CatalogChanges.timestamp(Map.of("t", "+10000-01-01T00:00:00Z"), "t"))
+        .hasMessageContaining("'t' year 10000 is outside 1..9999");
+    assertThatThrownBy(() -> CatalogChanges.timestamp(Map.of("t", -62_200_000_000_000L), "t"))
+        .hasMessageContaining("is outside 1..9999");
+  }
 
   @Test
   void aBareEnvelopeWithAnUnavailableDescriptionKeepsItUnchanged() throws Exception {

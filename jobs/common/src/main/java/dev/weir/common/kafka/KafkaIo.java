@@ -480,6 +480,7 @@ public final class KafkaIo {
       long limit = maxAhead.toMillis();
       return event -> {
         long time = events.extractTimestamp(event, Long.MIN_VALUE);
+        EventTimes.requireStorable(Instant.ofEpochMilli(time));
         long ahead = time - System.currentTimeMillis();
         if (ahead <= limit) {
           return event;

@@ -16,6 +16,18 @@ public final class Timestamps {
 
   private Timestamps() {}
 
+  /**
+   * The year of a time a job stores, checked: PostgreSQL's timestamptz and Elasticsearch's date
+   * both take years 1 to 9999 written the same way (ISO-8601, four digits); outside them a write
+   * fails, every time the job retries it. Checked when the value is read, so it goes to the DLQ.
+   */
+  public static int checkedYear(int year) {
+    if (year < 1 || year > 9999) {
+      throw new IllegalArgumentException("year " + year + " is outside 1..9999");
+    }
+    return year;
+  }
+
   /** Sets parameter {@code i} to the time, or to NULL. */
   public static void set(PreparedStatement ps, int i, Long epochMs) throws SQLException {
     if (epochMs == null) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.weir.common.postgres.Timestamps;
 import dev.weir.schema.Json;
 import dev.weir.search.definition.ValueType;
 import java.math.BigDecimal;
@@ -117,9 +118,7 @@ public final class Values {
 
   /** Years Elasticsearch's date and PostgreSQL's timestamptz both take, written the same way. */
   private static String checkedYear(String iso, int year) {
-    if (year < 1 || year > 9999) {
-      throw new IllegalArgumentException("year " + year + " is outside 1..9999");
-    }
+    Timestamps.checkedYear(year);
     return iso;
   }
 
