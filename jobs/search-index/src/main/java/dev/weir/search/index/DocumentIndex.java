@@ -129,7 +129,33 @@ public final class DocumentIndex implements Serializable {
   /** The definition's transform.mapping of a field, where it gives one, else the derived one. */
   private static JsonNode overridden(Node node, String field, JsonNode derived) {
     JsonNode given = node.mapping().get(field);
-    return given != null ? given.deepCopy() : derived;
+    return given != null ? withTermLimit(given.deepCopy()) : derived;
+  }
+
+  /**
+   * The most characters of a keyword that always fit Elasticsearch's 32,766-byte term (4 bytes a
+   * character at most in UTF-8).
+   */
+  static final int LONGEST_KEYWORD = 32_766 / 4;
+
+  /**
+   * A given keyword mapping (or sub-field) without {@code ignore_above} gets one: a longer value
+   * would make Elasticsearch refuse the whole document, every time the job retried it. With it, the
+   * value stays in {@code _source} and is not indexed as a term.
+   */
+  private static JsonNode withTermLimit(JsonNode mapping) {
+    if (mapping instanceof ObjectNode m) {
+      if ("keyword".equals(m.path("type").asText()) && !m.has("ignore_above")) {
+        m.put("ignore_above", LONGEST_KEYWORD);
+      }
+      if (m.get("fields") instanceof ObjectNode fields) {
+        fields.forEach(DocumentIndex::withTermLimit);
+      }
+      if (m.get("properties") instanceof ObjectNode properties) {
+        properties.forEach(DocumentIndex::withTermLimit);
+      }
+    }
+    return mapping;
   }
 
   /**

@@ -58,7 +58,7 @@ class DocumentIndexTest {
          "isbn": {"type": "keyword", "ignore_above": 1024},
          "available": {"type": "boolean"},
          "publisher": {"properties": {
-           "name": {"type": "keyword"},
+           "name": {"type": "keyword", "ignore_above": 8191},
            "country": {"properties": {
              "code": {"type": "keyword", "ignore_above": 1024},
              "name": {"type": "text",
