@@ -40,6 +40,10 @@ final class DeploymentChecks {
     List<String> problems = new ArrayList<>();
     String name = Kustomization.name(resource);
     inlineCredentials(resource, name, problems);
+    plaintext(resource, name, problems);
+    if (name.equals("ConfigMap/weir-config")) {
+      serviceConnections(resource.path("data"), name, problems);
+    }
     if (resource.path("kind").asText().equals("Secret")) {
       problems.add(
           name + ": a Secret in the manifests; credentials are created outside the repository");
@@ -203,7 +207,8 @@ final class DeploymentChecks {
                     && !f.getValue().asText().isEmpty()
                     && CREDENTIAL.matcher(key).matches()
                     && !key.toLowerCase().endsWith("file")
-                    && !key.equals("secretKeyRef")) {
+                    && !key.equals("secretKeyRef")
+                    && !key.equals("secretName")) { // references, not values
                   problems.add(name + ": " + key + " is written inline");
                 }
                 inlineCredentials(f.getValue(), name, problems);
@@ -219,6 +224,42 @@ final class DeploymentChecks {
         }
         inlineCredentials(node.get(i), name, problems);
       }
+    }
+  }
+
+  /**
+   * A connection in the clear anywhere in a manifest: an http:// URL, or a PostgreSQL URL that does
+   * not verify the server's certificate and name (verify-full: require alone trusts any server).
+   */
+  private static void plaintext(JsonNode node, String name, List<String> problems) {
+    if (node.isTextual()) {
+      String v = node.asText();
+      if (v.startsWith("http://")) {
+        problems.add(name + ": " + v + " is plaintext HTTP; use https with a CA file");
+      }
+      if (v.startsWith("jdbc:postgresql:") && !v.contains("sslmode=verify-full")) {
+        problems.add(name + ": " + v + " does not verify the server: add sslmode=verify-full");
+      }
+    }
+    node.elements().forEachRemaining(child -> plaintext(child, name, problems));
+  }
+
+  /** The services' settings: TLS to each, checked against a CA. */
+  private static void serviceConnections(JsonNode data, String name, List<String> problems) {
+    String kafka = data.path("KAFKA_SECURITY_PROTOCOL").asText("PLAINTEXT");
+    if (!Set.of("SSL", "SASL_SSL").contains(kafka)) {
+      problems.add(name + ": KAFKA_SECURITY_PROTOCOL " + kafka + " is not SSL or SASL_SSL");
+    }
+    for (String required : List.of("KAFKA_SSL_CA_FILE", "ELASTICSEARCH_CA_FILE")) {
+      if (data.path(required).asText().isEmpty()) {
+        problems.add(name + ": no " + required + " to check the server's certificate against");
+      }
+    }
+    if (!data.path("ELASTICSEARCH_URL").asText().startsWith("https://")) {
+      problems.add(name + ": ELASTICSEARCH_URL must be https://");
+    }
+    if (!data.path("POSTGRES_JDBC_URL").asText().contains("sslrootcert=")) {
+      problems.add(name + ": POSTGRES_JDBC_URL has no sslrootcert (the CA to verify against)");
     }
   }
 

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.zip.ZipFile;
 import org.junit.jupiter.api.BeforeAll;
@@ -110,17 +111,76 @@ class K8sManifestsTest {
       List<String> args = new ArrayList<>();
       deployment.at("/spec/job/args").forEach(a -> args.add(a.asText()));
       String file = args.get(args.indexOf("--search.documents") + 1);
-      String mountPath =
-          deployment.at("/spec/podTemplate/spec/containers/0/volumeMounts/0/mountPath").asText();
+      String mountPath = "";
+      for (var mount : deployment.at("/spec/podTemplate/spec/containers/0/volumeMounts")) {
+        if (mount.path("name").asText().equals("documents")) {
+          mountPath = mount.path("mountPath").asText();
+        }
+      }
       assertThat(file).as(job).startsWith(mountPath + "/");
-      assertThat(deployment.at("/spec/podTemplate/spec/volumes/0/configMap/name").asText())
-          .isEqualTo("weir-documents");
+      List<String> configMaps = new ArrayList<>();
+      deployment
+          .at("/spec/podTemplate/spec/volumes")
+          .forEach(v -> configMaps.add(v.at("/configMap/name").asText()));
+      assertThat(configMaps).contains("weir-documents");
       if (job.equals("backfill")) {
         assertThat(deployment.at("/spec/job/entryClass").asText())
             .isEqualTo("dev.weir.backfill.Backfill");
         assertThat(args).as(job).contains("--backfill.target", "books-v2");
       } else {
         assertThat(args).as(job).contains("--job", job);
+      }
+    }
+  }
+
+  @Test
+  void connectionsInTheClearAreCaught() throws IOException {
+    assertThat(problems("plaintext.yaml"))
+        .anySatisfy(p -> assertThat(p).contains("KAFKA_SECURITY_PROTOCOL PLAINTEXT"))
+        .anySatisfy(p -> assertThat(p).contains("http://elasticsearch:9200 is plaintext HTTP"))
+        .anySatisfy(p -> assertThat(p).contains("add sslmode=verify-full"))
+        .anySatisfy(p -> assertThat(p).contains("no KAFKA_SSL_CA_FILE"))
+        .anySatisfy(p -> assertThat(p).contains("POSTGRES_JDBC_URL has no sslrootcert"));
+  }
+
+  private static final Pattern CA_FILE = Pattern.compile("/[^&\\s]+\\.crt");
+
+  /** Every CA file the settings name is in a volume every deployment mounts. */
+  @ParameterizedTest
+  @ValueSource(strings = {"base", "overlays/staging", "overlays/production", "overlays/declared"})
+  void everyDeploymentMountsTheCaFilesItsSettingsName(String dir) throws IOException {
+    List<ObjectNode> resources = Kustomization.render(K8S.resolve(dir));
+    List<String> caFiles = new ArrayList<>();
+    find(resources, "ConfigMap/weir-config")
+        .path("data")
+        .forEach(
+            value -> {
+              var ca = CA_FILE.matcher(value.asText());
+              while (ca.find()) {
+                caFiles.add(ca.group());
+              }
+            });
+    assertThat(caFiles).hasSizeGreaterThanOrEqualTo(3);
+    for (ObjectNode r : resources) {
+      if (!Kustomization.name(r).startsWith("FlinkDeployment/")) {
+        continue;
+      }
+      List<String> mounts = new ArrayList<>();
+      r.at("/spec/podTemplate/spec/containers/0/volumeMounts")
+          .forEach(m -> mounts.add(m.path("mountPath").asText() + "/"));
+      List<String> named = new ArrayList<>(caFiles);
+      r.at("/spec/job/args")
+          .forEach(
+              a -> {
+                var ca = CA_FILE.matcher(a.asText());
+                while (ca.find()) {
+                  named.add(ca.group());
+                }
+              });
+      for (String file : named) {
+        assertThat(mounts)
+            .as("%s mounts %s", Kustomization.name(r), file)
+            .anyMatch(file::startsWith);
       }
     }
   }

@@ -33,7 +33,7 @@ final class CatalogSource {
 
   /** pgjdbc's TLS parameters of the catalog URL, passed on as Debezium's {@code database.*}. */
   static final List<String> TLS_PARAMETERS =
-      List.of("sslmode", "sslrootcert", "sslcert", "sslkey", "sslpassword");
+      List.of("sslmode", "sslrootcert", "sslcert", "sslkey"); // sslpassword: refused by WeirConfig
 
   /**
    * Captures {@code tables} ({@code schema.table}) of the database of {@link

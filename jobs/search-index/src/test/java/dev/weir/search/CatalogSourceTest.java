@@ -36,7 +36,7 @@ class CatalogSourceTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
             "cdc-catalog: catalog.postgres.url has the parameter 'loginTimeout', which the capture"
-                + " cannot use; it takes sslmode, sslrootcert, sslcert, sslkey, sslpassword");
+                + " cannot use; it takes sslmode, sslrootcert, sslcert, sslkey");
   }
 
   /**

@@ -67,6 +67,7 @@ public final class WeirConfig implements Serializable {
           }
           values.put(k, v);
         });
+    values.forEach(WeirConfig::refusePasswordInUrl);
     Map<String, String> secrets = new HashMap<>();
     for (String variable :
         new String[] {"PGPASSWORD", "ELASTICSEARCH_PASSWORD", "KAFKA_PASSWORD", "WEIR_HOME"}) {
@@ -77,9 +78,33 @@ public final class WeirConfig implements Serializable {
     return new WeirConfig(values, secrets);
   }
 
+  /** Query parameters of a URL that carry a secret. */
+  private static final java.util.regex.Pattern PASSWORD_PARAMETER =
+      java.util.regex.Pattern.compile(
+          "[?&](ssl)?password=", java.util.regex.Pattern.CASE_INSENSITIVE);
+
+  /**
+   * A URL setting is part of the job graph (and of error messages that name the URL): a password in
+   * it would travel with both. Refused, naming the parameter only, never its value.
+   */
+  private static void refusePasswordInUrl(String key, String value) {
+    var found = PASSWORD_PARAMETER.matcher(value);
+    if (key.endsWith("url") && found.find()) {
+      String parameter = found.group().substring(1, found.group().length() - 1);
+      throw new IllegalArgumentException(
+          key
+              + " carries a secret ("
+              + parameter
+              + "=...): it would be in the job graph and in error messages. Give the password"
+              + " with postgres.password-file or PGPASSWORD; for a client key, mount an unencrypted"
+              + " key from a Secret (sslkey=/path) instead of sslpassword.");
+    }
+  }
+
   /** A copy with one more setting: jobs and tests use it to set what they own. */
   public WeirConfig with(ConfigOption<?> option, Object value) {
     Map<String, String> copy = new HashMap<>(values);
+    refusePasswordInUrl(option.key(), String.valueOf(value));
     copy.put(option.key(), String.valueOf(value));
     return new WeirConfig(copy, env());
   }

@@ -13,6 +13,28 @@ import org.junit.jupiter.api.io.TempDir;
 class WeirConfigTest {
 
   @Test
+  void aUrlThatCarriesAPasswordIsRefusedWithoutShowingIt() {
+    for (String url :
+        new String[] {
+          "jdbc:postgresql://db/weir?sslmode=verify-full&sslpassword=s3cr3t",
+          "jdbc:postgresql://db/weir?password=s3cr3t"
+        }) {
+      assertThatThrownBy(() -> WeirConfig.from(Map.of("postgres.url", url), Map.of()))
+          .hasMessageContaining("postgres.url carries a secret")
+          .hasMessageNotContaining("s3cr3t");
+      assertThatThrownBy(
+              () -> WeirConfig.from(Map.of(), Map.of()).with(WeirOptions.ARCHIVE_POSTGRES_URL, url))
+          .hasMessageContaining("archive.postgres.url carries a secret");
+    }
+    assertThat(
+            WeirConfig.from(
+                    Map.of("postgres.url", "jdbc:postgresql://db/weir?sslmode=verify-full"),
+                    Map.of())
+                .get(WeirOptions.POSTGRES_URL))
+        .endsWith("verify-full");
+  }
+
+  @Test
   void defaultsRunLocally() {
     WeirConfig config = WeirConfig.from(Map.of(), Map.of());
     assertThat(config.get(WeirOptions.KAFKA_BOOTSTRAP_SERVERS)).isEqualTo("127.0.0.1:19092");
