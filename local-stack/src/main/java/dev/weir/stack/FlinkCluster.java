@@ -68,13 +68,27 @@ public final class FlinkCluster {
   private final Artifacts artifacts;
   private final int restPort;
   private final Path dir;
+
+  /** The high-availability store, when the cluster runs with one; else null. */
+  private final ZooKeeperService zookeeper;
+
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   public FlinkCluster(StackSettings settings, int restPort) {
+    this(settings, restPort, false);
+  }
+
+  /**
+   * A cluster that, with {@code highAvailability}, keeps its leader, its submitted jobs and their
+   * latest checkpoints in ZooKeeper (started with it, from Maven Central) and files: a killed
+   * JobManager's replacement takes its jobs over from their last checkpoint, as on Kubernetes.
+   */
+  public FlinkCluster(StackSettings settings, int restPort, boolean highAvailability) {
     this.settings = settings;
     this.artifacts = new Artifacts(settings);
     this.restPort = restPort;
+    this.zookeeper = highAvailability ? new ZooKeeperService(settings, artifacts) : null;
     // A second cluster (a test's, next to a developer's) keeps its files apart.
     this.dir =
         settings.home().resolve(restPort == DEFAULT_REST_PORT ? "flink" : "flink-" + restPort);
@@ -116,6 +130,9 @@ public final class FlinkCluster {
     if (now.up()) {
       return now;
     }
+    if (zookeeper != null) {
+      zookeeper.start();
+    }
     try {
       Files.createDirectories(dir.resolve("conf"));
       Files.writeString(dir.resolve("conf").resolve("config.yaml"), configYaml());
@@ -128,6 +145,19 @@ public final class FlinkCluster {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    startJobManager();
+    for (int i = 1; i <= taskManagers; i++) {
+      startTaskManager(i);
+    }
+    awaitTaskManagers(taskManagers);
+    return status();
+  }
+
+  /**
+   * Starts the JobManager (a replacement after a kill, for instance) and waits until its REST API
+   * answers. With high availability, it takes over the jobs of the one before.
+   */
+  public void startJobManager() {
     Process jm =
         start(
             "jobmanager",
@@ -139,11 +169,17 @@ public final class FlinkCluster {
         log("jobmanager"),
         Optional.of(jm.toHandle()),
         () -> status().up());
-    for (int i = 1; i <= taskManagers; i++) {
-      startTaskManager(i);
-    }
-    awaitTaskManagers(taskManagers);
-    return status();
+  }
+
+  /** Kills the JobManager with SIGKILL: no shutdown, its jobs' tasks left running. */
+  public void killJobManager() {
+    OsProcesses.readPid(pidFile("jobmanager"))
+        .flatMap(ProcessHandle::of)
+        .ifPresent(
+            p -> {
+              p.destroyForcibly();
+              p.onExit().join();
+            });
   }
 
   /** Starts TaskManager {@code n} (a replacement after a kill, for instance). */
@@ -243,6 +279,9 @@ public final class FlinkCluster {
       // never started
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+    if (zookeeper != null) {
+      zookeeper.stop();
     }
   }
 
@@ -474,7 +513,25 @@ public final class FlinkCluster {
         "execution.checkpointing.savepoint-dir: file://" + dir.resolve("savepoints"),
         "io.tmp.dirs: " + dir.resolve("tmp"),
         "web.upload.dir: " + dir.resolve("upload"),
+        highAvailability(),
         "");
+  }
+
+  /**
+   * ZooKeeper high availability: a new cluster id per {@link #up}, so that a cluster started again
+   * does not take over the jobs of one stopped before.
+   */
+  private String highAvailability() {
+    if (zookeeper == null) {
+      return "# no high availability";
+    }
+    return String.join(
+        "\n",
+        "high-availability.type: zookeeper",
+        "high-availability.zookeeper.quorum: " + zookeeper.address(),
+        "high-availability.zookeeper.path.root: /weir-flink",
+        "high-availability.cluster-id: /" + restPort + "-" + System.currentTimeMillis(),
+        "high-availability.storageDir: file://" + dir.resolve("ha"));
   }
 
   private static String log4j() {

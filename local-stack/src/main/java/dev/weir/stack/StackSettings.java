@@ -14,7 +14,7 @@ import java.util.Properties;
  * <table>
  *   <tr><th>setting</th><th>system property</th><th>environment</th><th>default</th></tr>
  *   <tr><td>home folder</td><td>weir.home</td><td>WEIR_HOME</td><td>./.weir</td></tr>
- *   <tr><td>Kafka port</td><td>weir.kafka.port</td><td>WEIR_KAFKA_PORT</td><td>19092 (controller +1)</td></tr>
+ *   <tr><td>Kafka port</td><td>weir.kafka.port</td><td>WEIR_KAFKA_PORT</td><td>19092 (controller +1, SASL_SSL +2, ZooKeeper +3)</td></tr>
  *   <tr><td>PostgreSQL port</td><td>weir.postgres.port</td><td>WEIR_POSTGRES_PORT</td><td>15432</td></tr>
  *   <tr><td>Elasticsearch port</td><td>weir.elasticsearch.port</td><td>WEIR_ELASTICSEARCH_PORT</td><td>19200 (transport +100)</td></tr>
  *   <tr><td>user for PostgreSQL and Elasticsearch when run as root</td><td>weir.service.user</td><td>WEIR_SERVICE_USER</td><td>nobody</td></tr>
@@ -41,7 +41,8 @@ public record StackSettings(
       String postgresBinaries,
       String flink,
       String log4j,
-      String postgresDriver) {}
+      String postgresDriver,
+      String zookeeper) {}
 
   public static StackSettings fromEnvironment() {
     return from(System.getProperties(), System.getenv());
@@ -78,6 +79,11 @@ public record StackSettings(
   /** The broker's SASL_SSL listener (SCRAM-SHA-512 over TLS), next to the plain one. */
   public int kafkaSecurePort() {
     return kafkaPort + 2;
+  }
+
+  /** ZooKeeper, for the local Flink cluster's high availability: next to the broker's ports. */
+  public int zookeeperPort() {
+    return kafkaPort + 3;
   }
 
   public int elasticsearchTransportPort() {
@@ -123,7 +129,8 @@ public record StackSettings(
           p.getProperty("postgres.binaries.version"),
           p.getProperty("flink.version"),
           p.getProperty("log4j.version"),
-          p.getProperty("postgresql.version"));
+          p.getProperty("postgresql.version"),
+          p.getProperty("zookeeper.version"));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -44,7 +44,8 @@ class ClusterFailoverITCase {
 
   @BeforeAll
   static void clusterUp() {
-    cluster = new FlinkCluster(LocalStackExtension.stack().settings(), PORT);
+    // With ZooKeeper high availability, as deployments run (Kubernetes HA there).
+    cluster = new FlinkCluster(LocalStackExtension.stack().settings(), PORT, true);
     cluster.up(2, LocalStackExtension.connections().environment());
   }
 
@@ -84,6 +85,33 @@ class ClusterFailoverITCase {
       finish(
           job,
           "TaskManager `kill -9`ed, a replacement started",
+          toRunning + " to RUNNING",
+          workload,
+          input);
+    }
+  }
+
+  /**
+   * The JobManager is killed; a new one (as Kubernetes would restart its pod) takes the job over
+   * from ZooKeeper and resumes it from its last checkpoint. One job: the path is the same for all.
+   */
+  @Test
+  void aJobManagerKilledMidStreamIsReplacedAndItsJobLosesAndDuplicatesNothing() throws Exception {
+    String job = "activity-feed";
+    try (Workload workload = Workload.create(job, run);
+        ClusterJobs jobs = new ClusterJobs(cluster, workload, Map.of());
+        ContinuousInput input = new ContinuousInput(workload)) {
+      jobs.awaitCheckpoints(2, RECOVERY);
+
+      long killed = System.nanoTime();
+      cluster.killJobManager();
+      cluster.startJobManager();
+      jobs.awaitRunning(RECOVERY);
+      String toRunning = seconds(killed);
+      jobs.awaitCheckpoints(1, RECOVERY);
+      finish(
+          job,
+          "JobManager `kill -9`ed, a new one started (ZooKeeper high availability)",
           toRunning + " to RUNNING",
           workload,
           input);

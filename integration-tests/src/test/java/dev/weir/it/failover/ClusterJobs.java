@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.weir.it.Await;
 import dev.weir.stack.FlinkCluster;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -119,7 +120,12 @@ final class ClusterJobs implements AutoCloseable {
   }
 
   private boolean healthy(String id) throws Exception {
-    FlinkCluster.JobState state = cluster.job(id);
+    FlinkCluster.JobState state;
+    try {
+      state = cluster.job(id);
+    } catch (IOException e) {
+      return false; // a JobManager starting, or not yet leading: not running yet
+    }
     return state.state().equals("RUNNING") && state.allTasksRunning();
   }
 
