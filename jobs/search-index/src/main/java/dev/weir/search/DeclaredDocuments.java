@@ -17,6 +17,7 @@ import dev.weir.search.definition.DocumentPlanner;
 import dev.weir.search.definition.DocumentSpec;
 import dev.weir.search.definition.PostgresCatalog;
 import dev.weir.search.index.DocumentIndex;
+import dev.weir.search.index.IndexableDocuments;
 import dev.weir.search.join.ChangeRows;
 import dev.weir.search.join.DocumentChange;
 import dev.weir.search.join.DocumentJoin;
@@ -37,6 +38,7 @@ import java.util.Set;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
@@ -189,6 +191,19 @@ public final class DeclaredDocuments {
                 config.get(SearchIndexOptions.WRITE_FLUSH).toMillis(),
                 1000))
         .uid(uid(plan) + "-copy");
+  }
+
+  /** The documents one Elasticsearch write takes; a larger one goes to the DLQ. */
+  static DataStream<DocumentChange> indexable(
+      DataStream<DocumentChange> written, DeadLetters dlq, DocumentPlan plan) {
+    SingleOutputStreamOperator<DocumentChange> indexable =
+        written
+            .process(new IndexableDocuments(dlq.job(), plan))
+            .returns(TypeInformation.of(DocumentChange.class))
+            .uid(uid(plan) + "-indexable")
+            .name("indexable " + plan.index());
+    dlq.add(indexable.getSideOutput(DeadLetters.TAG));
+    return indexable;
   }
 
   /** Elasticsearch, through the document's alias, with external versions. */

@@ -88,7 +88,7 @@ public final class SearchIndexJob implements WeirJob {
     if (DeclaredDocuments.configured(config)) {
       for (DocumentPlan plan : DeclaredDocuments.plans(config)) {
         DataStream<DocumentChange> documents = DeclaredDocuments.documents(env, config, dlq, plan);
-        DeclaredDocuments.written(documents, config, plan)
+        DeclaredDocuments.indexable(DeclaredDocuments.written(documents, config, plan), dlq, plan)
             .sinkTo(DeclaredDocuments.indexSink(config, plan))
             .uid(DeclaredDocuments.uid(plan) + "-index")
             .name("Elasticsearch " + plan.index());

@@ -16,7 +16,13 @@ public final class ElasticsearchSinkBuilder<T> {
   private int maxBufferedRequests = 2_000;
   private long maxBatchSizeInBytes = 5L << 20;
   private long maxTimeInBufferMs = 1000;
-  private long maxRecordSizeInBytes = 1L << 20;
+  private long maxRecordSizeInBytes = MAX_DOCUMENT_BYTES;
+
+  /**
+   * The largest operation the sink takes; a larger one would fail the job at every retry, so jobs
+   * whose documents can grow past it divert them first (the declared documents do).
+   */
+  public static final long MAX_DOCUMENT_BYTES = 1L << 20;
 
   ElasticsearchSinkBuilder() {}
 

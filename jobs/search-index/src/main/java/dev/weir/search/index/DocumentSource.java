@@ -42,6 +42,37 @@ public final class DocumentSource {
     return bytes.toByteArray();
   }
 
+  /**
+   * At least the size of {@link #json} of these values (a name or value may take more bytes when
+   * escaped, which only makes the real size larger): for a limit, counted without writing.
+   */
+  public static long sizeAtLeast(List<String> names, String[] values) {
+    long size = 2 + "\"content_hash\":".length() + 66;
+    for (int i = 0; i < names.size(); i++) {
+      size += names.get(i).length() + 4;
+      size += values[i] == null ? 4 : utf8Length(values[i]);
+    }
+    return size;
+  }
+
+  private static long utf8Length(String s) {
+    long bytes = 0;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < 0x80) {
+        bytes++;
+      } else if (c < 0x800) {
+        bytes += 2;
+      } else if (Character.isHighSurrogate(c)) {
+        bytes += 4;
+        i++;
+      } else {
+        bytes += 3;
+      }
+    }
+    return bytes;
+  }
+
   private static int estimatedSize(String[] values) {
     int size = 128;
     for (String v : values) {

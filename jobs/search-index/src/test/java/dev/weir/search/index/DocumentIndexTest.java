@@ -3,6 +3,7 @@ package dev.weir.search.index;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.weir.common.DeadLetters;
 import dev.weir.schema.Json;
 import dev.weir.search.definition.DefinitionFile;
 import dev.weir.search.definition.DocumentPlan;
@@ -15,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.flink.streaming.util.ProcessFunctionTestHarnesses;
 import org.junit.jupiter.api.Test;
 
 /** The index's mapping and documents, derived from a definition. */
@@ -129,6 +131,49 @@ class DocumentIndexTest {
     assertThat(doc.get("authors").get(0).get("born").asText()).isEqualTo("1920-10-08");
     assertThat(doc.get("price").isNull()).isTrue();
     assertThat(doc.get("content_hash").asText()).isEqualTo("0aff");
+  }
+
+  @Test
+  void aDocumentOverWhatOneWriteTakesGoesToTheDlqTheOthersToTheIndex() throws Exception {
+    var harness =
+        ProcessFunctionTestHarnesses.forProcessFunction(
+            new IndexableDocuments("search-index", plan, 10_000));
+    harness.processElement(document("1", "\"Dune\""), 0);
+    harness.processElement(document("2", "\"" + "é".repeat(6_000) + "\""), 0); // 12 kB
+    harness.processElement(DocumentChange.deletion("2", 9), 0);
+
+    assertThat(harness.extractOutputValues())
+        .extracting(d -> d.id + (d.deleted ? " deleted" : ""))
+        .containsExactly("1", "2 deleted");
+    assertThat(harness.getSideOutput(DeadLetters.TAG))
+        .singleElement()
+        .satisfies(
+            letter ->
+                assertThat(letter.getValue().reason())
+                    .contains("document '2' of books is 12,")
+                    .contains("kept in the copy table"));
+  }
+
+  @Test
+  void theSizeCountedIsNeverMoreThanTheDocumentsSize() {
+    List<String> names =
+        plan.documentFields().stream().map(DocumentPlan.DocumentField::name).toList();
+    for (String title : List.of("\"Dune\"", "\"é😀\\n\"", "null")) {
+      String[] values = document("1", title).values;
+      assertThat(DocumentSource.sizeAtLeast(names, values))
+          .isLessThanOrEqualTo(DocumentSource.json(names, values, new byte[32]).length);
+    }
+  }
+
+  private DocumentChange document(String id, String title) {
+    DocumentChange change = new DocumentChange();
+    change.id = id;
+    change.version = 7;
+    change.values = new String[plan.documentFields().size()];
+    java.util.Arrays.fill(change.values, "null");
+    change.values[1] = title;
+    change.contentHash = new byte[32];
+    return change;
   }
 
   @Test
