@@ -78,6 +78,17 @@ final class BackfillCommand implements java.util.concurrent.Callable<Integer> {
     if (parallelism != null) {
       config = config.with(WeirOptions.PARALLELISM, parallelism.toString());
     }
+    return run(config, swapAlias, out, spec.commandLine().getErr()) == null ? 1 : 0;
+  }
+
+  /**
+   * Rebuilds {@code config}'s target index (as {@code weir backfill} does, {@code weir demo} too),
+   * printing progress and the summary to {@code out}; the summary, or null if it failed (the reason
+   * printed to {@code err}).
+   */
+  static Backfill.Summary run(
+      WeirConfig config, boolean swapAlias, PrintWriter out, PrintWriter err) throws Exception {
+    boolean dryRun = config.get(BackfillOptions.DRY_RUN);
     try {
       Backfill.Summary s =
           Backfill.run(
@@ -115,11 +126,12 @@ final class BackfillCommand implements java.util.concurrent.Callable<Integer> {
           s.bytesSent(),
           s.elapsed().toMillis() / 1e3,
           s.swapped() ? "; alias moved to " + s.target() : "");
-      return 0;
+      return s;
     } catch (BackfillException | dev.weir.search.definition.DefinitionException e) {
       out.println();
-      spec.commandLine().getErr().println("weir backfill: " + e.getMessage());
-      return 1;
+      err.println("weir backfill: " + e.getMessage());
+      err.flush();
+      return null;
     }
   }
 }

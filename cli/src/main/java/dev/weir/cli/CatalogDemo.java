@@ -44,9 +44,38 @@ final class CatalogDemo {
   private CatalogDemo() {}
 
   /**
-   * @param copy the demo's configuration; its database gets the copy table product_document
+   * The catalog's jobs, left running after {@link #run} so that the next section can work beside
+   * them; closing cancels them and drops the slot.
    */
-  static void run(
+  static final class Running implements AutoCloseable {
+    final WeirConfig config;
+    final ElasticsearchClient es;
+    private final List<JobClient> jobs = new java.util.ArrayList<>();
+    String summary = "search-index: did not finish";
+
+    private Running(WeirConfig config, ElasticsearchClient es) {
+      this.config = config;
+      this.es = es;
+    }
+
+    @Override
+    public void close() throws Exception {
+      try {
+        for (JobClient job : jobs) {
+          job.cancel().get();
+        }
+        CatalogCaptureJob.dropSlot(config);
+      } finally {
+        es._transport().close();
+      }
+    }
+  }
+
+  /**
+   * @param copy the demo's configuration; its database gets the copy table product_document
+   * @return the running capture and indexer, to close when done
+   */
+  static Running run(
       PrintWriter out, LocalStack stack, Connections connections, WeirConfig copy, int webPort)
       throws Exception {
     stack.ensurePostgresDatabase(CATALOG_DATABASE);
@@ -69,6 +98,7 @@ final class CatalogDemo {
     // The definition's topics (it cannot be planned before the catalog has its tables).
     KafkaIo.deleteTopics(config, SearchIndexJob.inputs(base));
     ElasticsearchClient es = ElasticsearchClients.blocking(ElasticsearchSettings.from(config));
+    Running running = new Running(config, es);
     try {
       // Deleting by wildcard is refused (action.destructive_requires_name): name each index.
       for (String index : es.indices().get(g -> g.index(ALIAS + "-*")).result().keySet()) {
@@ -76,7 +106,7 @@ final class CatalogDemo {
       }
 
       out.printf(
-          "== 6. search-index: catalog database %s → cdc-catalog (Debezium) → Kafka → join →"
+          "== 5. search-index: catalog database %s → cdc-catalog (Debezium) → Kafka → join →"
               + " %s + Elasticsearch alias %s, the document declared in"
               + " schemas/documents/products.json%n",
           CATALOG_DATABASE, COPY, ALIAS);
@@ -95,59 +125,59 @@ final class CatalogDemo {
               + " in 3 levels; %d prices on %s%n",
           filled.filled(), BRANDS, filled.prices(), config.get(SearchIndexOptions.PRICING_TOPIC));
       out.flush();
-      JobClient capture =
+      running.jobs.add(
           JobRunner.start(
-              new CatalogCaptureJob(), RunCommand.localEnvironment(webPort + 1), config);
-      JobClient indexer =
-          JobRunner.start(new SearchIndexJob(), RunCommand.localEnvironment(webPort + 2), config);
-      try {
-        long[] indexed = DemoCommand.awaitStable(() -> documents(config, es));
-        out.printf(
-            "   indexed: %d rows in %s, %d documents behind %s (web UIs: :%d, :%d)%n",
-            indexed[0], COPY, indexed[2], ALIAS, webPort + 1, webPort + 2);
-        TableStats before = copyStats(config);
+              new CatalogCaptureJob(), RunCommand.localEnvironment(webPort + 1), config));
+      running.jobs.add(
+          JobRunner.start(new SearchIndexJob(), RunCommand.localEnvironment(webPort + 2), config));
+      long[] indexed = DemoCommand.awaitStable(() -> documents(config, es));
+      out.printf(
+          "   indexed: %d rows in %s, %d documents behind %s (web UIs: :%d, :%d)%n",
+          indexed[0], COPY, indexed[2], ALIAS, webPort + 1, webPort + 2);
+      TableStats before = copyStats(config);
 
-        CatalogLoader.Result changed =
-            loader.load(
-                config,
-                catalogUrl,
-                config.get(SearchIndexOptions.PRICING_TOPIC),
-                PRODUCTS,
-                BRANDS,
-                CHANGES,
-                Duration.ofMillis(20));
-        out.printf("== 7. %d changes to the catalog and its prices:", CHANGES);
-        changed.changes().forEach((kind, n) -> out.printf(" %d %s,", n, kind));
-        out.println();
-        out.flush();
-        long[] after = DemoCommand.awaitStable(() -> documents(config, es));
-        TableStats written = copyStats(config).minus(before);
-        out.printf(
-            "   %s: %d rows updated (only the changed columns), %d inserted, %d deleted;"
-                + " %d TOAST tuples written (only description edits send a description: %d)%n",
-            COPY,
-            written.updated(),
-            written.inserted(),
-            written.deleted(),
-            written.toastInserted(),
-            changed.changes().getOrDefault("description edit", 0));
-        out.printf(
-            "   now %d rows in %s, %d documents behind %s%n", after[0], COPY, after[2], ALIAS);
+      CatalogLoader.Result changed =
+          loader.load(
+              config,
+              catalogUrl,
+              config.get(SearchIndexOptions.PRICING_TOPIC),
+              PRODUCTS,
+              BRANDS,
+              CHANGES,
+              Duration.ofMillis(20));
+      out.printf("== 6. %d changes to the catalog and its prices:", CHANGES);
+      changed.changes().forEach((kind, n) -> out.printf(" %d %s,", n, kind));
+      out.println();
+      out.flush();
+      long[] after = DemoCommand.awaitStable(() -> documents(config, es));
+      TableStats written = copyStats(config).minus(before);
+      out.printf(
+          "   %s: %d rows updated (only the changed columns), %d inserted, %d deleted;"
+              + " %d TOAST tuples written (only description edits send a description: %d)%n",
+          COPY,
+          written.updated(),
+          written.inserted(),
+          written.deleted(),
+          written.toastInserted(),
+          changed.changes().getOrDefault("description edit", 0));
+      out.printf("   now %d rows in %s, %d documents behind %s%n", after[0], COPY, after[2], ALIAS);
 
-        out.printf(
-            "== 8. the search contract's example queries (README, schemas/elasticsearch/examples)"
-                + " on %s%n",
-            ALIAS);
-        for (String name : ProductsIndex.EXAMPLE_QUERIES) {
-          printQuery(out, es, name);
-        }
-      } finally {
-        capture.cancel().get();
-        indexer.cancel().get();
-        CatalogCaptureJob.dropSlot(config);
+      out.printf(
+          "== 7. the search contract's example queries (README, schemas/elasticsearch/examples)"
+              + " on %s%n",
+          ALIAS);
+      for (String name : ProductsIndex.EXAMPLE_QUERIES) {
+        printQuery(out, es, name);
       }
-    } finally {
-      es._transport().close();
+      running.summary =
+          String.format(
+              "cdc-catalog + search-index: %d products captured and indexed, %d changes"
+                  + " applied; %d documents behind %s",
+              filled.filled(), CHANGES, after[2], ALIAS);
+      return running;
+    } catch (Exception | Error e) {
+      running.close();
+      throw e;
     }
   }
 
@@ -172,7 +202,8 @@ final class CatalogDemo {
     }
   }
 
-  private static void printQuery(PrintWriter out, ElasticsearchClient es, String name)
+  /** Runs example query {@code name} on the alias, prints it and its first hits; all its hits. */
+  static List<ObjectNode> printQuery(PrintWriter out, ElasticsearchClient es, String name)
       throws Exception {
     String body = ProductsIndex.exampleQuery(name);
     JsonNode query = dev.weir.schema.Json.mapper().readTree(body).get("query");
@@ -192,6 +223,7 @@ final class CatalogDemo {
           hit.has("category_path") ? String.join(" > ", strings(hit.get("category_path"))) : "");
     }
     out.flush();
+    return hits;
   }
 
   private static List<String> strings(JsonNode array) {

@@ -30,9 +30,11 @@ import picocli.CommandLine.Spec;
     description = {
       "Start the local stack, run the activity-feed job on the bundled GitHub sample and show what it did;",
       "then capture and index a generated catalog (cdc-catalog, search-index), change it and run the example queries;",
-      "then index a library database from its declared document (schemas/documents/library.json) and change it at every level.",
+      "then rebuild the catalog's index with a backfill beside the running indexer, swap the alias and search again;",
+      "then index a library database from its declared document (schemas/documents/library.json) and change it at every level;",
+      "then resolve one shopper's identity (identify, alias, merge) and show her events with their canonical ids.",
       "Uses its own databases (weir_demo, weir_demo_catalog, weir_demo_library), topics (demo.*) and aliases (demo-products, demo-books),"
-          + " recreated on every run."
+          + " recreated on every run. Exit code 0 only if every section showed what it should."
     })
 final class DemoCommand implements java.util.concurrent.Callable<Integer> {
 
@@ -83,6 +85,7 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
     out.flush();
     JobClient job =
         JobRunner.start(new ActivityFeedJob(), RunCommand.localEnvironment(webPort), config);
+    List<String> summary = new java.util.ArrayList<>();
     try {
       out.println(
           "== 3. sample data: 369 real GitHub events of 2021-07-21 (06:00-09:00 UTC), produced to "
@@ -101,15 +104,30 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
           "   busiest entries (several events of one person on one repository became ONE entry, updated in place):");
       printBusiest(out, config);
       printFeedPage(out, config);
+      summary.add(
+          String.format(
+              "activity-feed: %d GitHub events collated into %d feed entries (%d hot, %d archived)",
+              loaded.produced(), counts[0] + counts[1], counts[0], counts[1]));
     } finally {
       job.cancel().get();
     }
     out.flush();
-    CatalogDemo.run(out, stack, connections, config, webPort);
-    LibraryDemo.run(out, stack, connections, config, webPort);
+    BackfillDemo.Result backfill;
+    // The catalog's jobs keep running while the backfill rebuilds their index.
+    try (CatalogDemo.Running catalog = CatalogDemo.run(out, stack, connections, config, webPort)) {
+      summary.add(catalog.summary);
+      backfill = BackfillDemo.run(out, spec.commandLine().getErr(), catalog);
+      summary.add(backfill.summary());
+    }
+    summary.add(LibraryDemo.run(out, stack, connections, config, webPort));
+    IdentityDemo.Result identity = IdentityDemo.run(out, config, webPort);
+    summary.add(identity.summary());
+
+    out.println("== 12. what each job did");
+    summary.forEach(line -> out.println("   " + line));
     out.printf(
-        "== 11. explore: . %s && psql -d %s (feed_entry, feed_archive, product_document,"
-            + " book_document); curl '%s/%s/_search?q=jacket' ; curl '%s/%s/_search?q=orwell' ;"
+        "== 13. explore: . %s && psql -d %s (feed_entry, feed_archive, product_document,"
+            + " book_document, identity_mapping); curl '%s/%s/_search?q=jacket' ; curl '%s/%s/_search?q=orwell' ;"
             + " weir stack status ; weir stack down%n",
         stack.envFile(),
         DATABASE,
@@ -118,7 +136,7 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
         connections.elasticsearchUrl(),
         LibraryDemo.INDEX);
     out.flush();
-    return 0;
+    return backfill.same() && identity.asExpected() ? 0 : 1;
   }
 
   /** Waits until the hot and archived counts stop changing (the job writes within seconds). */

@@ -98,8 +98,9 @@ final class LibraryDemo {
 
   /**
    * @param base the demo's configuration; its database gets the copy table book_document
+   * @return a line for the demo's summary
    */
-  static void run(
+  static String run(
       PrintWriter out, LocalStack stack, Connections connections, WeirConfig base, int webPort)
       throws Exception {
     stack.ensurePostgresDatabase(DATABASE);
@@ -169,6 +170,10 @@ final class LibraryDemo {
             "   %s: %d rows updated (only the changed columns), %d TOAST tuples written (the"
                 + " 6 kB descriptions, stored out of line, were not written again)%n",
             plan.copyTable(), written.updated(), written.toastInserted());
+        return String.format(
+            "cdc-catalog + search-index, declared (library.json): %d books indexed, %d changes"
+                + " at every level, %d copy rows updated",
+            indexed[0], CHANGES.size(), written.updated());
       } finally {
         capture.cancel().get();
         indexer.cancel().get();

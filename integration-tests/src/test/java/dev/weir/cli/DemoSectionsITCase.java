@@ -1,0 +1,97 @@
+package dev.weir.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.weir.common.config.WeirConfig;
+import dev.weir.it.LocalStackExtension;
+import dev.weir.it.TestDatabases;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.ServerSocket;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The sections of {@code weir demo} that show identity and backfill, each run as the demo runs it
+ * (its own MiniClusters, the real stack): they must show what they say, and say so in their result,
+ * which is the demo's exit code.
+ */
+@ExtendWith(LocalStackExtension.class)
+class DemoSectionsITCase {
+
+  @Test
+  void identitySectionResolvesEveryIdOfTheShopperToHerUserId() throws Exception {
+    WeirConfig config = TestDatabases.fresh(LocalStackExtension.config(), "it_demo_identity");
+    StringWriter printed = new StringWriter();
+
+    IdentityDemo.Result result =
+        IdentityDemo.run(new PrintWriter(printed, true), config, freePort());
+
+    String out = printed.toString();
+    assertThat(result.asExpected()).as(out).isTrue();
+    // Before identify: the laptop's own id; after: her user id; the merged profile's ids too.
+    assertThat(out)
+        .containsPattern(
+            "e1 \\d\\d:\\d\\d anon-laptop-7f3a +page_view +→ canonical anon-laptop-7f3a")
+        .containsPattern("e5 \\d\\d:\\d\\d anon-laptop-7f3a +add_to_cart +→ canonical user-ada")
+        .containsPattern(
+            "e7 \\d\\d:\\d\\d ada@mail.example +newsletter_open +→ canonical anon-tablet-c04e")
+        .containsPattern("e9 \\d\\d:\\d\\d ada@mail.example +newsletter_open +→ canonical user-ada")
+        .doesNotContain("EXPECTED");
+    assertThat(
+            TestDatabases.strings(
+                config,
+                config.get(dev.weir.common.config.WeirOptions.POSTGRES_URL),
+                "SELECT distinct_id || '|' || canonical_id FROM identity_mapping ORDER BY 1"))
+        .containsExactly(
+            "ada@mail.example|user-ada",
+            "anon-laptop-7f3a|user-ada",
+            "anon-phone-91c2|user-ada",
+            "anon-tablet-c04e|user-ada");
+    assertThat(result.summary()).endsWith("4 of 4 ids resolved to user-ada");
+  }
+
+  @Test
+  void backfillSectionRebuildsTheCatalogIndexSwapsTheAliasAndFindsTheSameHits() throws Exception {
+    WeirConfig config = TestDatabases.fresh(LocalStackExtension.config(), "it_demo_backfill");
+    StringWriter printed = new StringWriter();
+    PrintWriter out = new PrintWriter(printed, true);
+
+    BackfillDemo.Result result;
+    try (CatalogDemo.Running catalog =
+        CatalogDemo.run(
+            out,
+            LocalStackExtension.stack(),
+            LocalStackExtension.connections(),
+            config,
+            freePort())) {
+      result = BackfillDemo.run(out, out, catalog);
+      assertThat(catalog.es.indices().getAlias(a -> a.name(CatalogDemo.ALIAS)).result().keySet())
+          .containsExactly(BackfillDemo.TARGET);
+    }
+
+    assertThat(result.same()).as(printed.toString()).isTrue();
+    assertThat(printed.toString())
+        .contains("alias moved to " + BackfillDemo.TARGET)
+        .doesNotContain("DIFFERENT");
+    // Both searches (price-range, brand-and-category) found something, and the same after.
+    assertThat(
+            java.util.regex.Pattern.compile(
+                    "→ all [1-9]\\d* hits the same, in the same order, as before the swap")
+                .matcher(printed.toString())
+                .results()
+                .count())
+        .as(printed.toString())
+        .isEqualTo(2);
+    // Every document of the copy was sent to the new index.
+    assertThat(result.summary())
+        .containsPattern("([\\d,]+) documents into " + BackfillDemo.TARGET + " in .* \\(sent \\1,");
+  }
+
+  /** A base port for the sections' web UIs (they use the next few). */
+  private static int freePort() throws Exception {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+}
