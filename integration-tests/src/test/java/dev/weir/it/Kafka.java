@@ -46,6 +46,17 @@ public final class Kafka {
    * KafkaIo#createTopicsIfMissing}).
    */
   public static void produce(String topic, Integer partition, List<String> values) {
+    produce(topic, partition, null, values);
+  }
+
+  /**
+   * With a key (a compacted topic takes no record without one), to the key's partition, in order.
+   */
+  public static void produceKeyed(String topic, String key, List<String> values) {
+    produce(topic, null, key, values);
+  }
+
+  private static void produce(String topic, Integer partition, String key, List<String> values) {
     KafkaIo.createTopicsIfMissing(LocalStackExtension.config(), List.of(topic), 2);
     Properties props = new Properties();
     props.setProperty(
@@ -62,7 +73,7 @@ public final class Kafka {
                       new ProducerRecord<byte[], byte[]>(
                           topic,
                           partition,
-                          null,
+                          key == null ? null : key.getBytes(StandardCharsets.UTF_8),
                           value == null ? null : value.getBytes(StandardCharsets.UTF_8)))
               .toList());
     }

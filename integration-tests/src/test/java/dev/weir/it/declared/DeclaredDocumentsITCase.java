@@ -105,6 +105,10 @@ class DeclaredDocumentsITCase {
         "INSERT INTO book_subject VALUES ('b-1984', 1), ('b-1984', 2), ('b-farm', 10)",
         "INSERT INTO review VALUES ('00000000-0000-0000-0000-000000000001', 'b-1984', 5, 'Chilling')");
     awaitConverged("the snapshot");
+    // The change topics keep every row's latest change, whatever its age: the indexer's truth.
+    for (String topic : new CatalogCaptureJob().topics(config)) {
+      assertThat(cleanupPolicy(topic)).as(topic).isEqualTo("compact");
+    }
     JsonNode doc = indexed().get("b-1984");
     assertThat(doc.at("/authors/0/city/country/continent").asText()).isEqualTo("Asia");
     assertThat(doc.get("subjects").toString()).isEqualTo("[\"Dystopia\",\"Politics\"]");
@@ -151,8 +155,9 @@ class DeclaredDocumentsITCase {
     // Bad input: change events of other writers with values not of their column's type go to the
     // DLQ with the reason, before they reach state; the job goes on.
     String subjects = config.get(SearchIndexOptions.CDC_TOPIC_PREFIX) + "subject";
-    Kafka.produce(
+    Kafka.produceKeyed(
         subjects,
+        "{\"id\":\"bad\"}", // a compacted topic takes no record without a key
         List.of(
             "{\"op\":\"c\",\"after\":{\"id\":1.5,\"name\":\"Half\"},\"source\":{\"lsn\":1}}",
             "{\"op\":\"c\",\"after\":{\"id\":\"18446744073709551617\",\"name\":\"Huge\"},"
@@ -246,8 +251,10 @@ class DeclaredDocumentsITCase {
     // 2. A change event without an LSN (another writer's): applied after the row's last change;
     // a rename after it still reaches the documents.
     String subjects = config.get(SearchIndexOptions.CDC_TOPIC_PREFIX) + "subject";
-    Kafka.produce(
-        subjects, List.of("{\"op\":\"u\",\"after\":{\"id\":2,\"name\":\"No LSN\"},\"source\":{}}"));
+    Kafka.produceKeyed(
+        subjects,
+        "{\"id\":2}",
+        List.of("{\"op\":\"u\",\"after\":{\"id\":2,\"name\":\"No LSN\"},\"source\":{}}"));
     assertThat(
             Await.until(WAIT, () -> indexed().get("b-farm").toString(), d -> d.contains("No LSN")))
         .contains("No LSN");
@@ -259,8 +266,9 @@ class DeclaredDocumentsITCase {
     // applied, and so is a rename after them.
     change("UPDATE subject SET name = 'Dystopia, old cluster' WHERE id = 1");
     awaitConverged("a change on the old cluster");
-    Kafka.produce(
+    Kafka.produceKeyed(
         subjects,
+        "{\"id\":1}",
         List.of(
             "{\"op\":\"r\",\"after\":{\"id\":1,\"name\":\"New cluster\"},\"source\":{\"lsn\":100}}",
             "{\"op\":\"u\",\"after\":{\"id\":1,\"name\":\"New cluster, renamed\"},"
@@ -276,6 +284,21 @@ class DeclaredDocumentsITCase {
   }
 
   // --- the stack
+
+  private String cleanupPolicy(String topic) throws Exception {
+    var resource =
+        new org.apache.kafka.common.config.ConfigResource(
+            org.apache.kafka.common.config.ConfigResource.Type.TOPIC, topic);
+    try (var admin = dev.weir.common.kafka.KafkaIo.admin(config)) {
+      return admin
+          .describeConfigs(List.of(resource))
+          .all()
+          .get()
+          .get(resource)
+          .get(org.apache.kafka.common.config.TopicConfig.CLEANUP_POLICY_CONFIG)
+          .value();
+    }
+  }
 
   private void start(String... statements) throws Exception {
     WeirConfig base = TestDatabases.fresh(LocalStackExtension.config(), "it_declared");

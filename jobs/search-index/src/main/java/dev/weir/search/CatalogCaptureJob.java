@@ -109,6 +109,17 @@ public final class CatalogCaptureJob implements WeirJob {
     }
   }
 
+  /**
+   * The change topics are compacted: after the snapshot, the topics and the indexer's state are the
+   * whole truth, and an indexer started without its state must find every row in them, not only the
+   * changes of the retention time (7 days by default). Each row's latest change stays (keyed by the
+   * row's key, see {@link #record}); a deleted row's last event is its deletion.
+   */
+  @Override
+  public void configureTopics(WeirConfig config) {
+    KafkaIo.compact(config, topics(config));
+  }
+
   @Override
   public void build(StreamExecutionEnvironment env, WeirConfig config) {
     Properties debezium = new Properties();

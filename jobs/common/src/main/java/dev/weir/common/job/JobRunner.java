@@ -159,6 +159,7 @@ public final class JobRunner {
     job.prepare(config);
     List<String> topics = job.topics(config);
     KafkaIo.createTopicsIfMissing(config, topics, 2);
+    job.configureTopics(config);
     String dlq = config.get(WeirOptions.DLQ_TOPIC);
     if (topics.contains(dlq)) {
       KafkaIo.allowRecordsOf(config, dlq, DeadLetters.maxDeadLetterBytes());

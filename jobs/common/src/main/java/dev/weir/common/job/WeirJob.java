@@ -22,6 +22,9 @@ public interface WeirJob {
   /** Runs once before the pipeline starts, e.g. applying database migrations. */
   default void prepare(WeirConfig config) {}
 
+  /** Runs once its {@link #topics} exist, to set what the job needs of them. */
+  default void configureTopics(WeirConfig config) {}
+
   /** Adds the job's sources, transforms and sinks to the environment. */
   void build(StreamExecutionEnvironment env, WeirConfig config);
 }

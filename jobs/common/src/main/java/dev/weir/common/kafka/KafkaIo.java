@@ -244,6 +244,31 @@ public final class KafkaIo {
    * the setting where it is lower. A record the broker refuses would fail the job's writer over and
    * over.
    */
+  /**
+   * Makes the topics compacted: Kafka keeps at least the latest record of each key, whatever its
+   * age, instead of deleting records after the retention time.
+   */
+  public static void compact(WeirConfig config, Collection<String> topics) {
+    Map<ConfigResource, Collection<AlterConfigOp>> compact = new java.util.HashMap<>();
+    for (String topic : topics) {
+      compact.put(
+          new ConfigResource(ConfigResource.Type.TOPIC, topic),
+          List.of(
+              new AlterConfigOp(
+                  new ConfigEntry(
+                      TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT),
+                  AlterConfigOp.OpType.SET)));
+    }
+    try (Admin admin = admin(config)) {
+      admin.incrementalAlterConfigs(compact).all().get();
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("cannot make " + topics + " compacted: " + e.getCause(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while configuring " + topics, e);
+    }
+  }
+
   public static void allowRecordsOf(WeirConfig config, String topic, int bytes) {
     ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
     try (Admin admin = admin(config)) {
