@@ -26,8 +26,8 @@ import org.apache.flink.core.execution.JobClient;
 
 /**
  * The search-index part of {@code weir demo}: a catalog database filled, captured (cdc-catalog),
- * joined and indexed (search-index), changed, and searched with the README's example queries.
- * Everything is its own: database, slot, topics, alias; recreated on every run.
+ * joined and indexed (search-index), changed, and searched with the search contract's example
+ * queries. Everything is its own: database, slot, topics, alias; recreated on every run.
  */
 final class CatalogDemo {
 
@@ -163,7 +163,7 @@ final class CatalogDemo {
       out.printf("   now %d rows in %s, %d documents behind %s%n", after[0], COPY, after[2], ALIAS);
 
       out.printf(
-          "== 7. the search contract's example queries (README, schemas/elasticsearch/examples)"
+          "== 7. the search contract's example queries (docs/search-contract.md, schemas/elasticsearch/examples)"
               + " on %s%n",
           ALIAS);
       for (String name : ProductsIndex.EXAMPLE_QUERIES) {

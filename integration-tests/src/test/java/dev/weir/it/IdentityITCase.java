@@ -84,7 +84,7 @@ class IdentityITCase {
                   r -> r.equals(List.of("user-A"))))
           .containsExactly("user-A");
       // The change reaches the enricher on its own path (two topics have no common order); give it
-      // a moment, as the README says, before sending events that must see it.
+      // a moment, as docs/identity.md says, before sending events that must see it.
       Thread.sleep(2_000);
 
       // A real failure from PostgreSQL in the middle: the next earliest_seen write of b1 fails

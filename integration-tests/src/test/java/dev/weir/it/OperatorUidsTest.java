@@ -37,7 +37,7 @@ class OperatorUidsTest {
     assertThat(uids)
         .as(
             "operator uids; if one changed on purpose, the job needs"
-                + " --allowNonRestoredState or a state migration: see the README")
+                + " --allowNonRestoredState or a state migration: see docs/operations.md")
         .containsExactlyInAnyOrderElementsOf(recorded());
   }
 

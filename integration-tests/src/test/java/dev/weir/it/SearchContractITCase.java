@@ -20,7 +20,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The search contract for API consumers: the example queries of schemas/elasticsearch/examples
- * (quoted in the README), run against documents as the job writes them ({@link
+ * (quoted in docs/search-contract.md), run against documents as the job writes them ({@link
  * SearchDocument#toJson}), in an index made from the mapping in schemas/, through an alias.
  */
 @ExtendWith(LocalStackExtension.class)
@@ -108,8 +108,8 @@ class SearchContractITCase {
   }
 
   @Test
-  void theReadmeQuotesEveryExampleQueryAsItIs() throws Exception {
-    String readme = squeezed(Files.readString(Path.of("..", "README.md")));
+  void theSearchContractPageQuotesEveryExampleQueryAsItIs() throws Exception {
+    String readme = squeezed(Files.readString(Path.of("..", "docs", "search-contract.md")));
     for (String name : ProductsIndex.EXAMPLE_QUERIES) {
       assertThat(readme).as(name).contains(squeezed(ProductsIndex.exampleQuery(name)));
     }

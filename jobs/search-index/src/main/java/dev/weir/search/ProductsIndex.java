@@ -34,7 +34,7 @@ public final class ProductsIndex {
 
   /**
    * The example queries of the search contract (schemas/elasticsearch/examples/NAME.json), in the
-   * order the README shows them.
+   * order docs/search-contract.md shows them.
    */
   public static final List<String> EXAMPLE_QUERIES =
       List.of("full-text", "brand-and-category", "price-range");

@@ -66,7 +66,7 @@ public final class WeirOptions {
                   + " other's exactly-once producers. Letters, digits, '.', '_' and '-', at most"
                   + " 64. Unset: the only deployment of the job on its cluster, named as before"
                   + " (weir-<job>), so that a running job keeps its transactions across an"
-                  + " upgrade. Changing it on a running job: see the README.");
+                  + " upgrade. Changing it on a running job: see docs/operations.md.");
 
   public static final ConfigOption<String> DLQ_TOPIC =
       ConfigOptions.key("dlq.topic")

@@ -69,7 +69,7 @@ final class BulkOutcome {
         + " start creates the alias's first index from the mapping) and refill that index from"
         + " the copy with `weir backfill --target <that index>`, or, with the job retrying,"
         + " rebuild one behind the alias with `weir backfill --target <new index> --swap-alias`."
-        + " See the README, search-index, \"The index deleted under the job\".";
+        + " See docs/search-index.md, \"The index deleted under the job\".";
   }
 
   Optional<String> failure() {
