@@ -14,18 +14,26 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.runtime.execution.SuppressRestartsException;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.types.Either;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The dead-letter path of one job: every record the job cannot process, from any of its inputs or
@@ -33,6 +41,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
  * came from, its raw bytes and the reason.
  */
 public final class DeadLetters {
+  private static final Logger LOG = LoggerFactory.getLogger(DeadLetters.class);
 
   public static final OutputTag<DeadLetter> TAG =
       new OutputTag<>("dead-letters", TypeInformation.of(DeadLetter.class));
@@ -182,7 +191,8 @@ public final class DeadLetters {
             KafkaRecordSerializationSchema.<DeadLetter>builder()
                 .setTopic(topic)
                 .setKeySerializationSchema(d -> d.sourceTopic().getBytes(StandardCharsets.UTF_8))
-                .setValueSerializationSchema(new DeadLetterSerializer(topic))
+                .setValueSerializationSchema(
+                    new DeadLetterSerializer(topic, KafkaIo.clientProperties(config)))
                 .build(),
             KafkaIo.transactionalIdPrefix(config, job, "dlq"),
             producer));
@@ -200,14 +210,52 @@ public final class DeadLetters {
     all.sinkTo(sink).uid(job + "-dlq-sink").name("weir.dlq");
   }
 
+  /**
+   * Fails the job for good, naming the topic, when the broker says the DLQ topic does not exist:
+   * weir never drops a dead letter, and no restart can bring the topic back (weir's brokers do not
+   * create topics on demand; a job's start does). Without this, a deleted DLQ topic took each
+   * restart 60 s of waiting for its metadata, about 40 minutes in all at the default {@code
+   * restart.max-attempts}. A broker that does not answer is another matter: it may come back, so
+   * the job restarts as usual.
+   */
+  static void requireTopic(Properties client, String topic) {
+    try (Admin admin = KafkaIo.admin(client)) {
+      admin.describeTopics(List.of(topic)).allTopicNames().get(30, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof UnknownTopicOrPartitionException) {
+        throw new SuppressRestartsException(
+            new IllegalStateException(
+                String.format(
+                    "the dead-letter topic %s does not exist, so this job cannot write the records"
+                        + " it must set aside, and restarting cannot create it. Create the topic"
+                        + " (starting any weir job does) and start the job again from its last"
+                        + " checkpoint: it reads its input again from there, nothing is lost",
+                    topic)));
+      }
+      LOG.warn("could not check the dead-letter topic {}: {}", topic, e.getCause().toString());
+    } catch (TimeoutException e) {
+      LOG.warn("could not check the dead-letter topic {} within 30 s", topic);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   private static final class DeadLetterSerializer
       implements org.apache.flink.api.common.serialization.SerializationSchema<DeadLetter> {
     private static final long serialVersionUID = 1L;
     private final EventCodec<DeadLetter> codec = EventCodec.of(EventSchema.DLQ, DeadLetter.class);
     private final String topic;
+    private final Properties client;
 
-    DeadLetterSerializer(String topic) {
+    DeadLetterSerializer(String topic, Properties client) {
       this.topic = topic;
+      this.client = client;
+    }
+
+    /** Runs each time the DLQ writer starts, so after every restart of the job too. */
+    @Override
+    public void open(InitializationContext context) {
+      requireTopic(client, topic);
     }
 
     @Override

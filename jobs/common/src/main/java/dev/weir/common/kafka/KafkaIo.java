@@ -461,7 +461,13 @@ public final class KafkaIo {
 
   /** An admin client of the configured cluster; the caller closes it. */
   public static Admin admin(WeirConfig config) {
-    Properties props = clientProperties(config);
+    return admin(clientProperties(config));
+  }
+
+  /** The same, from {@link #clientProperties} carried into a running job. */
+  public static Admin admin(Properties clientProperties) {
+    Properties props = new Properties();
+    props.putAll(clientProperties);
     props.setProperty(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000");
     return Admin.create(props);
   }
