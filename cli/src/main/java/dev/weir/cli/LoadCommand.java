@@ -128,14 +128,6 @@ final class LoadCommand {
     return 0;
   }
 
-  /** Reads 200ms, 2s, 1m as a duration (Flink's notation, as in the job options). */
-  static final class DurationConverter implements picocli.CommandLine.ITypeConverter<Duration> {
-    @Override
-    public Duration convert(String value) {
-      return org.apache.flink.util.TimeUtils.parseDuration(value);
-    }
-  }
-
   static Loaded loadGithub(WeirConfig config, Path file, String topic, java.io.PrintWriter err)
       throws IOException {
     GithubLoader.Result result = GithubLoader.load(config, file, topic, err);

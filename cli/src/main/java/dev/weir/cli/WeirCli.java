@@ -10,6 +10,10 @@ import picocli.CommandLine.Command;
     version = "weir 0.1.0",
     description =
         "Stream-processing jobs on Apache Flink: activity feed, identity, search index, backfill.",
+    footer = {
+      "",
+      "bin/weir bench ...: the benchmarks, from the benchmarks module (bin/weir bench --help)."
+    },
     subcommands = {
       StackCommand.class,
       DbCommand.class,
@@ -17,7 +21,6 @@ import picocli.CommandLine.Command;
       LoadCommand.class,
       DocumentsCommand.class,
       DemoCommand.class,
-      BenchCommand.class,
       BackfillCommand.class,
       ClusterCommand.class,
       CommandLine.HelpCommand.class
@@ -31,7 +34,12 @@ public final class WeirCli implements Runnable {
   }
 
   public static CommandLine commandLine() {
-    CommandLine cli = new CommandLine(new WeirCli());
+    return commandLine(new WeirCli());
+  }
+
+  /** {@code command} as weir runs every command: a failure prints one line, not a trace. */
+  public static CommandLine commandLine(Object command) {
+    CommandLine cli = new CommandLine(command);
     // A failure prints one clear line, not a stack trace; --verbose is for the trace.
     cli.setExecutionExceptionHandler(
         (e, commandLine, parseResult) -> {

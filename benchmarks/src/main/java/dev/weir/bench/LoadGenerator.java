@@ -1,4 +1,4 @@
-package dev.weir.cli.bench;
+package dev.weir.bench;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch.core.BulkResponse;

@@ -1,4 +1,4 @@
-package dev.weir.cli.bench;
+package dev.weir.bench;
 
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package dev.weir.cli.bench;
+package dev.weir.bench;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

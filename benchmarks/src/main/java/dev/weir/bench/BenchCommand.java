@@ -1,6 +1,6 @@
-package dev.weir.cli;
+package dev.weir.bench;
 
-import dev.weir.cli.bench.FeedBenchmark;
+import dev.weir.cli.DurationConverter;
 import dev.weir.cli.load.CatalogLoader;
 import dev.weir.stack.LocalStack;
 import java.nio.file.Files;
@@ -15,7 +15,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description =
         "Benchmarks measured side by side in one run on the local stack; results go to benchmarks/results/.")
-final class BenchCommand {
+public final class BenchCommand {
 
   @Spec CommandSpec spec;
 
@@ -91,10 +91,10 @@ final class BenchCommand {
               description = "Results file (default: ${DEFAULT-VALUE}).")
           Path out)
       throws Exception {
-    dev.weir.cli.bench.IdentityBenchmark.Result result =
-        dev.weir.cli.bench.IdentityBenchmark.run(LocalStack.fromEnvironment(), events, repeat);
+    dev.weir.bench.IdentityBenchmark.Result result =
+        dev.weir.bench.IdentityBenchmark.run(LocalStack.fromEnvironment(), events, repeat);
     String md =
-        dev.weir.cli.bench.IdentityBenchmark.markdown(
+        dev.weir.bench.IdentityBenchmark.markdown(
             result, "bin/weir bench identity --events " + events + " --repeat " + repeat);
     writeResults(md, out);
     return 0;
@@ -138,11 +138,11 @@ final class BenchCommand {
               description = "Results file (default: ${DEFAULT-VALUE}).")
           Path out)
       throws Exception {
-    dev.weir.cli.bench.SearchIndexBenchmark.Result result =
-        dev.weir.cli.bench.SearchIndexBenchmark.run(
+    dev.weir.bench.SearchIndexBenchmark.Result result =
+        dev.weir.bench.SearchIndexBenchmark.run(
             LocalStack.fromEnvironment(), products, rounds, parallelism, descriptionChars);
     String md =
-        dev.weir.cli.bench.SearchIndexBenchmark.markdown(
+        dev.weir.bench.SearchIndexBenchmark.markdown(
             result,
             "bin/weir bench search-index --products "
                 + products
@@ -180,11 +180,11 @@ final class BenchCommand {
           Path out)
       throws Exception {
     LocalStack stack = LocalStack.fromEnvironment();
-    dev.weir.cli.bench.DocumentsBenchmark.Result result =
-        dev.weir.cli.bench.DocumentsBenchmark.run(
+    dev.weir.bench.DocumentsBenchmark.Result result =
+        dev.weir.bench.DocumentsBenchmark.run(
             stack, products, stack.envFile().getParent().resolve("bench-documents"));
     writeResults(
-        dev.weir.cli.bench.DocumentsBenchmark.markdown(
+        dev.weir.bench.DocumentsBenchmark.markdown(
             result, "bin/weir bench documents --products " + products),
         out);
     return 0;
@@ -220,11 +220,11 @@ final class BenchCommand {
               description = "Results file (default: ${DEFAULT-VALUE}).")
           Path out)
       throws Exception {
-    dev.weir.cli.bench.BackfillBenchmark.Result result =
-        dev.weir.cli.bench.BackfillBenchmark.run(
+    dev.weir.bench.BackfillBenchmark.Result result =
+        dev.weir.bench.BackfillBenchmark.run(
             LocalStack.fromEnvironment(), documents, parallelism, rounds);
     String md =
-        dev.weir.cli.bench.BackfillBenchmark.markdown(
+        dev.weir.bench.BackfillBenchmark.markdown(
             result,
             "bin/weir bench backfill --documents "
                 + documents
@@ -256,11 +256,9 @@ final class BenchCommand {
       throws Exception {
     long start = System.nanoTime();
     Path report =
-        dev.weir.cli.bench.BenchAll.run(
+        dev.weir.bench.BenchAll.run(
             LocalStack.fromEnvironment(),
-            quick
-                ? dev.weir.cli.bench.BenchAll.Sizes.quick()
-                : dev.weir.cli.bench.BenchAll.Sizes.full(),
+            quick ? dev.weir.bench.BenchAll.Sizes.quick() : dev.weir.bench.BenchAll.Sizes.full(),
             out,
             step -> spec.commandLine().getOut().println("weir bench all: " + step));
     spec.commandLine().getOut().println(Files.readString(report));
@@ -283,7 +281,7 @@ final class BenchCommand {
               names = "--target",
               required = true,
               description = "One of: ${COMPLETION-CANDIDATES}.")
-          dev.weir.cli.bench.LoadGenerator.Target target,
+          dev.weir.bench.LoadGenerator.Target target,
       @Option(
               names = "--doc-size",
               defaultValue = "1024",
@@ -313,7 +311,7 @@ final class BenchCommand {
       @Option(
               names = "--duration",
               defaultValue = "0s",
-              converter = LoadCommand.DurationConverter.class,
+              converter = DurationConverter.class,
               description =
                   "Write for this long instead of --count, e.g. 30s (default: ${DEFAULT-VALUE}).")
           java.time.Duration duration,
@@ -331,14 +329,12 @@ final class BenchCommand {
           double repeat)
       throws Exception {
     var knobs =
-        new dev.weir.cli.bench.LoadGenerator.Knobs(
+        new dev.weir.bench.LoadGenerator.Knobs(
             docSize, indexes, batch, concurrency, count, duration, skew, repeat);
     LocalStack stack = LocalStack.fromEnvironment();
     var result =
-        dev.weir.cli.bench.LoadGenerator.run(
-            dev.weir.cli.bench.BenchDatabases.fresh(stack, stack.up(), "bench_load"),
-            target,
-            knobs);
+        dev.weir.bench.LoadGenerator.run(
+            dev.weir.bench.BenchDatabases.fresh(stack, stack.up(), "bench_load"), target, knobs);
     spec.commandLine()
         .getOut()
         .printf(

@@ -1,4 +1,4 @@
-package dev.weir.cli.bench;
+package dev.weir.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -55,5 +55,22 @@ class IndexWorkTest {
             """);
 
     assertThat(IndexWork.of(s)).isEqualTo(new IndexWork(0, 0, 0, 0, 2, 5, 0, 0, 0));
+  }
+
+  @Test
+  void noIndexAtAllMeansNoMergeRunning() {
+    // What _all's total is when Elasticsearch holds no index yet.
+    assertThat(IndexWork.runningMerges(stats("{}"))).isZero();
+    assertThat(
+            IndexWork.runningMerges(
+                stats(
+                    """
+                    {"merges": {"current": 2, "current_docs": 0, "current_size_in_bytes": 0,
+                                "total": 3, "total_time_in_millis": 1, "total_docs": 9,
+                                "total_size_in_bytes": 5, "total_stopped_time_in_millis": 0,
+                                "total_throttled_time_in_millis": 0,
+                                "total_auto_throttle_in_bytes": 1}}
+                    """)))
+        .isEqualTo(2);
   }
 }

@@ -1,4 +1,4 @@
-package dev.weir.cli.bench;
+package dev.weir.bench;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -1,4 +1,4 @@
-package dev.weir.cli.bench;
+package dev.weir.bench;
 
 import dev.weir.stack.LocalService;
 import dev.weir.stack.LocalStack;

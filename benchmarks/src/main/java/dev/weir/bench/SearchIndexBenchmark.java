@@ -1,4 +1,4 @@
-package dev.weir.cli.bench;
+package dev.weir.bench;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.FieldValue;
@@ -427,7 +427,7 @@ public final class SearchIndexBenchmark {
   static void awaitMergesDone(ElasticsearchClient es) throws Exception {
     long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
     while (System.nanoTime() < deadline
-        && es.indices().stats(s -> s.metric("merge")).all().total().merges().current() > 0) {
+        && IndexWork.runningMerges(es.indices().stats(s -> s.metric("merge")).all().total()) > 0) {
       Thread.sleep(200);
     }
   }

@@ -1,4 +1,4 @@
-package dev.weir.cli.bench;
+package dev.weir.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

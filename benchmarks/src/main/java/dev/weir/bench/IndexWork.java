@@ -1,4 +1,4 @@
-package dev.weir.cli.bench;
+package dev.weir.bench;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch.indices.stats.IndexStats;
@@ -29,6 +29,15 @@ record IndexWork(
   static IndexWork read(ElasticsearchClient es, String index) throws IOException {
     IndexStats total = es.indices().stats(s -> s.index(index)).all().total();
     return of(total);
+  }
+
+  /**
+   * Merges running now; 0 when Elasticsearch reports none, as it does with no index at all (a fresh
+   * stack, or one the tests cleaned): reading that total's merges failed with a
+   * NullPointerException.
+   */
+  static long runningMerges(IndexStats total) {
+    return total == null || total.merges() == null ? 0 : total.merges().current();
   }
 
   /** Stats Elasticsearch left out (an index that never saw that kind of work) count as zero. */

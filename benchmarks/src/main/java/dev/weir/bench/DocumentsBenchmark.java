@@ -1,9 +1,9 @@
-package dev.weir.cli.bench;
+package dev.weir.bench;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import dev.weir.bench.SearchIndexBenchmark.Load;
+import dev.weir.bench.SearchIndexBenchmark.Writes;
 import dev.weir.cli.BundledDocuments;
-import dev.weir.cli.bench.SearchIndexBenchmark.Load;
-import dev.weir.cli.bench.SearchIndexBenchmark.Writes;
 import dev.weir.cli.load.CatalogLoader;
 import dev.weir.cli.load.EventProducer;
 import dev.weir.common.config.WeirConfig;

@@ -1,4 +1,4 @@
-package dev.weir.cli.bench;
+package dev.weir.bench;
 
 import dev.weir.common.DeadLetters;
 import dev.weir.common.config.WeirConfig;
