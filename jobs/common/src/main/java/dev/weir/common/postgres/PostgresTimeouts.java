@@ -4,6 +4,7 @@ import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import java.io.IOException;
 import java.io.Serializable;
+import java.sql.BatchUpdateException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -33,6 +34,9 @@ public final class PostgresTimeouts implements Serializable {
 
   /** SQLSTATE query_canceled: statement_timeout fired (or someone cancelled the statement). */
   private static final String QUERY_CANCELED = "57014";
+
+  /** How much of a failed batch's statement a message shows. */
+  private static final int STATEMENT_SHOWN = 160;
 
   private static final Duration FIRST_BACKOFF = Duration.ofSeconds(1);
   private static final Duration MAX_BACKOFF = Duration.ofSeconds(15);
@@ -121,19 +125,49 @@ public final class PostgresTimeouts implements Serializable {
 
   /** "lock timeout" or "statement timeout" when that is what stopped a statement. */
   public static Optional<String> firedIn(Throwable failure) {
+    return serverError(failure)
+        .map(
+            e -> LOCK_NOT_AVAILABLE.equals(e.getSQLState()) ? "lock timeout" : "statement timeout");
+  }
+
+  /**
+   * PostgreSQL's own error of a timeout (its "Where:" names the relation), the innermost: a failed
+   * batch wraps it in an error that carries the same state.
+   */
+  private static Optional<SQLException> serverError(Throwable failure) {
+    SQLException found = null;
     for (Throwable t = failure; t != null; t = t.getCause()) {
       for (SQLException e = t instanceof SQLException s ? s : null;
           e != null;
           e = e.getNextException()) {
-        if (LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
-          return Optional.of("lock timeout");
-        }
-        if (QUERY_CANCELED.equals(e.getSQLState())) {
-          return Optional.of("statement timeout");
+        if (LOCK_NOT_AVAILABLE.equals(e.getSQLState()) || QUERY_CANCELED.equals(e.getSQLState())) {
+          found = e;
         }
       }
     }
-    return Optional.empty();
+    return Optional.ofNullable(found);
+  }
+
+  /**
+   * The statement (its beginning: a batch's message carries every value it binds) and PostgreSQL's
+   * error, on one line.
+   */
+  static String reason(Throwable failure) {
+    SQLException server = serverError(failure).orElseThrow();
+    String why = server.getMessage().replaceAll("\\s+", " ").trim();
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof BatchUpdateException batch && batch != server) {
+        String statement = String.valueOf(batch.getMessage()).replaceAll("\\s+", " ");
+        int aborted = statement.indexOf(" was aborted");
+        statement = aborted < 0 ? statement : statement.substring(0, aborted);
+        return (statement.length() > STATEMENT_SHOWN
+                ? statement.substring(0, STATEMENT_SHOWN) + "..."
+                : statement)
+            + ": "
+            + why;
+      }
+    }
+    return why;
   }
 
   /** A write that may fail; it must be idempotent and roll back what it did when it fails. */
@@ -181,7 +215,7 @@ public final class PostgresTimeouts implements Serializable {
                   + " is "
                   + format(retryFor)
                   + "): "
-                  + e.getMessage(),
+                  + reason(e),
               e);
         }
         LOG.warn(
@@ -191,7 +225,7 @@ public final class PostgresTimeouts implements Serializable {
             target,
             attempt,
             format(backoff),
-            e.getMessage());
+            reason(e));
         Thread.sleep(backoff.toMillis());
         backoff =
             backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0

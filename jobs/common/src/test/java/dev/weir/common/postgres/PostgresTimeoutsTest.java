@@ -75,11 +75,30 @@ class PostgresTimeoutsTest {
 
   @Test
   void aLockOrStatementTimeoutIsFoundInsideABatchFailure() {
-    SQLException lock = new SQLException("canceling statement due to lock timeout", "55P03");
+    // As PgJDBC reports a failed batch: the statement with its values, then the server's error.
+    SQLException lock =
+        new SQLException(
+            "ERROR: canceling statement due to lock timeout\n"
+                + "  Where: while updating tuple (0,1) in relation \"feed_entry\"",
+            "55P03");
     BatchUpdateException batch =
-        new BatchUpdateException("Batch entry 0 UPDATE feed_entry ... was aborted", "55P03", null);
+        new BatchUpdateException(
+            "Batch entry 0 UPDATE feed_entry SET recent_details = ('"
+                + "x".repeat(1000)
+                + "')::jsonb WHERE workspace_id = ('w') was aborted: "
+                + lock.getMessage()
+                + "  Call getNextException to see other errors in the batch.",
+            "55P03",
+            null);
     batch.setNextException(lock);
     assertThat(PostgresTimeouts.firedIn(batch)).contains("lock timeout");
+    assertThat(PostgresTimeouts.reason(new IOException("writing failed", batch)))
+        .as("the statement's beginning and the relation, on one line, not every value bound")
+        .isEqualTo(
+            ("Batch entry 0 UPDATE feed_entry SET recent_details = ('" + "x".repeat(1000))
+                    .substring(0, 160)
+                + "...: ERROR: canceling statement due to lock timeout Where: while updating tuple"
+                + " (0,1) in relation \"feed_entry\"");
     assertThat(
             PostgresTimeouts.firedIn(
                 new IOException(
