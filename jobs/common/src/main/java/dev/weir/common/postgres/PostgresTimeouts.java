@@ -219,11 +219,13 @@ public final class PostgresTimeouts implements Serializable {
               e);
         }
         LOG.warn(
-            "A PostgreSQL {} stopped the write to {} (attempt {}; another session holds a lock"
-                + " it needs, or it ran too long); retrying in {}: {}",
+            "A PostgreSQL {} stopped the write to {} (attempt {}: {}); retrying in {}: {}",
             timeout.get(),
             target,
             attempt,
+            timeout.get().equals("lock timeout")
+                ? "another session holds a lock it needs"
+                : "it ran longer than " + WeirOptions.POSTGRES_STATEMENT_TIMEOUT.key(),
             format(backoff),
             reason(e));
         Thread.sleep(backoff.toMillis());
