@@ -286,7 +286,7 @@ class ActivityFeedITCase {
         .hasSize(2);
   }
 
-  private static String event(String workspace, Instant at) {
+  static String event(String workspace, Instant at) {
     return new String(
         EventCodec.of(EventSchema.ACTIVITY_EVENTS, ActivityEvent.class)
             .encode(

@@ -4,6 +4,7 @@ import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.postgres.Migrations;
 import dev.weir.common.postgres.PostgresConnectionProvider;
+import dev.weir.common.postgres.PostgresTimeouts;
 import dev.weir.common.sink.BufferedStoreSink;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -25,7 +26,8 @@ public final class FeedStoreSink {
         w -> w.entry.workspaceId + "\u0000" + w.entry.entryId,
         FeedWrite::then,
         settings.storeFlushMs(),
-        MAX_BUFFERED);
+        MAX_BUFFERED,
+        PostgresTimeouts.of(config));
   }
 
   /**

@@ -7,6 +7,7 @@ import dev.weir.common.job.WeirJob;
 import dev.weir.common.kafka.EventTimes;
 import dev.weir.common.kafka.KafkaIo;
 import dev.weir.common.postgres.Migrations;
+import dev.weir.common.postgres.PostgresTimeouts;
 import dev.weir.common.sink.BufferedStoreSink;
 import dev.weir.schema.EnrichedTrackingEvent;
 import dev.weir.schema.EventCodec;
@@ -146,7 +147,8 @@ public final class IdentityJob implements WeirJob {
         r -> r.projectId() + "\u0000" + r.distinctId(),
         IdentityRecord::then,
         config.get(IdentityOptions.WRITE_FLUSH).toMillis(),
-        1000);
+        1000,
+        PostgresTimeouts.of(config));
   }
 
   /** An identity store as the batched sink sees it. */

@@ -2,8 +2,10 @@ package dev.weir.search;
 
 import dev.weir.common.DeadLetters;
 import dev.weir.common.config.WeirConfig;
+import dev.weir.common.config.WeirOptions;
 import dev.weir.common.kafka.KafkaIo;
 import dev.weir.common.postgres.PostgresConnectionProvider;
+import dev.weir.common.postgres.PostgresTimeouts;
 import dev.weir.schema.ChangeEvent;
 import dev.weir.schema.DeclaredRow;
 import dev.weir.schema.EventCodec;
@@ -189,7 +191,9 @@ public final class DeclaredDocuments {
             new CopyWriter(
                 () -> new DocumentCopy(plan).writer(PostgresConnectionProvider.open(config)),
                 config.get(SearchIndexOptions.WRITE_FLUSH).toMillis(),
-                1000))
+                1000,
+                "the copy " + plan.copyTable() + " at " + config.get(WeirOptions.POSTGRES_URL),
+                PostgresTimeouts.of(config)))
         .uid(uid(plan) + "-copy");
   }
 

@@ -6,6 +6,7 @@ import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.WeirJob;
 import dev.weir.common.kafka.KafkaIo;
 import dev.weir.common.postgres.Migrations;
+import dev.weir.common.postgres.PostgresTimeouts;
 import dev.weir.common.sink.BufferedStoreSink;
 import dev.weir.common.types.KryoFree;
 import dev.weir.schema.ChangeEvent;
@@ -193,7 +194,8 @@ public final class SearchIndexJob implements WeirJob {
         d -> Long.toString(d.productId),
         SearchDocument::then,
         config.get(SearchIndexOptions.WRITE_FLUSH).toMillis(),
-        1000);
+        1000,
+        PostgresTimeouts.of(config));
   }
 
   /** Elasticsearch, through the alias. */

@@ -108,6 +108,54 @@ public final class WeirOptions {
               "File holding the database password (e.g. a mounted Secret). Otherwise env"
                   + " PGPASSWORD, otherwise .weir/postgres/password of the local stack.");
 
+  public static final ConfigOption<Duration> POSTGRES_STATEMENT_TIMEOUT =
+      ConfigOptions.key("postgres.statement-timeout")
+          .durationType()
+          .defaultValue(Duration.ofSeconds(60))
+          .withDescription(
+              "Longest a statement on any of the jobs' PostgreSQL connections may run"
+                  + " (statement_timeout); PostgreSQL then cancels it, and a batch write retries"
+                  + " (postgres.write-retry-for). Whole milliseconds; 0: no limit.");
+
+  public static final ConfigOption<Duration> POSTGRES_LOCK_TIMEOUT =
+      ConfigOptions.key("postgres.lock-timeout")
+          .durationType()
+          .defaultValue(Duration.ofSeconds(10))
+          .withDescription(
+              "Longest a statement waits for a lock another session holds (lock_timeout), e.g. a"
+                  + " row someone keeps locked in an open transaction; then the statement fails"
+                  + " and a batch write retries (postgres.write-retry-for). Shorter than"
+                  + " postgres.statement-timeout, whole milliseconds; 0: no limit.");
+
+  public static final ConfigOption<Duration> POSTGRES_SOCKET_TIMEOUT =
+      ConfigOptions.key("postgres.socket-timeout")
+          .durationType()
+          .defaultValue(Duration.ofSeconds(90))
+          .withDescription(
+              "Longest the driver waits for PostgreSQL to answer before it gives the connection"
+                  + " up (a server or network that hangs); the task then fails and restarts."
+                  + " Longer than postgres.statement-timeout, so that it never cuts a statement"
+                  + " PostgreSQL would still cancel itself. Whole seconds; 0: no limit (only with"
+                  + " no statement timeout).");
+
+  public static final ConfigOption<Duration> POSTGRES_CONNECT_TIMEOUT =
+      ConfigOptions.key("postgres.connect-timeout")
+          .durationType()
+          .defaultValue(Duration.ofSeconds(10))
+          .withDescription("Longest opening a PostgreSQL connection may take. Whole seconds.");
+
+  public static final ConfigOption<Duration> POSTGRES_WRITE_RETRY_FOR =
+      ConfigOptions.key("postgres.write-retry-for")
+          .durationType()
+          .defaultValue(Duration.ofMinutes(2))
+          .withDescription(
+              "How long a batch write to PostgreSQL keeps retrying after a lock or statement"
+                  + " timeout (back-off from 1 s up to 15 s, counted in weirPostgresTimeouts)"
+                  + " before its task fails and the job restarts (restart.*). A lock held a few"
+                  + " minutes costs no restart; the checkpoint waiting for the write still"
+                  + " completes within Flink's checkpoint timeout (10 min). 0: fail at the first"
+                  + " timeout.");
+
   public static final ConfigOption<String> ARCHIVE_POSTGRES_URL =
       ConfigOptions.key("archive.postgres.url")
           .stringType()

@@ -18,6 +18,9 @@ public final class WeirMetrics {
   /** Writes skipped because nothing changed. */
   public static final String WRITES_SKIPPED_UNCHANGED = "weirWritesSkippedUnchanged";
 
+  /** Statements PostgreSQL cancelled on a lock or statement timeout (each retried). */
+  public static final String POSTGRES_TIMEOUTS = "weirPostgresTimeouts";
+
   /** Events that arrived later than the allowed out-of-orderness. */
   public static final String LATE_EVENTS = "weirLateEvents";
 

@@ -11,7 +11,8 @@ import org.postgresql.Driver;
 /**
  * JDBC connections to weir's PostgreSQL for Flink's JDBC sink. Unlike the connector's own provider
  * it carries no password: each task reads it from its environment or secret file when it connects,
- * so the secret never travels inside the job graph.
+ * so the secret never travels inside the job graph. Every connection gets the timeouts of {@link
+ * PostgresTimeouts}.
  */
 public final class PostgresConnectionProvider implements JdbcConnectionProvider {
 
@@ -39,13 +40,20 @@ public final class PostgresConnectionProvider implements JdbcConnectionProvider 
     // Batched INSERTs become multi-row statements: about twice the write rate.
     props.setProperty("reWriteBatchedInserts", "true");
     props.setProperty("ApplicationName", "weir");
-    props.setProperty("connectTimeout", "10");
+    PostgresTimeouts timeouts = PostgresTimeouts.of(config);
+    timeouts.applyTo(props);
     // The driver directly, not DriverManager: on a Flink cluster each submission has its own class
     // loader, and DriverManager refuses a driver registered from another one ("No suitable
     // driver").
     Connection connection = DRIVER.connect(url, props);
     if (connection == null) {
       throw new SQLException("not a PostgreSQL JDBC URL: " + url);
+    }
+    try {
+      timeouts.applyTo(connection);
+    } catch (SQLException | RuntimeException e) {
+      connection.close();
+      throw e;
     }
     return connection;
   }

@@ -2,6 +2,7 @@ package dev.weir.common.sink;
 
 import dev.weir.common.metrics.WeirMetrics;
 import dev.weir.common.postgres.JdbcDrivers;
+import dev.weir.common.postgres.PostgresTimeouts;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.Collection;
@@ -16,7 +17,8 @@ import org.apache.flink.metrics.Counter;
  * A store written in batches, as a Flink sink: buffers writes, folds several writes of one key into
  * one, and flushes at the latest {@code flushIntervalMs} after the first buffered write, when the
  * buffer is full, and before every checkpoint. At-least-once: the store's statements must be
- * idempotent.
+ * idempotent. A write that a PostgreSQL lock or statement timeout stopped is retried with the same
+ * batch (see {@link PostgresTimeouts#retrying}).
  *
  * @param <T> a write
  */
@@ -57,6 +59,7 @@ public final class BufferedStoreSink<T> implements Sink<T> {
   private final Fold<T> fold;
   private final long flushIntervalMs;
   private final int maxBuffered;
+  private final PostgresTimeouts timeouts;
 
   public BufferedStoreSink(
       String description,
@@ -64,13 +67,15 @@ public final class BufferedStoreSink<T> implements Sink<T> {
       KeyOf<T> keyOf,
       Fold<T> fold,
       long flushIntervalMs,
-      int maxBuffered) {
+      int maxBuffered,
+      PostgresTimeouts timeouts) {
     this.description = description;
     this.opener = opener;
     this.keyOf = keyOf;
     this.fold = fold;
     this.flushIntervalMs = flushIntervalMs;
     this.maxBuffered = maxBuffered;
+    this.timeouts = timeouts;
   }
 
   @Override
@@ -86,21 +91,25 @@ public final class BufferedStoreSink<T> implements Sink<T> {
     return new Writer(
         store,
         context.getProcessingTimeService(),
-        context.metricGroup().counter(WeirMetrics.ROWS_WRITTEN));
+        context.metricGroup().counter(WeirMetrics.ROWS_WRITTEN),
+        context.metricGroup().counter(WeirMetrics.POSTGRES_TIMEOUTS));
   }
 
   private final class Writer implements SinkWriter<T> {
     private final Store<T> store;
     private final ProcessingTimeService time;
     private final Counter rowsWritten;
+    private final Counter postgresTimeouts;
     private final Map<String, T> buffer = new LinkedHashMap<>();
     private boolean flushScheduled;
     private long reported;
 
-    Writer(Store<T> store, ProcessingTimeService time, Counter rowsWritten) {
+    Writer(
+        Store<T> store, ProcessingTimeService time, Counter rowsWritten, Counter postgresTimeouts) {
       this.store = store;
       this.time = time;
       this.rowsWritten = rowsWritten;
+      this.postgresTimeouts = postgresTimeouts;
     }
 
     @Override
@@ -129,7 +138,13 @@ public final class BufferedStoreSink<T> implements Sink<T> {
         return;
       }
       try {
-        store.write(buffer.values());
+        timeouts.retrying(
+            description,
+            postgresTimeouts,
+            () -> {
+              store.write(buffer.values());
+              return null;
+            });
       } catch (Exception e) {
         throw new IOException(
             "writing " + buffer.size() + " rows to " + description + " failed: " + e.getMessage(),

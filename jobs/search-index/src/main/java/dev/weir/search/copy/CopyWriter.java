@@ -2,6 +2,7 @@ package dev.weir.search.copy;
 
 import dev.weir.common.metrics.WeirMetrics;
 import dev.weir.common.postgres.JdbcDrivers;
+import dev.weir.common.postgres.PostgresTimeouts;
 import dev.weir.search.join.DocumentChange;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -23,7 +24,8 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * its state: the index keeps the version it has too); a document the copy holds newer goes no
  * further. Writes at the latest {@code flushIntervalMs} after the first buffered one, when the
  * buffer is full, and before every checkpoint barrier, so that what a checkpoint covers is in the
- * copy and on its way to the index.
+ * copy and on its way to the index. A write that a PostgreSQL lock or statement timeout stopped is
+ * retried with the same batch (see {@link PostgresTimeouts#retrying}).
  */
 public final class CopyWriter extends AbstractStreamOperator<DocumentChange>
     implements OneInputStreamOperator<DocumentChange, DocumentChange>,
@@ -53,18 +55,31 @@ public final class CopyWriter extends AbstractStreamOperator<DocumentChange>
   private final Opener opener;
   private final long flushIntervalMs;
   private final int maxBuffered;
+  private final String description;
+  private final PostgresTimeouts timeouts;
 
   private transient Store store;
   private transient Map<String, DocumentChange> buffer;
   private transient boolean flushScheduled;
   private transient Counter rowsWritten;
   private transient Counter stale;
+  private transient Counter postgresTimeouts;
   private transient long reported;
 
-  public CopyWriter(Opener opener, long flushIntervalMs, int maxBuffered) {
+  /**
+   * @param description the copy, for messages (e.g. "the copy product_document at jdbc:...")
+   */
+  public CopyWriter(
+      Opener opener,
+      long flushIntervalMs,
+      int maxBuffered,
+      String description,
+      PostgresTimeouts timeouts) {
     this.opener = opener;
     this.flushIntervalMs = flushIntervalMs;
     this.maxBuffered = maxBuffered;
+    this.description = description;
+    this.timeouts = timeouts;
   }
 
   @Override
@@ -75,6 +90,7 @@ public final class CopyWriter extends AbstractStreamOperator<DocumentChange>
     buffer = new LinkedHashMap<>();
     rowsWritten = getMetricGroup().counter(WeirMetrics.ROWS_WRITTEN);
     stale = getMetricGroup().counter("weirDocumentsStale");
+    postgresTimeouts = getMetricGroup().counter(WeirMetrics.POSTGRES_TIMEOUTS);
   }
 
   @Override
@@ -113,10 +129,11 @@ public final class CopyWriter extends AbstractStreamOperator<DocumentChange>
     List<DocumentChange> batch = new ArrayList<>(buffer.values());
     Map<String, Long> held;
     try {
-      held = store.write(batch);
+      held = timeouts.retrying(description, postgresTimeouts, () -> store.write(batch));
     } catch (Exception e) {
       throw new IllegalStateException(
-          "writing " + batch.size() + " documents to the copy failed: " + e.getMessage(), e);
+          "writing " + batch.size() + " documents to " + description + " failed: " + e.getMessage(),
+          e);
     }
     buffer.clear();
     for (DocumentChange doc : batch) {
