@@ -69,6 +69,47 @@ public final class BenchCommand {
   }
 
   @Command(
+      name = "activity-feed-kafka",
+      mixinStandardHelpOptions = true,
+      description =
+          "activity-feed at steady state from a pre-filled Kafka topic, as deployed (RocksDB,"
+              + " checkpoints), next to a decode-and-discard job and the naive JDBC loop reading the"
+              + " same topic: events/s, ratios, CPU per 1,000 events by process.")
+  int activityFeedKafka(
+      @Option(
+              names = "--events",
+              defaultValue = "1000000",
+              description = "Events in the topic (default: ${DEFAULT-VALUE}).")
+          int events,
+      @Option(
+              names = "--burst",
+              defaultValue = "5",
+              description = "Events per entry (default: ${DEFAULT-VALUE}: 80%% collate).")
+          int burst,
+      @Option(
+              names = "--partitions",
+              defaultValue = "2",
+              description = "Partitions of the topic (default: ${DEFAULT-VALUE}).")
+          int partitions,
+      @Option(
+              names = "--out",
+              defaultValue = "benchmarks/results/activity-feed-kafka.md",
+              description = "Results file (default: ${DEFAULT-VALUE}).")
+          Path out)
+      throws Exception {
+    FeedThroughputBenchmark.Report report =
+        FeedThroughputBenchmark.run(LocalStack.fromEnvironment(), events, burst, partitions);
+    writeResults(
+        FeedThroughputBenchmark.markdown(
+            report,
+            String.format(
+                "bin/weir bench activity-feed-kafka --events %d --burst %d --partitions %d",
+                events, burst, partitions)),
+        out);
+    return 0;
+  }
+
+  @Command(
       name = "identity",
       mixinStandardHelpOptions = true,
       description =

@@ -246,8 +246,9 @@ public final class FeedBenchmark {
    * The same rule, written the naive way: each collated event replaces the row (insert + delete).
    * The rows carry the same columns as weir's, recent details included.
    */
-  private static void naiveCollation(
-      WeirConfig config, List<ActivityEvent> events, FeedSettings settings) throws SQLException {
+  static void naiveCollation(
+      WeirConfig config, Iterable<ActivityEvent> events, FeedSettings settings)
+      throws SQLException {
     Map<CollationKey, FeedEntry> open = new HashMap<>();
     Map<CollationKey, String> rowId = new HashMap<>();
     Map<CollationKey, Integer> version = new HashMap<>();

@@ -1,0 +1,392 @@
+package dev.weir.bench;
+
+import dev.weir.cli.load.EventProducer;
+import dev.weir.common.DeadLetters;
+import dev.weir.common.config.WeirConfig;
+import dev.weir.common.job.JobRunner;
+import dev.weir.common.kafka.KafkaIo;
+import dev.weir.feed.ActivityFeedJob;
+import dev.weir.feed.FeedOptions;
+import dev.weir.feed.FeedSettings;
+import dev.weir.schema.ActivityEvent;
+import dev.weir.schema.EventCodec;
+import dev.weir.schema.EventSchema;
+import dev.weir.schema.InvalidEventException;
+import dev.weir.stack.Connections;
+import dev.weir.stack.LocalStack;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * activity-feed at steady state, from Kafka, as deployed (issue 27.1): the input topic is filled
+ * before any clock starts, then each side reads all of it from the beginning, one after the other,
+ * on the same machine:
+ *
+ * <ol>
+ *   <li>the limit: a Flink job that reads the topic, decodes and validates every event exactly as
+ *       the job does ({@link KafkaIo#read}) and discards it;
+ *   <li>weir: {@link ActivityFeedJob} itself, RocksDB state, checkpoints at the default interval,
+ *       its real PostgreSQL sink and dead-letter sink;
+ *   <li>the naive way: one consumer loop that decodes each event the same way and collates it with
+ *       JDBC, a new row per event and the old one deleted ({@link FeedBenchmark#naiveCollation}).
+ * </ol>
+ *
+ * <p>Rates are read over the steady window of each side (from {@link #WINDOW_FROM} to {@link
+ * #WINDOW_TO} of the input consumed: start-up, the first checkpoints and the tail are outside),
+ * from the source operator's own record counters ({@link SourceProgress}), with the CPU each
+ * process used in that window. A first, unmeasured pass of the limit job warms this JVM's JIT.
+ */
+public final class FeedThroughputBenchmark {
+
+  static final double WINDOW_FROM = 0.3;
+  static final double WINDOW_TO = 0.9;
+
+  private static final Duration PATIENCE = Duration.ofMinutes(30);
+
+  /** One side, over its steady window. */
+  public record Side(String name, long events, double seconds, Map<String, Double> cpuSeconds) {
+    double eventsPerSecond() {
+      return events / seconds;
+    }
+
+    double cpuPerThousand(String process) {
+      return cpuSeconds.getOrDefault(process, 0.0) * 1000 / events;
+    }
+  }
+
+  /** Every side of one run. */
+  public record Report(int events, int burst, int partitions, Side limit, Side weir, Side naive) {}
+
+  private FeedThroughputBenchmark() {}
+
+  public static Report run(LocalStack stack, int events, int burst, int partitions)
+      throws Exception {
+    Connections connections = stack.up();
+    WeirConfig base = WeirConfig.from(Map.of(), connections.environment());
+    String topic = "bench.activity.steady." + System.currentTimeMillis();
+    KafkaIo.createTopicsIfMissing(base, List.of(topic), partitions);
+    EventCodec<ActivityEvent> codec =
+        EventCodec.of(EventSchema.ACTIVITY_EVENTS, ActivityEvent.class);
+    preload(base, topic, codec, FeedBenchmark.generate(events, burst));
+
+    FeedSettings settings = FeedSettings.defaults();
+    System.out.println("warming up: the decode-and-discard job over the whole topic");
+    measureJob(
+        stack, "warm-up", topic, events, () -> startLimit(base, topic, codec, settings, "warm"));
+    Side limit =
+        measureJob(
+            stack,
+            "decode and discard",
+            topic,
+            events,
+            () -> startLimit(base, topic, codec, settings, "limit"));
+    WeirConfig weirDb =
+        BenchDatabases.fresh(stack, connections, "bench_feed_steady")
+            .with(FeedOptions.TOPIC, topic);
+    Side weir =
+        measureJob(
+            stack,
+            "weir activity-feed",
+            topic,
+            events,
+            () -> JobRunner.start(new ActivityFeedJob(), environment(), weirDb));
+    WeirConfig naiveDb = BenchDatabases.fresh(stack, connections, "bench_feed_steady_naive");
+    Side naive = measureNaive(stack, naiveDb, topic, events, codec, settings);
+    return new Report(events, burst, partitions, limit, weir, naive);
+  }
+
+  /** The input, written before any clock starts, each entry's events on one partition. */
+  private static void preload(
+      WeirConfig config,
+      String topic,
+      EventCodec<ActivityEvent> codec,
+      List<ActivityEvent> events) {
+    long start = System.nanoTime();
+    try (EventProducer producer = new EventProducer(config)) {
+      for (ActivityEvent e : events) {
+        producer.send(topic, e.elementId().getBytes(StandardCharsets.UTF_8), codec.encode(e));
+      }
+      producer.flush();
+    }
+    System.out.printf(
+        "%,d events written to %s in %.1f s%n",
+        events.size(), topic, (System.nanoTime() - start) / 1e9);
+  }
+
+  /** A local MiniCluster configured as the manifests run the jobs: RocksDB, incremental. */
+  private static StreamExecutionEnvironment environment() {
+    Configuration conf = new Configuration();
+    conf.setString("state.backend.type", "rocksdb");
+    conf.setString("execution.checkpointing.incremental", "true");
+    // The memory one slot has in the manifests (a 4 GB TaskManager, 2 slots). A MiniCluster's
+    // default is 128 MB, in which RocksDB's write buffer manager flushed a memtable every few
+    // kB (4,572 flushes of ~17 entries measured): 700 events/s, bound by RocksDB's flushes.
+    conf.setString("taskmanager.memory.managed.size", "640m");
+    SourceProgress.register(conf);
+    return StreamExecutionEnvironment.getExecutionEnvironment(conf);
+  }
+
+  private static JobClient startLimit(
+      WeirConfig config,
+      String topic,
+      EventCodec<ActivityEvent> codec,
+      FeedSettings settings,
+      String name)
+      throws Exception {
+    StreamExecutionEnvironment env = environment();
+    JobRunner.configure(env, config);
+    // A consumer group of its own, so that it reads the topic from the beginning.
+    DeadLetters dlq = new DeadLetters("bench-" + name + "-" + System.nanoTime());
+    KafkaIo.read(
+            env,
+            config,
+            dlq,
+            topic,
+            codec,
+            ActivityFeedJob.EVENT,
+            KafkaIo.Watermarks.<ActivityEvent>boundedOutOfOrderness(
+                (e, ts) -> e.occurredAt().toEpochMilli(),
+                Duration.ofMillis(settings.outOfOrdernessMs()),
+                Duration.ofSeconds(10)),
+            "bench-" + name)
+        .sinkTo(new DiscardingSink<>())
+        .uid("bench-" + name + "-discard")
+        .name("discard");
+    return env.executeAsync("bench " + name);
+  }
+
+  private interface JobStart {
+    JobClient start() throws Exception;
+  }
+
+  private static Side measureJob(
+      LocalStack stack, String name, String topic, int events, JobStart start) throws Exception {
+    SourceProgress.reset();
+    JobClient job = start.start();
+    long started = System.nanoTime();
+    String source = "Source: " + topic; // how Flink names a source operator in its metrics
+    try {
+      return window(
+          stack,
+          name,
+          events,
+          () -> {
+            if (!SourceProgress.operators().contains(source)
+                && System.nanoTime() - started > Duration.ofMinutes(2).toNanos()) {
+              throw new IllegalStateException(
+                  "no record counter of the operator "
+                      + source
+                      + " after 2 minutes; counted: "
+                      + SourceProgress.operators());
+            }
+            return SourceProgress.emitted(source);
+          });
+    } finally {
+      job.cancel().get();
+      SourceProgress.reset();
+    }
+  }
+
+  private static Side measureNaive(
+      LocalStack stack,
+      WeirConfig config,
+      String topic,
+      int events,
+      EventCodec<ActivityEvent> codec,
+      FeedSettings settings)
+      throws Exception {
+    AtomicLong consumed = new AtomicLong();
+    AtomicReference<Exception> failure = new AtomicReference<>();
+    Thread loop =
+        new Thread(
+            () -> {
+              try (KafkaEvents input = new KafkaEvents(config, topic, events, codec, consumed)) {
+                FeedBenchmark.naiveCollation(config, input, settings);
+              } catch (Exception e) {
+                failure.set(e);
+              }
+            },
+            "naive-collation");
+    loop.start();
+    Side side =
+        window(
+            stack,
+            "naive JDBC loop",
+            events,
+            () -> {
+              if (failure.get() != null) {
+                throw new IllegalStateException("the naive loop failed", failure.get());
+              }
+              return consumed.get();
+            });
+    loop.join();
+    return side;
+  }
+
+  /** Waits for the steady window of a side's progress and measures it. */
+  private static Side window(LocalStack stack, String name, int events, LongSupplier progress)
+      throws Exception {
+    long from = (long) (events * WINDOW_FROM);
+    long to = (long) (events * WINDOW_TO);
+    long deadline = System.nanoTime() + PATIENCE.toNanos();
+    long n0 = -1;
+    long t0 = 0;
+    CpuUse cpu = null;
+    while (System.nanoTime() < deadline) {
+      long n = progress.getAsLong();
+      long t = System.nanoTime();
+      if (cpu == null && n >= from) {
+        cpu = CpuUse.start(stack);
+        n0 = n;
+        t0 = t;
+      } else if (cpu != null && n >= to) {
+        Map<String, Double> seconds = cpu.seconds();
+        Side side = new Side(name, n - n0, (t - t0) / 1e9, seconds);
+        System.out.printf(
+            "%s: %,.0f events/s over %,d events (%.1f s)%n",
+            name, side.eventsPerSecond(), side.events(), side.seconds());
+        return side;
+      }
+      Thread.sleep(50);
+    }
+    throw new IllegalStateException(name + " did not consume " + to + " events within " + PATIENCE);
+  }
+
+  /** The topic's events in partition order per partition, decoded as the job decodes them. */
+  private static final class KafkaEvents implements Iterable<ActivityEvent>, AutoCloseable {
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final int total;
+    private final EventCodec<ActivityEvent> codec;
+    private final AtomicLong consumed;
+
+    KafkaEvents(
+        WeirConfig config,
+        String topic,
+        int total,
+        EventCodec<ActivityEvent> codec,
+        AtomicLong consumed) {
+      Properties props = KafkaIo.clientProperties(config);
+      props.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+      props.setProperty(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+      consumer =
+          new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+      List<TopicPartition> partitions = new ArrayList<>();
+      consumer
+          .partitionsFor(topic)
+          .forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
+      consumer.assign(partitions);
+      consumer.seekToBeginning(partitions);
+      this.total = total;
+      this.codec = codec;
+      this.consumed = consumed;
+    }
+
+    @Override
+    public Iterator<ActivityEvent> iterator() {
+      return new Iterator<>() {
+        private Iterator<ConsumerRecord<byte[], byte[]>> batch =
+            List.<ConsumerRecord<byte[], byte[]>>of().iterator();
+        private long read;
+
+        @Override
+        public boolean hasNext() {
+          return read < total;
+        }
+
+        @Override
+        public ActivityEvent next() {
+          if (!hasNext()) {
+            throw new NoSuchElementException();
+          }
+          while (!batch.hasNext()) {
+            batch = consumer.poll(Duration.ofMillis(500)).iterator();
+          }
+          read++;
+          consumed.incrementAndGet();
+          try {
+            return codec.decode(batch.next().value());
+          } catch (InvalidEventException e) {
+            throw new IllegalStateException("the generated input does not decode", e);
+          }
+        }
+      };
+    }
+
+    @Override
+    public void close() {
+      consumer.close();
+    }
+  }
+
+  /** The results as Markdown, with the command that made them. */
+  public static String markdown(Report r, String command) {
+    StringBuilder md = BenchReport.header("activity-feed at steady state, from Kafka", command);
+    md.append(
+        String.format(
+            "Input: %,d activity events (JSON, %d partitions, bursts of %d: %.0f %% collate),"
+                + " written to a fresh topic before any clock started. Each side then read the whole"
+                + " topic from its beginning, one after the other, at parallelism 1, on this"
+                + " machine's cores shared with Kafka and PostgreSQL. Rates are over each side's"
+                + " steady window, from %.0f %% to %.0f %% of the input consumed (start-up, the first"
+                + " checkpoints and the tail left out), from the source operator's own record"
+                + " counter; a first pass of the decode-and-discard job warmed the JIT. The Flink"
+                + " jobs ran in this JVM's MiniCluster with RocksDB state (incremental checkpoints"
+                + " every 10 s, the default interval), exactly-once.%n%n",
+            r.events(),
+            r.partitions(),
+            r.burst(),
+            100.0 * (r.burst() - 1) / r.burst(),
+            100 * WINDOW_FROM,
+            100 * WINDOW_TO));
+    List<String> processes = new ArrayList<>();
+    for (Side s : List.of(r.limit(), r.weir(), r.naive())) {
+      s.cpuSeconds().keySet().stream().filter(p -> !processes.contains(p)).forEach(processes::add);
+    }
+    md.append("| side | events/s | vs the limit |");
+    processes.forEach(p -> md.append(" CPU s / 1,000 events: ").append(p).append(" |"));
+    md.append("\n|---|---:|---:|");
+    processes.forEach(p -> md.append("---:|"));
+    md.append('\n');
+    for (Side s : List.of(r.limit(), r.weir(), r.naive())) {
+      md.append(
+          String.format(
+              "| %s | %,.0f | %.2f |",
+              s.name(), s.eventsPerSecond(), s.eventsPerSecond() / r.limit().eventsPerSecond()));
+      processes.forEach(p -> md.append(String.format(" %.3f |", s.cpuPerThousand(p))));
+      md.append('\n');
+    }
+    double ofLimit = r.weir().eventsPerSecond() / r.limit().eventsPerSecond();
+    double ofNaive = r.weir().eventsPerSecond() / r.naive().eventsPerSecond();
+    md.append(
+        String.format(
+            "%nTargets (issue 27):%n- weir / decode-and-discard limit: **%.2f** (target ≥ 0.5: %s)%n"
+                + "- weir / naive JDBC loop: **%.2f×** (target ≥ 2×: %s)%n",
+            ofLimit,
+            ofLimit >= 0.5 ? "met" : "NOT met",
+            ofNaive,
+            ofNaive >= 2 ? "met" : "NOT met"));
+    md.append(
+        "\nThe benchmark JVM is the job's (the MiniCluster) for the Flink sides and the naive loop's"
+            + " for the naive side; its JIT and GC parts are already counted in it. Not measured yet:"
+            + " end-to-end latency percentiles.\n");
+    return md.toString();
+  }
+}
