@@ -95,6 +95,15 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
   /** The processing time at which dirty entries are emitted next, if scheduled. */
   private transient ValueState<Long> flushAt;
 
+  /**
+   * The event-time and processing-time timers set for the waiting events, if any: one of each per
+   * key, at the earliest waiting event's time and patience, not one per event (issue 27: RocksDB's
+   * timer queue was the largest cost of the collate thread).
+   */
+  private transient ValueState<Long> releaseAt;
+
+  private transient ValueState<Long> patienceAt;
+
   private transient Counter eventsIn;
   private transient Counter duplicates;
   private transient Counter lateEvents;
@@ -149,6 +158,9 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     frontier = getRuntimeContext().getState(new ValueStateDescriptor<>("frontier", Types.LONG));
     shown = getRuntimeContext().getMapState(new MapStateDescriptor<>("shown", Types.STRING, ENTRY));
     flushAt = getRuntimeContext().getState(new ValueStateDescriptor<>("flush-at", Types.LONG));
+    releaseAt = getRuntimeContext().getState(new ValueStateDescriptor<>("release-at", Types.LONG));
+    patienceAt =
+        getRuntimeContext().getState(new ValueStateDescriptor<>("patience-at", Types.LONG));
     var metrics = getRuntimeContext().getMetricGroup();
     eventsIn = metrics.counter(WeirMetrics.EVENTS_IN);
     duplicates = metrics.counter("weirDuplicateEvents");
@@ -184,8 +196,16 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     }
     long now = ctx.timerService().currentProcessingTime();
     pending.put(event.eventId(), new Pending(event, now));
-    ctx.timerService().registerEventTimeTimer(at);
-    ctx.timerService().registerProcessingTimeTimer(roundUp(now + settings.outOfOrdernessMs()));
+    Long release = releaseAt.value();
+    if (release == null || at < release) {
+      ctx.timerService().registerEventTimeTimer(at);
+      releaseAt.update(at);
+    }
+    if (patienceAt.value() == null) {
+      long patience = roundUp(now + settings.outOfOrdernessMs());
+      ctx.timerService().registerProcessingTimeTimer(patience);
+      patienceAt.update(patience);
+    }
     scheduleFlush(ctx);
   }
 
@@ -193,7 +213,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
   public void onTimer(long timestamp, OnTimerContext ctx, Collector<FeedWrite> out)
       throws Exception {
     if (ctx.timeDomain() == TimeDomain.EVENT_TIME) {
-      release(ctx, out, p -> p.at() <= ctx.timerService().currentWatermark());
+      rearm(ctx, release(ctx, out, p -> p.at() <= ctx.timerService().currentWatermark()));
       if (ctx.timerService().currentWatermark() == Long.MAX_VALUE) {
         // The end of a bounded input: no more events will come, which makes nothing older.
         // Write what is pending now (processing-time timers do not fire after the end); archive
@@ -214,7 +234,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
         }
       }
       long limit = patientUpTo;
-      release(ctx, out, p -> p.at() <= limit);
+      rearm(ctx, release(ctx, out, p -> p.at() <= limit));
       long watermark = ctx.timerService().currentWatermark();
       if (limit != Long.MIN_VALUE && watermark < Long.MAX_VALUE) {
         // An event released here may be older than the watermark by more than archive-after
@@ -235,21 +255,64 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     boolean test(Pending p);
   }
 
-  private void release(Context ctx, Collector<FeedWrite> out, Releasable releasable)
+  /** What still waits after a release: its earliest event time and arrival, if any. */
+  private record Waiting(long earliestAt, long earliestArrival) {
+    static final Waiting NONE = new Waiting(Long.MAX_VALUE, Long.MAX_VALUE);
+
+    boolean none() {
+      return earliestAt == Long.MAX_VALUE;
+    }
+  }
+
+  private Waiting release(Context ctx, Collector<FeedWrite> out, Releasable releasable)
       throws Exception {
     List<Pending> ready = new ArrayList<>();
+    long earliestAt = Long.MAX_VALUE;
+    long earliestArrival = Long.MAX_VALUE;
     for (Pending p : pending.values()) {
       if (releasable.test(p)) {
         ready.add(p);
+      } else {
+        earliestAt = Math.min(earliestAt, p.at());
+        earliestArrival = Math.min(earliestArrival, p.arrivedAt);
       }
     }
+    Waiting waiting = new Waiting(earliestAt, earliestArrival);
     if (ready.isEmpty()) {
-      return;
+      return waiting;
     }
     ready.sort(Comparator.comparingLong(Pending::at).thenComparing(p -> p.event.eventId()));
     for (Pending p : ready) {
       pending.remove(p.event.eventId());
       apply(p, ctx, out);
+    }
+    return waiting;
+  }
+
+  /**
+   * Keeps one timer of each kind due no later than the earliest waiting event needs it; a timer
+   * that already fired (or none) is set again, a later one left to fire and find nothing.
+   */
+  private void rearm(Context ctx, Waiting waiting) throws Exception {
+    if (waiting.none()) {
+      releaseAt.clear();
+      patienceAt.clear();
+      return;
+    }
+    Long release = releaseAt.value();
+    if (release == null
+        || release <= ctx.timerService().currentWatermark()
+        || release > waiting.earliestAt()) {
+      ctx.timerService().registerEventTimeTimer(waiting.earliestAt());
+      releaseAt.update(waiting.earliestAt());
+    }
+    long patience = roundUp(waiting.earliestArrival() + settings.outOfOrdernessMs());
+    Long patient = patienceAt.value();
+    if (patient == null
+        || patient <= ctx.timerService().currentProcessingTime()
+        || patient > patience) {
+      ctx.timerService().registerProcessingTimeTimer(patience);
+      patienceAt.update(patience);
     }
   }
 
@@ -465,6 +528,8 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
       openEntryId.clear();
       frontier.clear();
       flushAt.clear();
+      releaseAt.clear();
+      patienceAt.clear();
     }
   }
 

@@ -71,6 +71,28 @@ class CollatorTest {
         .containsKey(FeedEntry.entryId(key("push"), T0.toEpochMilli() + 15 * MIN + 1, "e3"));
   }
 
+  /**
+   * Issue 27: an event-time and a processing-time timer per event made RocksDB's timer queue the
+   * largest cost of the collate thread. The waiting events of a key share one timer of each kind.
+   */
+  @Test
+  void waitingEventsOfAKeyShareOneTimerOfEachKind() throws Exception {
+    for (int i = 0; i < 50; i++) {
+      send("burst-" + i, i * 1_000L, "push");
+    }
+    // One release timer, not one per event (no entry is open before the watermark passes).
+    assertThat(harness.numEventTimeTimers()).isEqualTo(1);
+    assertThat(harness.numProcessingTimeTimers()).isLessThanOrEqualTo(2);
+
+    watermark(30_000);
+    // The first 31 applied: the entry's archive timer, and the release timer set again at the
+    // next waiting event.
+    assertThat(harness.numEventTimeTimers()).isEqualTo(2);
+    watermark(60_000);
+    flushAt(1_000);
+    assertThat(latestEntries().values()).extracting(e -> e.eventCount).containsExactly(50);
+  }
+
   @Test
   void theWholeSpanIsBoundedByMaxSpan() throws Exception {
     for (int i = 0; i <= 8; i++) {
