@@ -44,6 +44,8 @@ public final class FlinkCluster {
   public static final String METRICS_PORTS = "9249-9269";
 
   /** The reporter's line saying which port of {@link #METRICS_PORTS} a process took. */
+  private static final String START_MARK = "=== weir cluster: starting";
+
   private static final Pattern METRICS_PORT =
       Pattern.compile("Started PrometheusReporter HTTP server on port (\\d+)");
 
@@ -291,11 +293,14 @@ public final class FlinkCluster {
         if (OsProcesses.readPid(pidFile).flatMap(ProcessHandle::of).isEmpty()) {
           continue;
         }
-        // The log is appended to by each start of the process: its last start is the one running.
+        // The log is appended to by each start of the process: only what follows the last start
+        // is the running one's (a replacement may not have started its reporter yet).
         String port = null;
         for (String line : Files.readAllLines(log(process), StandardCharsets.UTF_8)) {
           Matcher started = METRICS_PORT.matcher(line);
-          if (started.find()) {
+          if (line.startsWith(START_MARK)) {
+            port = null;
+          } else if (started.find()) {
             port = started.group(1);
           }
         }
@@ -483,6 +488,12 @@ public final class FlinkCluster {
     env.put("WEIR_HOME", settings.home().toString());
     env.put("FLINK_PLUGINS_DIR", dir.resolve("plugins").toString());
     try {
+      Files.writeString(
+          log(name),
+          START_MARK + " " + name + "\n",
+          StandardCharsets.UTF_8,
+          java.nio.file.StandardOpenOption.CREATE,
+          java.nio.file.StandardOpenOption.APPEND);
       Process process = OsProcesses.startDetached(command, dir, env, log(name));
       Files.writeString(pidFile(name), Long.toString(process.pid()));
       return process;
