@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -492,8 +493,8 @@ public final class FlinkCluster {
           log(name),
           START_MARK + " " + name + "\n",
           StandardCharsets.UTF_8,
-          java.nio.file.StandardOpenOption.CREATE,
-          java.nio.file.StandardOpenOption.APPEND);
+          StandardOpenOption.CREATE,
+          StandardOpenOption.APPEND);
       Process process = OsProcesses.startDetached(command, dir, env, log(name));
       Files.writeString(pidFile(name), Long.toString(process.pid()));
       return process;
