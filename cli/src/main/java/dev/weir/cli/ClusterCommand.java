@@ -56,6 +56,7 @@ final class ClusterCommand {
             s.taskManagers(),
             s.slotsTotal(),
             cluster().restUrl());
+    printMetricsEndpoints();
     return 0;
   }
 
@@ -84,7 +85,21 @@ final class ClusterCommand {
     out.printf(
         "Flink cluster up at %s: %d TaskManagers, %d/%d slots free, %d jobs running%n",
         cluster().restUrl(), s.taskManagers(), s.slotsAvailable(), s.slotsTotal(), s.jobsRunning());
+    printMetricsEndpoints();
     return 0;
+  }
+
+  /** Where Prometheus (or curl) reads each process's metrics; the jobs' are the TaskManagers'. */
+  private void printMetricsEndpoints() {
+    try {
+      cluster()
+          .metricsEndpoints()
+          .forEach(
+              (process, url) ->
+                  spec.commandLine().getOut().printf("  metrics of %s: %s%n", process, url));
+    } catch (IOException e) {
+      spec.commandLine().getErr().println("metrics endpoints unknown: " + e.getMessage());
+    }
   }
 
   @Command(

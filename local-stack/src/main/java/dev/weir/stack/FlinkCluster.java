@@ -11,6 +11,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -36,6 +37,18 @@ public final class FlinkCluster {
   public static final int DEFAULT_REST_PORT = 18081;
   private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
   private static final String RESULT_PREFIX = "BASH_JAVA_UTILS_EXEC_RESULT:";
+
+  /**
+   * The ports the processes' Prometheus endpoints take, each the first free one: the JobManager
+   * starts first (9249), then the TaskManagers; a second cluster's processes take the next ones.
+   */
+  public static final String METRICS_PORTS = "9249-9269";
+
+  /** The reporter's line saying which port of {@link #METRICS_PORTS} a process took. */
+  private static final String START_MARK = "=== weir cluster: starting";
+
+  private static final Pattern METRICS_PORT =
+      Pattern.compile("Started PrometheusReporter HTTP server on port (\\d+)");
 
   /** Flink's own list for Java 17 (its default configuration's env.java.opts.all). */
   private static final List<String> JAVA_17_OPENS =
@@ -137,6 +150,7 @@ public final class FlinkCluster {
       Files.createDirectories(dir.resolve("conf"));
       Files.writeString(dir.resolve("conf").resolve("config.yaml"), configYaml());
       Files.writeString(dir.resolve("conf").resolve("log4j.properties"), log4j());
+      installPrometheusReporter();
       // The local stack's password stays in its own file (WEIR_HOME), not in this one.
       Map<String, String> processEnv = new LinkedHashMap<>(env);
       processEnv.remove("PGPASSWORD");
@@ -266,6 +280,38 @@ public final class FlinkCluster {
   private String logTail(String process, int lines) throws IOException {
     List<String> all = Files.readAllLines(log(process), StandardCharsets.UTF_8);
     return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+  }
+
+  /**
+   * The Prometheus endpoint ({@code http://127.0.0.1:<port>/metrics}) of each running process of
+   * the cluster, by process name (jobmanager, taskmanager-1, ...), as its log says it started it.
+   */
+  public Map<String, URI> metricsEndpoints() throws IOException {
+    Map<String, URI> endpoints = new LinkedHashMap<>();
+    try (var files = Files.list(dir)) {
+      for (Path pidFile : files.filter(p -> p.toString().endsWith(".pid")).sorted().toList()) {
+        String process = pidFile.getFileName().toString().replace(".pid", "");
+        if (OsProcesses.readPid(pidFile).flatMap(ProcessHandle::of).isEmpty()) {
+          continue;
+        }
+        // The log is appended to by each start of the process: only what follows the last start
+        // is the running one's (a replacement may not have started its reporter yet).
+        String port = null;
+        for (String line : Files.readAllLines(log(process), StandardCharsets.UTF_8)) {
+          Matcher started = METRICS_PORT.matcher(line);
+          if (line.startsWith(START_MARK)) {
+            port = null;
+          } else if (started.find()) {
+            port = started.group(1);
+          }
+        }
+        if (port != null) {
+          endpoints.put(
+              process, URI.create("http://" + StackSettings.HOST + ":" + port + "/metrics"));
+        }
+      }
+    }
+    return endpoints;
   }
 
   /** Stops every process of the cluster. */
@@ -441,7 +487,14 @@ public final class FlinkCluster {
     }
     Map<String, String> env = deserialize(dir.resolve("env"));
     env.put("WEIR_HOME", settings.home().toString());
+    env.put("FLINK_PLUGINS_DIR", dir.resolve("plugins").toString());
     try {
+      Files.writeString(
+          log(name),
+          START_MARK + " " + name + "\n",
+          StandardCharsets.UTF_8,
+          StandardOpenOption.CREATE,
+          StandardOpenOption.APPEND);
       Process process = OsProcesses.startDetached(command, dir, env, log(name));
       Files.writeString(pidFile(name), Long.toString(process.pid()));
       return process;
@@ -467,6 +520,20 @@ public final class FlinkCluster {
             "org.apache.logging.log4j:log4j-1.2-api:" + log4j,
             // In lib/, loaded parent-first (see configYaml), as Flink advises for JDBC drivers.
             "org.postgresql:postgresql:" + settings.versions().postgresDriver()));
+  }
+
+  /**
+   * Flink's Prometheus reporter as a plugin (its own class loader, as in the image of k8s/): its
+   * jar from Maven Central in plugins/metrics-prometheus/.
+   */
+  private void installPrometheusReporter() throws IOException {
+    Path jar =
+        artifacts.resolve(
+            "org.apache.flink:flink-metrics-prometheus:" + settings.versions().flink());
+    Path plugin = dir.resolve("plugins").resolve("metrics-prometheus");
+    Files.createDirectories(plugin);
+    Files.copy(
+        jar, plugin.resolve(jar.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
   }
 
   private String configYaml() {
@@ -513,6 +580,11 @@ public final class FlinkCluster {
         "execution.checkpointing.savepoint-dir: file://" + dir.resolve("savepoints"),
         "io.tmp.dirs: " + dir.resolve("tmp"),
         "web.upload.dir: " + dir.resolve("upload"),
+        // Every process's metrics, the jobs' own among them, for Prometheus to scrape (as on
+        // Kubernetes, where each pod has port 9249 to itself).
+        "metrics.reporter.prom.factory.class:"
+            + " org.apache.flink.metrics.prometheus.PrometheusReporterFactory",
+        "metrics.reporter.prom.port: " + METRICS_PORTS,
         highAvailability(),
         "");
   }

@@ -114,13 +114,7 @@ final class DeploymentChecks {
         || !"true".equals(conf.get("execution.checkpointing.incremental"))) {
       problems.add(name + ": state must be RocksDB with incremental checkpoints");
     }
-    if (conf.entrySet().stream()
-        .noneMatch(
-            e ->
-                e.getKey().startsWith("metrics.reporter.")
-                    && e.getValue().endsWith("PrometheusReporterFactory"))) {
-      problems.add(name + ": no Prometheus metrics reporter");
-    }
+    prometheus(resource, conf, name, problems);
     resources(
         "jobManager",
         spec.getJobManager() == null ? null : spec.getJobManager().getResource(),
@@ -138,6 +132,48 @@ final class DeploymentChecks {
         || sc.getRunAsUser() == null
         || sc.getRunAsUser() == 0) {
       problems.add(name + ": pods must run as a non-root user (runAsNonRoot, runAsUser != 0)");
+    }
+  }
+
+  /**
+   * Flink's Prometheus reporter, on a port the container declares (named metrics) and the pods'
+   * scrape annotations name: else the jobs' metrics (k8s/grafana's dashboard) are never collected.
+   */
+  private static void prometheus(
+      JsonNode resource, Map<String, String> conf, String name, List<String> problems) {
+    String reporter =
+        conf.entrySet().stream()
+            .filter(
+                e ->
+                    e.getKey().matches("metrics\\.reporter\\.[^.]+\\.factory\\.class")
+                        && e.getValue()
+                            .equals(
+                                "org.apache.flink.metrics.prometheus.PrometheusReporterFactory"))
+            .map(e -> e.getKey().split("\\.")[2])
+            .findFirst()
+            .orElse(null);
+    if (reporter == null) {
+      problems.add(name + ": no Prometheus metrics reporter");
+      return;
+    }
+    String port = conf.getOrDefault("metrics.reporter." + reporter + ".port", "9249");
+    JsonNode template = resource.at("/spec/podTemplate");
+    boolean declared = false;
+    for (JsonNode p : template.at("/spec/containers/0/ports")) {
+      declared |=
+          p.path("name").asText().equals("metrics")
+              && p.path("containerPort").asText().equals(port);
+    }
+    if (!declared) {
+      problems.add(name + ": the container declares no port named metrics = " + port);
+    }
+    JsonNode annotations = template.at("/metadata/annotations");
+    if (!annotations.path("prometheus.io/scrape").asText().equals("true")
+        || !annotations.path("prometheus.io/port").asText().equals(port)) {
+      problems.add(
+          name
+              + ": pods are not annotated prometheus.io/scrape \"true\", prometheus.io/port "
+              + port);
     }
   }
 

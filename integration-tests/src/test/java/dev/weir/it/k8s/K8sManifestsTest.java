@@ -186,6 +186,19 @@ class K8sManifestsTest {
   }
 
   @Test
+  void metricsNobodyCollectsAreCaught() throws IOException {
+    assertThat(problems("unscraped.yaml"))
+        .containsExactlyInAnyOrder(
+            "FlinkDeployment/weir-no-reporter: no Prometheus metrics reporter",
+            "FlinkDeployment/weir-reporter-elsewhere: the container declares no port named metrics"
+                + " = 9250",
+            "FlinkDeployment/weir-reporter-elsewhere: pods are not annotated prometheus.io/scrape"
+                + " \"true\", prometheus.io/port 9250",
+            "FlinkDeployment/weir-not-annotated: pods are not annotated prometheus.io/scrape"
+                + " \"true\", prometheus.io/port 9249");
+  }
+
+  @Test
   void anInlinePasswordIsCaught() throws IOException {
     assertThat(problems("inline-password.yaml"))
         .anySatisfy(p -> assertThat(p).contains("PGPASSWORD is written inline"))
