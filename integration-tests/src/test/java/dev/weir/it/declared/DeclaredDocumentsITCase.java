@@ -45,7 +45,6 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.InjectClusterClient;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -294,9 +293,6 @@ class DeclaredDocumentsITCase {
    * it and what to do, the jobs never restart, and a change after the truncates reaches the index.
    */
   @Test
-  @Disabled(
-      "issue 25.5: with skipped.operations=none the truncates still reach no topic (no dead"
-          + " letter after 120 s); find where Flink CDC's source drops them")
   void aTruncateIsDeadLetteredNamingItsTableAndLaterChangesStillApply(
       @InjectClusterClient RestClusterClient<?> flink) throws Exception {
     start(

@@ -135,6 +135,8 @@ public final class CatalogCaptureJob implements WeirJob {
     // holds its rows in place without a word. Captured, each reaches the indexer (which
     // dead-letters it, naming the table) and the weirTruncates metric.
     debezium.setProperty("skipped.operations", "none");
+    // Debezium 1.9's PostgreSQL connector also has its own switch, which skips them by default.
+    debezium.setProperty("truncate.handling.mode", "include");
     Map<String, List<String>> tables = capturedTables(config);
     PostgresIncrementalSource<String> source =
         CatalogSource.create(
