@@ -37,9 +37,12 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.UUID;
+import org.apache.flink.api.common.JobStatus;
+import org.apache.flink.client.program.rest.RestClusterClient;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.InjectClusterClient;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -281,6 +284,56 @@ class DeclaredDocumentsITCase {
         .contains("New cluster, renamed");
     change("UPDATE subject SET name = 'Dystopian fiction' WHERE id = 1");
     awaitConverged("a rename after a new cluster's snapshot");
+  }
+
+  /**
+   * Issue 25's truncate: Debezium skips truncates unless told otherwise, which left every document
+   * in place without a word. A TRUNCATE of a child table and of the root (cascading to its link
+   * tables) while the jobs run: each truncated table's truncate is in the DLQ with a reason naming
+   * it and what to do, the jobs never restart, and a change after the truncates reaches the index.
+   */
+  @Test
+  void aTruncateIsDeadLetteredNamingItsTableAndLaterChangesStillApply(
+      @InjectClusterClient RestClusterClient<?> flink) throws Exception {
+    start(
+        "INSERT INTO publisher VALUES ('p-secker', 'Secker & Warburg')",
+        book("b-1984", "Nineteen Eighty-Four", "p-secker"),
+        "INSERT INTO subject VALUES (1, 'Dystopia')",
+        "INSERT INTO book_subject VALUES ('b-1984', 1)",
+        "INSERT INTO review VALUES ('00000000-0000-0000-0000-000000000001', 'b-1984', 5, 'Chilling')");
+    awaitConverged("the snapshot");
+
+    change("TRUNCATE review");
+    change("TRUNCATE book CASCADE"); // book_author and book_subject with it
+    List<String> reasons = new ArrayList<>();
+    for (var letter :
+        Kafka.readCommitted(config.get(WeirOptions.DLQ_TOPIC), WAIT, r -> r.size() >= 4)) {
+      reasons.add(Json.mapper().readTree(letter.value()).path("reason").asText());
+    }
+    assertThat(reasons)
+        .as("the dead letters")
+        .anySatisfy(r -> assertThat(r).startsWith("TRUNCATE of public.review is not applied"))
+        .anySatisfy(r -> assertThat(r).startsWith("TRUNCATE of public.book is not applied"))
+        .anySatisfy(r -> assertThat(r).startsWith("TRUNCATE of public.book_subject is not applied"))
+        .anySatisfy(r -> assertThat(r).startsWith("TRUNCATE of public.book_author is not applied"))
+        .allSatisfy(r -> assertThat(r).contains("document-definitions.md#truncate"));
+
+    // Later changes are applied as before: a new book reaches the copy and the index.
+    change(book("b-farm", "Animal Farm", "p-secker"));
+    assertThat(
+            Await.until(
+                WAIT,
+                () -> indexed().containsKey("b-farm") && copied().containsKey("b-farm"),
+                ok -> ok))
+        .as("a book inserted after the truncates, in the index and the copy")
+        .isTrue();
+    for (JobClient job : new JobClient[] {capture, indexer}) {
+      assertThat(job.getJobStatus().get()).isEqualTo(JobStatus.RUNNING);
+      assertThat(
+              flink.getJobDetails(job.getJobID()).get().getTimestamps().get(JobStatus.RESTARTING))
+          .as("%s restarted at", job.getJobID())
+          .isZero();
+    }
   }
 
   // --- the stack

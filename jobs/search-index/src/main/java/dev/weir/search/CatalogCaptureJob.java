@@ -6,6 +6,7 @@ import dev.weir.common.config.WeirConfig;
 import dev.weir.common.job.JobClassLoader;
 import dev.weir.common.job.WeirJob;
 import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.metrics.WeirMetrics;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.schema.Json;
 import dev.weir.search.definition.DocumentPlan;
@@ -24,6 +25,7 @@ import org.apache.flink.cdc.connectors.postgres.source.PostgresConnectionPoolFac
 import org.apache.flink.cdc.connectors.postgres.source.PostgresSourceBuilder.PostgresIncrementalSource;
 import org.apache.flink.cdc.debezium.JsonDebeziumDeserializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
@@ -129,6 +131,12 @@ public final class CatalogCaptureJob implements WeirJob {
     debezium.setProperty("publication.autocreate.mode", "disabled");
     // Exact decimals and ISO timestamps, as Debezium Server and Kafka Connect users usually set.
     debezium.setProperty("decimal.handling.mode", "string");
+    // Debezium skips truncates by default ("t"): a truncated table would leave every document that
+    // holds its rows in place without a word. Captured, each reaches the indexer (which
+    // dead-letters it, naming the table) and the weirTruncates metric.
+    debezium.setProperty("skipped.operations", "none");
+    // Debezium 1.9's PostgreSQL connector also has its own switch, which skips them by default.
+    debezium.setProperty("truncate.handling.mode", "include");
     Map<String, List<String>> tables = capturedTables(config);
     PostgresIncrementalSource<String> source =
         CatalogSource.create(
@@ -160,9 +168,12 @@ public final class CatalogCaptureJob implements WeirJob {
       this.keyColumns = new LinkedHashMap<>(keyColumns);
     }
 
+    private transient Counter truncates;
+
     @Override
     public void open(
         SerializationSchema.InitializationContext context, KafkaSinkContext sinkContext) {
+      truncates = context.getMetricGroup().counter(WeirMetrics.TRUNCATES);
       // Flink CDC's reader keeps its connection pools in a static singleton and never closes
       // them (apache/flink-cdc#4539): their housekeeper threads would hold this job's classes in
       // the TaskManager forever. Closed when Flink drops the job's class loader.
@@ -174,7 +185,16 @@ public final class CatalogCaptureJob implements WeirJob {
     @Override
     public ProducerRecord<byte[], byte[]> serialize(
         String json, KafkaSinkContext context, Long timestamp) {
-      return record(prefix, keyColumns, json);
+      ProducerRecord<byte[], byte[]> record = record(prefix, keyColumns, json);
+      if (truncates != null && isTruncate(record)) {
+        truncates.inc();
+      }
+      return record;
+    }
+
+    /** Only a truncate's key is a JSON string (see {@link #record}). */
+    private static boolean isTruncate(ProducerRecord<byte[], byte[]> record) {
+      return record.key()[0] == '"';
     }
 
     private static void closePools() {
@@ -192,19 +212,27 @@ public final class CatalogCaptureJob implements WeirJob {
   /**
    * A change event on its table's topic ({@code <prefix><table>}, or {@code
    * <prefix><schema>.<table>} outside {@code public}), keyed by the row's key columns as Debezium
-   * keys it ({@code {"id": 42}}), so that the changes of one row stay in order on one partition.
+   * keys it ({@code {"id": 42}}), so that the changes of one row stay in order on one partition. A
+   * truncate has no row: Debezium gives it no key, which a compacted topic refuses; it is keyed
+   * {@code "TRUNCATE <schema>.<table>"}, a JSON string that no row's key (an object) can equal.
    */
   static ProducerRecord<byte[], byte[]> record(
       String prefix, Map<String, List<String>> keyColumns, String json) {
     try {
       JsonNode event = Json.mapper().readTree(json);
-      JsonNode row =
-          event.path("op").asText().equals("d") ? event.path("before") : event.path("after");
+      String op = event.path("op").asText();
+      JsonNode row = op.equals("d") ? event.path("before") : event.path("after");
       String schema = event.path("source").path("schema").asText("public");
       String table = event.path("source").path("table").asText();
-      ObjectNode key = Json.mapper().createObjectNode();
-      for (String column : keyColumns.getOrDefault(schema + "." + table, List.of("id"))) {
-        key.set(column, row.path(column));
+      JsonNode key;
+      if (op.equals("t")) {
+        key = Json.mapper().getNodeFactory().textNode("TRUNCATE " + schema + "." + table);
+      } else {
+        ObjectNode columns = Json.mapper().createObjectNode();
+        for (String column : keyColumns.getOrDefault(schema + "." + table, List.of("id"))) {
+          columns.set(column, row.path(column));
+        }
+        key = columns;
       }
       String topic = "public".equals(schema) ? prefix + table : prefix + schema + "." + table;
       return new ProducerRecord<>(

@@ -7,6 +7,7 @@ import dev.weir.common.postgres.Timestamps;
 import dev.weir.schema.ChangeEvent;
 import dev.weir.schema.InvalidEventException;
 import dev.weir.schema.Json;
+import dev.weir.search.join.ChangeRows;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -117,6 +118,14 @@ final class CatalogChanges {
     return time.toString();
   }
 
+  /** The event's table as {@code schema.table}, from its source block. */
+  private static String table(ChangeEvent e) {
+    Object schema = e.source() == null ? null : e.source().get("schema");
+    return e.table() == null
+        ? "the catalog table"
+        : (schema == null ? "public" : schema.toString()) + "." + e.table();
+  }
+
   /** What a change event of one table becomes; an event it cannot read goes to the DLQ. */
   @FunctionalInterface
   interface Reader<T> extends java.io.Serializable {
@@ -133,10 +142,8 @@ final class CatalogChanges {
         return null;
       }
       if ("t".equals(e.op())) {
-        // Deleting every document of the table on one event is not something to do silently.
         throw new InvalidEventException(
-            "a truncate of the catalog table is not applied: delete the documents or rebuild the"
-                + " copy from a new snapshot");
+            ChangeRows.truncateNotApplied(table(e), "search-index.md#truncate"));
       }
       try {
         return reader.read(e);

@@ -116,7 +116,17 @@ class CatalogChangesTest {
     assertThat(rows.convert(decode("{\"op\":\"m\"}"))).isNull();
     assertThatThrownBy(() -> rows.convert(decode("{\"op\":\"t\"}")))
         .isInstanceOf(InvalidEventException.class)
-        .hasMessageStartingWith("a truncate of the catalog table is not applied");
+        .hasMessageStartingWith("TRUNCATE of the catalog table is not applied");
+    assertThatThrownBy(
+            () ->
+                rows.convert(
+                    decode(
+                        "{\"op\":\"t\",\"before\":null,\"after\":null,"
+                            + "\"source\":{\"schema\":\"public\",\"table\":\"product\"}}")))
+        .isInstanceOf(InvalidEventException.class)
+        .hasMessage(
+            "TRUNCATE of public.product is not applied to the documents, which still hold its"
+                + " rows: rebuild them from a new snapshot (docs/search-index.md#truncate)");
     assertThatThrownBy(() -> rows.convert(decode("{\"op\":\"d\",\"before\":null}")))
         .isInstanceOf(InvalidEventException.class)
         .hasMessage("unreadable change event: op 'd' without 'before'");

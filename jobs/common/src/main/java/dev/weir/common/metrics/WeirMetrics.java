@@ -29,5 +29,11 @@ public final class WeirMetrics {
 
   public static final String DOCUMENTS_STALE = "weirDocumentsStale";
 
+  /**
+   * TRUNCATEs of a source table captured (cdc-catalog): the indexer does not apply them (each goes
+   * to its DLQ), so any count above zero means documents that hold rows the source no longer has.
+   */
+  public static final String TRUNCATES = "weirTruncates";
+
   private WeirMetrics() {}
 }

@@ -31,6 +31,22 @@ public final class ChangeRows implements DecodingDeserializer.Conversion<ChangeE
     this.keyColumns = keyColumns;
   }
 
+  /**
+   * Why a TRUNCATE of {@code table} goes to the DLQ, and what to do. It is not applied: the job
+   * would have to remove the table's rows from every document at once, and a truncate carries no
+   * row to tell which.
+   *
+   * @param docs the page and anchor of docs/ that say how to rebuild the documents
+   */
+  public static String truncateNotApplied(String table, String docs) {
+    return "TRUNCATE of "
+        + table
+        + " is not applied to the documents, which still hold its rows: rebuild them from a new"
+        + " snapshot (docs/"
+        + docs
+        + ")";
+  }
+
   @Override
   public SourceRow convert(ChangeEvent e) throws InvalidEventException {
     if ("m".equals(e.op())) {
@@ -38,9 +54,7 @@ public final class ChangeRows implements DecodingDeserializer.Conversion<ChangeE
     }
     if ("t".equals(e.op())) {
       throw new InvalidEventException(
-          "a truncate of "
-              + source.name()
-              + " is not applied: delete its documents or rebuild the copy from a new snapshot");
+          truncateNotApplied(source.name(), "document-definitions.md#truncate"));
     }
     Map<String, Object> row = e.isDelete() ? e.before() : e.after();
     if (row == null) {
