@@ -162,10 +162,7 @@ public final class FeedThroughputBenchmark {
             topic,
             codec,
             ActivityFeedJob.EVENT,
-            KafkaIo.Watermarks.<ActivityEvent>boundedOutOfOrderness(
-                (e, ts) -> e.occurredAt().toEpochMilli(),
-                Duration.ofMillis(settings.outOfOrdernessMs()),
-                Duration.ofSeconds(10)),
+            ActivityFeedJob.watermarks(settings),
             "bench-" + name)
         .sinkTo(new DiscardingSink<>())
         .uid("bench-" + name + "-discard")

@@ -43,6 +43,14 @@ public final class ActivityFeedJob implements WeirJob {
     Migrations.apply(config);
   }
 
+  /** How the job reads event time: occurred_at, out of order by up to the configured bound. */
+  public static KafkaIo.Watermarks<ActivityEvent> watermarks(FeedSettings settings) {
+    return KafkaIo.Watermarks.boundedOutOfOrderness(
+        (e, ts) -> e.occurredAt().toEpochMilli(),
+        Duration.ofMillis(settings.outOfOrdernessMs()),
+        Duration.ofSeconds(10));
+  }
+
   @Override
   public void build(StreamExecutionEnvironment env, WeirConfig config) {
     FeedSettings settings = FeedSettings.from(config);
@@ -55,10 +63,7 @@ public final class ActivityFeedJob implements WeirJob {
             config.get(FeedOptions.TOPIC),
             EventCodec.of(EventSchema.ACTIVITY_EVENTS, ActivityEvent.class),
             EVENT,
-            KafkaIo.Watermarks.boundedOutOfOrderness(
-                (e, ts) -> e.occurredAt().toEpochMilli(),
-                Duration.ofMillis(settings.outOfOrdernessMs()),
-                Duration.ofSeconds(10)),
+            watermarks(settings),
             NAME + "-events");
     collate(events, settings, FeedStoreSink.create(config, settings));
     dlq.sinkTo(config);
