@@ -33,12 +33,14 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -137,7 +139,7 @@ public final class DeclaredDocuments {
                   EventCodec.of(EventSchema.DECLARED_ROWS, DeclaredRow.class),
                   new TopicRows(source, keyColumns(plan, source)),
                   TypeInformation.of(SourceRow.class),
-                  KafkaIo.Watermarks.none(),
+                  changeTimes(config),
                   uid)
               : KafkaIo.read(
                   env,
@@ -147,11 +149,30 @@ public final class DeclaredDocuments {
                   EventCodec.of(EventSchema.CDC_CATALOG, ChangeEvent.class),
                   new ChangeRows(source, keyColumns(plan, source)),
                   TypeInformation.of(SourceRow.class),
-                  KafkaIo.Watermarks.none(),
+                  changeTimes(config),
                   uid);
       rows = rows == null ? table : rows.union(table);
     }
     return rows;
+  }
+
+  /**
+   * Event time: a change's commit time, or a topic event's Kafka timestamp; every topic read in
+   * step with the others ({@link KafkaIo.Watermarks#caughtUp}).
+   */
+  private static KafkaIo.Watermarks<SourceRow> changeTimes(WeirConfig config) {
+    return KafkaIo.Watermarks.caughtUp(
+        (row, kafkaTimestamp) -> row.time != Long.MIN_VALUE ? row.time : kafkaTimestamp,
+        positive(config, SearchIndexOptions.CHANGE_LAG));
+  }
+
+  private static Duration positive(WeirConfig config, ConfigOption<Duration> option) {
+    Duration value = config.get(option);
+    if (value.toMillis() < 1) {
+      throw new IllegalArgumentException(
+          option.key() + " must be at least 1 ms, not " + value.toMillis() + " ms");
+    }
+    return value;
   }
 
   /** The documents of one plan. */
@@ -159,7 +180,7 @@ public final class DeclaredDocuments {
       StreamExecutionEnvironment env, WeirConfig config, DeadLetters dlq, DocumentPlan plan) {
     DocumentJoin.Settings settings =
         new DocumentJoin.Settings(
-            config.get(SearchIndexOptions.COALESCE),
+            positive(config, SearchIndexOptions.COALESCE),
             config.get(SearchIndexOptions.SOURCE_EPOCH),
             config.get(SearchIndexOptions.TOMBSTONE_TTL));
     return DocumentJoin.join(rows(env, config, dlq, plan), plan, settings, uid(plan));

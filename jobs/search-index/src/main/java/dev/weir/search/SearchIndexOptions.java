@@ -73,6 +73,18 @@ public final class SearchIndexOptions {
               "Declared documents: how long the join gathers changes of one row or document"
                   + " before passing it on (a burst of changes makes one write).");
 
+  public static final ConfigOption<Duration> CHANGE_LAG =
+      ConfigOptions.key("search.change-lag")
+          .durationType()
+          .defaultValue(Duration.ofSeconds(1))
+          .withDescription(
+              "Declared documents: how long after its commit a change reaches its topic, at most,"
+                  + " and how long a topic with nothing to read waits before it counts as caught"
+                  + " up. A document is written once every topic has been read up to the changes it"
+                  + " holds, so a backlog or a replay from the start is written in the order it was"
+                  + " made; a quiet job writes a change about this long after it arrives. A later"
+                  + " change is still applied.");
+
   public static final ConfigOption<Integer> SOURCE_EPOCH =
       ConfigOptions.key("search.source-epoch")
           .intType()

@@ -478,16 +478,36 @@ public final class KafkaIo {
     private final SerializableTimestampAssigner<T> assigner;
     private final Duration outOfOrderness;
     private final Duration idleness;
+    private final Duration caughtUpLag;
 
     private Watermarks(
-        SerializableTimestampAssigner<T> assigner, Duration outOfOrderness, Duration idleness) {
+        SerializableTimestampAssigner<T> assigner,
+        Duration outOfOrderness,
+        Duration idleness,
+        Duration caughtUpLag) {
       this.assigner = assigner;
       this.outOfOrderness = outOfOrderness;
       this.idleness = idleness;
+      this.caughtUpLag = caughtUpLag;
     }
 
     public static <T> Watermarks<T> none() {
-      return new Watermarks<>(null, null, null);
+      return new Watermarks<>(null, null, null, null);
+    }
+
+    /**
+     * Event time from the event, of a change stream read in the order it was made ({@link
+     * CaughtUpWatermarks}): a split that has caught up moves with the wall clock less {@code lag}.
+     * An event time ahead of the clock is taken as now (a source database's clock ahead of the
+     * job's would otherwise hold every timer back), not refused: a change is never dropped for it.
+     */
+    public static <T> Watermarks<T> caughtUp(
+        SerializableTimestampAssigner<T> assigner, Duration lag) {
+      SerializableTimestampAssigner<T> notAhead =
+          (event, kafkaTimestamp) ->
+              Math.min(
+                  assigner.extractTimestamp(event, kafkaTimestamp), System.currentTimeMillis());
+      return new Watermarks<>(notAhead, null, null, lag);
     }
 
     /**
@@ -495,7 +515,7 @@ public final class KafkaIo {
      */
     public static <T> Watermarks<T> boundedOutOfOrderness(
         SerializableTimestampAssigner<T> assigner, Duration outOfOrderness, Duration idleness) {
-      return new Watermarks<>(assigner, outOfOrderness, idleness);
+      return new Watermarks<>(assigner, outOfOrderness, idleness, null);
     }
 
     /**
@@ -504,7 +524,7 @@ public final class KafkaIo {
      * feed, archive every entry at once).
      */
     DecodingDeserializer.Conversion<T, T> check(Duration maxAhead) {
-      if (assigner == null) {
+      if (assigner == null || caughtUpLag != null) {
         return DecodingDeserializer.Conversion.none();
       }
       SerializableTimestampAssigner<T> events = assigner;
@@ -534,13 +554,22 @@ public final class KafkaIo {
         return WatermarkStrategy.noWatermarks();
       }
       SerializableTimestampAssigner<T> events = assigner;
+      SerializableTimestampAssigner<Either<DeadLetter, T>> times =
+          (record, kafkaTimestamp) ->
+              // A dead letter has no event time; it must not move the watermark forward.
+              record.isRight()
+                  ? events.extractTimestamp(record.right(), kafkaTimestamp)
+                  : Long.MIN_VALUE;
+      if (caughtUpLag != null) {
+        long lagMs = caughtUpLag.toMillis();
+        return WatermarkStrategy.<Either<DeadLetter, T>>forGenerator(
+                context ->
+                    new CaughtUpWatermarks<>(
+                        context.getInputActivityClock(), System::currentTimeMillis, lagMs))
+            .withTimestampAssigner(times);
+      }
       return WatermarkStrategy.<Either<DeadLetter, T>>forBoundedOutOfOrderness(outOfOrderness)
-          .withTimestampAssigner(
-              (record, kafkaTimestamp) ->
-                  // A dead letter has no event time; it must not move the watermark forward.
-                  record.isRight()
-                      ? events.extractTimestamp(record.right(), kafkaTimestamp)
-                      : Long.MIN_VALUE)
+          .withTimestampAssigner(times)
           .withIdleness(idleness);
     }
   }

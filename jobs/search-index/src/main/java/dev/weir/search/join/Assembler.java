@@ -27,11 +27,14 @@ import org.apache.flink.util.Collector;
  * and passes the result on when it changed: to its parent's {@link EdgeJoin} ({@link
  * NodeAssembler}) or, at the root, as the document ({@link DocumentAssembler}).
  *
- * <p>It emits once per {@code coalesce} interval at most (a burst of changes to one row or its
- * children makes one result), and only once every label has the value at the row's current join
- * value: a row that moved to another parent, or a label still on its way, waits rather than passing
- * on a mix of old and new. The row's values and each label are separate state entries: a label's
- * change rewrites neither the row (its large values) nor the other labels.
+ * <p>It emits on event-time timers, on a grid of {@code coalesce} (a burst of changes to one row or
+ * its children makes one result), so that what it emits for the changes made until a time reaches
+ * the next operator before the watermark of that time does: the root waits for the watermark to
+ * pass every change it holds ({@link DocumentAssembler}). It emits only once every label has the
+ * value at the row's current join value: a row that moved to another parent, or a label still on
+ * its way, waits rather than passing on a mix of old and new. The row's values and each label are
+ * separate state entries: a label's change rewrites neither the row (its large values) nor the
+ * other labels.
  */
 public abstract class Assembler<OUT> extends KeyedProcessFunction<String, AssemblerInput, OUT> {
 
@@ -43,6 +46,7 @@ public abstract class Assembler<OUT> extends KeyedProcessFunction<String, Assemb
     public String values;
 
     public long stamp;
+    public long time;
     public boolean deleted;
 
     public HeldRow() {}
@@ -56,6 +60,7 @@ public abstract class Assembler<OUT> extends KeyedProcessFunction<String, Assemb
     public String value;
 
     public long stamp;
+    public long time;
     public long registered;
 
     public HeldLabel() {}
@@ -103,9 +108,12 @@ public abstract class Assembler<OUT> extends KeyedProcessFunction<String, Assemb
 
   @Override
   public void processElement(AssemblerInput in, Context ctx, Collector<OUT> out) throws Exception {
+    long time;
     if (in.row != null) {
       apply(in.row);
+      time = in.row.time;
     } else {
+      time = in.label.time;
       if (answersADeletedRow(in.label)) {
         return;
       }
@@ -114,10 +122,30 @@ public abstract class Assembler<OUT> extends KeyedProcessFunction<String, Assemb
       held.value = in.label.value;
       held.stamp = in.label.stamp;
       held.registered = in.label.registered;
+      held.time = in.label.time;
       labels.put(in.label.edge, held);
     }
-    long now = ctx.timerService().currentProcessingTime();
-    ctx.timerService().registerProcessingTimeTimer(now - now % coalesceMs + coalesceMs);
+    ctx.timerService().registerEventTimeTimer(due(time, coalesceMs));
+  }
+
+  /**
+   * The end of the {@code coalesceMs} step of event time {@code time}: its timer fires once the
+   * watermark passes every change made in that step.
+   */
+  static long due(long time, long coalesceMs) {
+    if (time == Long.MIN_VALUE) {
+      return time; // no event time: the next watermark
+    }
+    return time - Math.floorMod(time, coalesceMs) + coalesceMs - 1;
+  }
+
+  /**
+   * Whether to emit only once the watermark has passed everything the row and its labels reflect:
+   * the root does (a document is written in a state the source held), the levels below do not
+   * (their results must reach the next level before the watermark does).
+   */
+  protected boolean waitsForTheWatermark() {
+    return false;
   }
 
   /** A label registered before the deletion of the row, which has been handled: nothing to do. */
@@ -134,6 +162,7 @@ public abstract class Assembler<OUT> extends KeyedProcessFunction<String, Assemb
     HeldRow held = row.value();
     HeldRow next = new HeldRow();
     next.stamp = r.stamp;
+    next.time = r.time;
     next.deleted = r.deleted;
     if (!r.deleted) {
       next.values = r.values;
@@ -166,8 +195,14 @@ public abstract class Assembler<OUT> extends KeyedProcessFunction<String, Assemb
     int slash = key.indexOf('/');
     DocumentPlan.Node node = plan.node(Integer.parseInt(key.substring(0, slash)));
     String rowKey = key.substring(slash + 1);
+    // The watermark, not the timer's time: a change without an event time of its own sets a
+    // timer for the next watermark (Long.MIN_VALUE), while its document's other parts have one.
+    long watermark = ctx.timerService().currentWatermark();
     if (held.deleted) {
-      removed(node, rowKey, held.stamp, out);
+      if (waitsForTheWatermark() && due(held.time, coalesceMs) > watermark) {
+        return; // a later timer comes
+      }
+      removed(node, rowKey, held.stamp, held.time, out);
       row.clear();
       deletedAt.update(held.stamp);
       dropLabelsJoinedBefore(held.stamp);
@@ -176,6 +211,7 @@ public abstract class Assembler<OUT> extends KeyedProcessFunction<String, Assemb
     JsonNode values = Json.mapper().readTree(held.values);
     String[] labelValues = new String[node.children().size()];
     long stamp = held.stamp;
+    long time = held.time;
     for (int i = 0; i < labelValues.length; i++) {
       DocumentPlan.Node child = plan.node(node.children().get(i));
       String expected = RowTracker.joinValue(values, child.parentColumns());
@@ -189,8 +225,12 @@ public abstract class Assembler<OUT> extends KeyedProcessFunction<String, Assemb
       }
       labelValues[i] = label.value;
       stamp = Math.max(stamp, label.stamp);
+      time = Math.max(time, label.time);
     }
-    assembled(node, rowKey, values, labelValues, stamp, out);
+    if (waitsForTheWatermark() && due(time, coalesceMs) > watermark) {
+      return; // part of it is newer than the watermark: a later timer comes
+    }
+    assembled(node, rowKey, values, labelValues, stamp, time, out);
   }
 
   /**
@@ -216,12 +256,14 @@ public abstract class Assembler<OUT> extends KeyedProcessFunction<String, Assemb
       JsonNode values,
       String[] labelValues,
       long stamp,
+      long time,
       Collector<OUT> out)
       throws Exception;
 
   /** The row was deleted: take back what was emitted for it. */
   protected abstract void removed(
-      DocumentPlan.Node node, String rowKey, long stamp, Collector<OUT> out) throws Exception;
+      DocumentPlan.Node node, String rowKey, long stamp, long time, Collector<OUT> out)
+      throws Exception;
 
   /** A field's value as JSON text. */
   protected static String json(JsonNode value) {

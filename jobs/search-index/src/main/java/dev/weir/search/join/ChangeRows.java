@@ -67,6 +67,9 @@ public final class ChangeRows implements DecodingDeserializer.Conversion<ChangeE
     out.snapshot = "r".equals(e.op());
     Object lsn = e.source() == null ? null : e.source().get("lsn");
     out.lsn = lsn instanceof Number n ? n.longValue() : -1;
+    // The commit time (source.ts_ms); the envelope's ts_ms is when the connector read it.
+    Object committed = e.source() == null ? null : e.source().get("ts_ms");
+    out.time = committed instanceof Number n ? n.longValue() : Long.MIN_VALUE;
     ObjectNode values = JsonNodeFactory.instance.objectNode();
     List<String> unavailable = new ArrayList<>();
     try {

@@ -20,6 +20,13 @@ public class ChildValue {
   public boolean removed;
   public long stamp;
 
+  /**
+   * The event time of the newest source change this reflects (a change's commit time): the
+   * watermark passing it means every change made until then has been read ({@link
+   * DocumentAssembler}).
+   */
+  public long time = Long.MIN_VALUE;
+
   public ChildValue() {}
 
   public String stateKey() {

@@ -51,6 +51,17 @@ public class DocumentAssembler extends Assembler<DocumentChange> {
     documents = getRuntimeContext().getMetricGroup().counter("weirDocumentsChanged");
   }
 
+  /**
+   * A document is emitted once the watermark has passed every change it reflects: then every change
+   * made until then, of any table, has reached it. So a job reading a backlog (a replay of every
+   * topic from the start) writes each document only in states the source held, read in the order
+   * they were made, and ends on the version the live run wrote ({@link Stamps}).
+   */
+  @Override
+  protected boolean waitsForTheWatermark() {
+    return true;
+  }
+
   @Override
   protected void assembled(
       DocumentPlan.Node root,
@@ -58,6 +69,7 @@ public class DocumentAssembler extends Assembler<DocumentChange> {
       JsonNode values,
       String[] labelValues,
       long stamp,
+      long time,
       Collector<DocumentChange> out)
       throws Exception {
     int columns = root.fields().size();
@@ -101,7 +113,7 @@ public class DocumentAssembler extends Assembler<DocumentChange> {
 
   @Override
   protected void removed(
-      DocumentPlan.Node root, String rowKey, long stamp, Collector<DocumentChange> out)
+      DocumentPlan.Node root, String rowKey, long stamp, long time, Collector<DocumentChange> out)
       throws Exception {
     Written last = written.value();
     if (last == null) {

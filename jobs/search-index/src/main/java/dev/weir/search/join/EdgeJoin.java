@@ -23,9 +23,10 @@ import org.apache.flink.util.Collector;
  * One edge of the document tree at one join value (keyed by child node and join value): the child
  * rows there (their values, kept here) and the parent rows there (their keys only). A parent that
  * joins gets the label's value at once; a change of the children is sent to every parent there,
- * once per {@code coalesce} interval however many changes came in it. A brand shared by 10,000
- * products is one key here: its rename is one state read and 10,000 records out, streamed from the
- * state (never a list in memory).
+ * once per {@code coalesce} step of event time however many changes came in it, on an event-time
+ * timer: before the watermark of the step goes on to the parents ({@link Assembler}). A brand
+ * shared by 10,000 products is one key here: its rename is one state read and 10,000 records out,
+ * streamed from the state (never a list in memory).
  *
  * <p>The label's value: a one_to_one edge has the child with the lowest key (or null); a
  * one_to_many edge the list of the children's values ordered by their keys ({@link #KEY_ORDER}:
@@ -53,6 +54,9 @@ public class EdgeJoin extends KeyedProcessFunction<String, EdgeInput, LabelValue
   /** The highest stamp of any change that reached this join value, removals included. */
   static final ValueStateDescriptor<Long> STAMP = new ValueStateDescriptor<>("stamp", Types.LONG);
 
+  /** The event time of the newest change that reached this join value ({@link LabelValue#time}). */
+  static final ValueStateDescriptor<Long> TIME = new ValueStateDescriptor<>("time", Types.LONG);
+
   static final Comparator<String> KEY_ORDER = EdgeJoin::compareKeys;
 
   private final DocumentPlan plan;
@@ -61,6 +65,7 @@ public class EdgeJoin extends KeyedProcessFunction<String, EdgeInput, LabelValue
   private transient MapState<String, HeldChild> children;
   private transient MapState<String, Long> parents;
   private transient ValueState<Long> stamp;
+  private transient ValueState<Long> time;
   private transient Counter fannedOut;
 
   public EdgeJoin(DocumentPlan plan, Duration coalesce) {
@@ -73,6 +78,7 @@ public class EdgeJoin extends KeyedProcessFunction<String, EdgeInput, LabelValue
     children = getRuntimeContext().getMapState(CHILDREN);
     parents = getRuntimeContext().getMapState(PARENTS);
     stamp = getRuntimeContext().getState(STAMP);
+    time = getRuntimeContext().getState(TIME);
     fannedOut = getRuntimeContext().getMetricGroup().counter("weirLabelValuesSent");
   }
 
@@ -91,14 +97,21 @@ public class EdgeJoin extends KeyedProcessFunction<String, EdgeInput, LabelValue
       }
       Long known = stamp.value();
       stamp.update(known == null ? c.stamp : Math.max(known, c.stamp));
-      long now = ctx.timerService().currentProcessingTime();
-      ctx.timerService().registerProcessingTimeTimer(now - now % coalesceMs + coalesceMs);
+      time.update(Math.max(timeOrMin(), c.time));
+      ctx.timerService().registerEventTimeTimer(Assembler.due(c.time, coalesceMs));
     } else {
       Registration r = in.registration;
       if (r.add) {
         parents.put(r.parentKey, r.stamp);
         out.collect(
-            labelValue(r.edge, r.joinValue, r.parentKey, r.stamp, value(r.edge), stampOrZero()));
+            labelValue(
+                r.edge,
+                r.joinValue,
+                r.parentKey,
+                r.stamp,
+                value(r.edge),
+                stampOrZero(),
+                Math.max(timeOrMin(), r.time)));
         fannedOut.inc();
       } else {
         parents.remove(r.parentKey);
@@ -116,8 +129,9 @@ public class EdgeJoin extends KeyedProcessFunction<String, EdgeInput, LabelValue
     String joinValue = key.substring(slash + 1);
     String value = value(edge);
     long s = stampOrZero();
+    long t = timeOrMin();
     for (Map.Entry<String, Long> parent : parents.entries()) {
-      out.collect(labelValue(edge, joinValue, parent.getKey(), parent.getValue(), value, s));
+      out.collect(labelValue(edge, joinValue, parent.getKey(), parent.getValue(), value, s, t));
       fannedOut.inc();
     }
     clearIfEmpty();
@@ -149,16 +163,23 @@ public class EdgeJoin extends KeyedProcessFunction<String, EdgeInput, LabelValue
     return s == null ? 0 : s;
   }
 
+  private long timeOrMin() throws Exception {
+    Long t = time.value();
+    return t == null ? Long.MIN_VALUE : t;
+  }
+
   /** Nothing joins here any more: the key's state goes (bounded by the live rows). */
   private void clearIfEmpty() throws Exception {
     if (parents.isEmpty() && children.isEmpty()) {
       stamp.clear();
+      time.clear();
     }
   }
 
   private LabelValue labelValue(
-      int edge, String joinValue, String parentKey, long registered, String value, long s) {
+      int edge, String joinValue, String parentKey, long registered, String value, long s, long t) {
     LabelValue l = new LabelValue();
+    l.time = t;
     l.node = plan.node(edge).parent();
     l.parentKey = parentKey;
     l.edge = edge;

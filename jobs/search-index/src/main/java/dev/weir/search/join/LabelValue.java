@@ -25,6 +25,13 @@ public class LabelValue {
   public long stamp;
 
   /**
+   * The event time of the newest source change this reflects (a change's commit time): the
+   * watermark passing it means every change made until then has been read ({@link
+   * DocumentAssembler}).
+   */
+  public long time = Long.MIN_VALUE;
+
+  /**
    * The stamp the parent row had when it joined the edge at this join value: a deleted row drops
    * the labels it had joined before its deletion, and keeps those of its coming back.
    */

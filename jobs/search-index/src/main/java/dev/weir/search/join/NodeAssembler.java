@@ -50,6 +50,7 @@ public class NodeAssembler extends Assembler<ChildValue> {
       JsonNode values,
       String[] labelValues,
       long stamp,
+      long time,
       Collector<ChildValue> out)
       throws Exception {
     String joinValue = RowTracker.joinValue(values, node.childColumns());
@@ -58,7 +59,7 @@ public class NodeAssembler extends Assembler<ChildValue> {
     if (value == null || joinValue == null) {
       // Not linked to any parent (a null foreign key, a link row whose child is missing).
       if (last != null) {
-        out.collect(childValue(node, last.joinValue, rowKey, null, stamp));
+        out.collect(childValue(node, last.joinValue, rowKey, null, stamp, time));
         sent.clear();
       }
       return;
@@ -69,9 +70,9 @@ public class NodeAssembler extends Assembler<ChildValue> {
       return;
     }
     if (last != null && !last.joinValue.equals(joinValue)) {
-      out.collect(childValue(node, last.joinValue, rowKey, null, stamp));
+      out.collect(childValue(node, last.joinValue, rowKey, null, stamp, time));
     }
-    out.collect(childValue(node, joinValue, rowKey, value, stamp));
+    out.collect(childValue(node, joinValue, rowKey, value, stamp, time));
     Sent now = new Sent();
     now.joinValue = joinValue;
     now.hash = hash;
@@ -80,11 +81,11 @@ public class NodeAssembler extends Assembler<ChildValue> {
 
   @Override
   protected void removed(
-      DocumentPlan.Node node, String rowKey, long stamp, Collector<ChildValue> out)
+      DocumentPlan.Node node, String rowKey, long stamp, long time, Collector<ChildValue> out)
       throws Exception {
     Sent last = sent.value();
     if (last != null) {
-      out.collect(childValue(node, last.joinValue, rowKey, null, stamp));
+      out.collect(childValue(node, last.joinValue, rowKey, null, stamp, time));
       sent.clear();
     }
   }
@@ -125,8 +126,14 @@ public class NodeAssembler extends Assembler<ChildValue> {
   }
 
   private ChildValue childValue(
-      DocumentPlan.Node node, String joinValue, String rowKey, String value, long stamp) {
+      DocumentPlan.Node node,
+      String joinValue,
+      String rowKey,
+      String value,
+      long stamp,
+      long time) {
     ChildValue c = new ChildValue();
+    c.time = time;
     c.edge = node.id();
     c.joinValue = joinValue;
     c.childKey = rowKey;

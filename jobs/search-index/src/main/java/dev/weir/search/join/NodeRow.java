@@ -17,6 +17,9 @@ public class NodeRow {
   /** Orders versions of the row and of the documents it is part of ({@link Stamps}). */
   public long stamp;
 
+  /** Its event time ({@link SourceRow#time}). */
+  public long time = Long.MIN_VALUE;
+
   public NodeRow() {}
 
   public String stateKey() {

@@ -44,6 +44,7 @@ public class NodeRows implements FlatMapFunction<SourceRow, RowChange> {
       change.deleted = row.deleted;
       change.snapshot = row.snapshot;
       change.lsn = row.lsn;
+      change.time = row.time;
       if (!row.deleted) {
         Set<String> needed = neededColumns(plan, node);
         ObjectNode kept = JsonNodeFactory.instance.objectNode();

@@ -15,11 +15,15 @@ public class Registration {
   /** The parent row's stamp when it joined: labels answering it carry it ({@link LabelValue}). */
   public long stamp;
 
+  /** The event time of the parent row's change ({@link SourceRow#time}). */
+  public long time = Long.MIN_VALUE;
+
   public Registration() {}
 
   public static Registration of(
-      int edge, String joinValue, String parentKey, boolean add, long stamp) {
+      int edge, String joinValue, String parentKey, boolean add, long stamp, long time) {
     Registration r = new Registration();
+    r.time = time;
     r.edge = edge;
     r.joinValue = joinValue;
     r.parentKey = parentKey;

@@ -29,6 +29,9 @@ public class RowChange {
   /** The change's log sequence number, -1 if the event has none. */
   public long lsn = -1;
 
+  /** Its event time ({@link SourceRow#time}). */
+  public long time = Long.MIN_VALUE;
+
   public RowChange() {}
 
   /** The key the tracker and the assembler hold this row under. */

@@ -88,10 +88,13 @@ public class RowTracker extends KeyedProcessFunction<String, RowChange, NodeRow>
       if (!Objects.equals(before[i], joins[i])) {
         int edge = node.children().get(i);
         if (before[i] != null) {
-          ctx.output(REGISTRATIONS, Registration.of(edge, before[i], change.key, false, stamp));
+          ctx.output(
+              REGISTRATIONS,
+              Registration.of(edge, before[i], change.key, false, stamp, change.time));
         }
         if (joins[i] != null) {
-          ctx.output(REGISTRATIONS, Registration.of(edge, joins[i], change.key, true, stamp));
+          ctx.output(
+              REGISTRATIONS, Registration.of(edge, joins[i], change.key, true, stamp, change.time));
         }
       }
     }
@@ -102,6 +105,7 @@ public class RowTracker extends KeyedProcessFunction<String, RowChange, NodeRow>
     row.unavailable = change.unavailable;
     row.deleted = change.deleted;
     row.stamp = stamp;
+    row.time = change.time;
     out.collect(row);
     if (change.deleted) {
       tracked.clear();

@@ -17,6 +17,9 @@ public class SourceRow {
   public boolean snapshot;
   public long lsn = -1;
 
+  /** Its event time: the change's commit time, or its Kafka timestamp (a topic's event). */
+  public long time = Long.MIN_VALUE;
+
   public SourceRow() {}
 
   @Override

@@ -151,6 +151,27 @@ class DocumentJoinTest {
     assertThat(document("b1").get("publisher").get("name").asText()).isEqualTo("Penguin");
   }
 
+  /**
+   * A change without an event time of its own (a topic's event, another writer's change event
+   * without a commit time) is timed by the source, not by the join: it is applied at once.
+   */
+  @Test
+  void changesWithoutAnEventTimeOfTheirOwnAreApplied() throws Exception {
+    start(8);
+    library();
+    assertConverged();
+    join.sendWithoutTime(db.apply("public.subject", row("id", 2, "name", "No time"), false, ++lsn));
+    join.sendWithoutTime(
+        db.apply(
+            "public.book",
+            row("isbn", "b2", "title", "Untimed", "publisher_id", "p1"),
+            false,
+            ++lsn));
+    assertConverged();
+    assertThat(document("b1").get("subjects").toString()).contains("No time");
+    assertThat(document("b2").get("title").asText()).isEqualTo("Untimed");
+  }
+
   @Test
   void aChildBeforeItsParentAndALinkBeforeBothSides() throws Exception {
     start(7);
@@ -202,6 +223,97 @@ class DocumentJoinTest {
       }
       replay.runUntilQuiet();
       assertThat(documents(replay)).isEqualTo(live).isEqualTo(db.documents());
+    }
+  }
+
+  /**
+   * A new job reading every topic from the beginning, as Kafka keeps them (compacted: each row's
+   * last change, deletions included), leaves the copy as the live run left it: each document and
+   * its version. It writes a document only once every topic has been read up to the changes it
+   * holds, so it passes through states the source held, at versions below the live run's, which the
+   * copy refuses; and it ends on the content the copy holds, which it keeps with its version.
+   */
+  @ParameterizedTest(name = "seed {0}")
+  @ValueSource(longs = {32, 33, 34, 35, 36, 37, 38, 39})
+  void aReplayOfTheCompactedTopicsLeavesEveryDocumentAndVersionAsItWas(long seed) throws Exception {
+    start(seed);
+    Random random = new Random(seed);
+    List<SourceRow> input = new ArrayList<>();
+    for (int i = 0; i < 600; i++) {
+      randomChange(random);
+      input.add(lastSent);
+      if (i % 40 == 39) {
+        join.runUntilQuiet();
+      }
+    }
+    join.runUntilQuiet();
+    CopyRules copy = new CopyRules();
+    join.emitted().forEach(copy::write);
+    Map<String, String> live = copy.documents();
+    try (JoinSimulator replay = new JoinSimulator(plan, seed + 1000)) {
+      replay.readFirst("public.book");
+      for (SourceRow row : compacted(input)) {
+        replay.send(row);
+      }
+      replay.runUntilQuiet();
+      assertThat(documents(replay)).isEqualTo(db.documents());
+      replay.emitted().forEach(copy::write);
+      assertThat(copy.documents()).isEqualTo(live);
+    }
+  }
+
+  /** What Kafka keeps of the changes in a compacted topic per table: each row's last one. */
+  private List<SourceRow> compacted(List<SourceRow> changes) throws Exception {
+    NodeRows nodeRows = new NodeRows(plan);
+    Map<String, Integer> last = new java.util.HashMap<>();
+    for (int i = 0; i < changes.size(); i++) {
+      List<RowChange> rows = new ArrayList<>();
+      nodeRows.flatMap(changes.get(i), collector(rows));
+      last.put(changes.get(i).source + "/" + rows.get(0).key, i);
+    }
+    return last.values().stream().sorted().map(changes::get).toList();
+  }
+
+  private static <T> org.apache.flink.util.Collector<T> collector(List<T> into) {
+    return new org.apache.flink.util.Collector<>() {
+      @Override
+      public void collect(T record) {
+        into.add(record);
+      }
+
+      @Override
+      public void close() {}
+    };
+  }
+
+  /**
+   * The copy's rules for what it takes ({@code DocumentCopyWriter}): a document whose content it
+   * holds changes nothing, whatever its version; other content only at a higher version; a deletion
+   * at a higher version.
+   */
+  private static final class CopyRules {
+    private final Map<String, DocumentChange> rows = new TreeMap<>();
+
+    void write(DocumentChange d) {
+      DocumentChange held = rows.get(d.id);
+      if (d.deleted) {
+        if (held != null && held.version < d.version) {
+          rows.remove(d.id);
+        }
+      } else if (held == null
+          || (!java.util.Arrays.equals(held.contentHash, d.contentHash)
+              && held.version < d.version)) {
+        rows.put(d.id, d);
+      }
+    }
+
+    /** Each document's content hash and version. */
+    Map<String, String> documents() {
+      Map<String, String> docs = new TreeMap<>();
+      rows.forEach(
+          (id, d) ->
+              docs.put(id, java.util.HexFormat.of().formatHex(d.contentHash) + " @" + d.version));
+      return docs;
     }
   }
 

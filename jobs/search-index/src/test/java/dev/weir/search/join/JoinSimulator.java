@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import java.util.function.Consumer;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
@@ -21,47 +20,89 @@ import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.util.Collector;
 
 /**
  * The declared join's operators, each in a test harness, wired as {@link DocumentJoin} wires them,
- * with every channel between two operators a queue of its own: records are delivered in the order
- * of each channel (as Flink keeps it) but the channels in a random, seeded order (as Flink may
- * interleave them), and processing time moves on at random moments. What comes out is checked to
- * only raise each document's version.
+ * with every channel between two operators a queue of its own: records and watermarks are delivered
+ * in the order of each channel (as Flink keeps it) but the channels in a random, seeded order (as
+ * Flink may interleave them); an operator's watermark is the lowest of its inputs'. Each source
+ * channel carries a watermark after each change (its time less one, as {@code CaughtUpWatermarks}
+ * emits), and at random moments the time moves on as when every source has caught up. What comes
+ * out is checked to only raise each document's version.
  */
 final class JoinSimulator implements AutoCloseable {
 
   static final Duration COALESCE = Duration.ofMillis(100);
 
+  /** Event time between two changes the simulator times itself. */
+  static final long STEP_MS = 10;
+
   private final DocumentPlan plan;
   private final Random random;
   private final NodeRows nodeRows;
-  private KeyedOneInputStreamOperatorTestHarness<String, RowChange, NodeRow> tracker;
-  private final List<KeyedOneInputStreamOperatorTestHarness<String, AssemblerInput, ChildValue>>
-      assemblers = new ArrayList<>();
-  private final List<KeyedOneInputStreamOperatorTestHarness<String, EdgeInput, LabelValue>> edges =
-      new ArrayList<>();
-  private KeyedOneInputStreamOperatorTestHarness<String, AssemblerInput, DocumentChange> root;
-  private final List<Channel<?>> channels = new ArrayList<>();
-  private final Map<String, Channel<RowChange>> sources = new LinkedHashMap<>();
+  private final Map<String, Operator<?, ?>> operators = new LinkedHashMap<>();
+  private final Map<String, Channel> channels = new LinkedHashMap<>();
   private final Map<String, DocumentChange> documents = new LinkedHashMap<>();
   private final List<DocumentChange> emitted = new ArrayList<>();
-  private long time;
+  private long clock;
+  private final Map<Channel, Integer> preference = new java.util.HashMap<>();
 
-  /** One channel between two operators: a queue, delivered in order. */
-  private static final class Channel<T> {
-    final Deque<T> queue = new ArrayDeque<>();
-    final Consumer<T> deliver;
+  /** One channel between two operators: a queue of records and watermarks, delivered in order. */
+  private static final class Channel {
+    final String name;
+    final Deque<Object> queue = new ArrayDeque<>();
+    Operator<?, ?> to;
 
-    Channel(Consumer<T> deliver) {
-      this.deliver = deliver;
+    Channel(String name) {
+      this.name = name;
+    }
+  }
+
+  /** One operator: its harness, its input channels' watermarks, its output channels. */
+  private static final class Operator<I, O> {
+    final String name;
+    final KeySelector<I, String> key;
+    final java.util.function.Supplier<KeyedProcessFunction<String, I, O>> function;
+    KeyedOneInputStreamOperatorTestHarness<String, I, O> harness;
+    final Map<String, Long> inputWatermarks = new LinkedHashMap<>();
+    final List<Channel> outputs = new ArrayList<>();
+    long watermark = Long.MIN_VALUE;
+
+    Operator(
+        String name,
+        java.util.function.Supplier<KeyedProcessFunction<String, I, O>> function,
+        KeySelector<I, String> key)
+        throws Exception {
+      this.name = name;
+      this.function = function;
+      this.key = key;
+      this.harness = harness(function.get(), key, null);
     }
 
-    void deliverOne() {
-      deliver.accept(queue.poll());
+    @SuppressWarnings("unchecked")
+    void process(Object in) {
+      try {
+        harness.processElement((I) in, 0);
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    }
+
+    /** Whether the operator's own watermark moved on. */
+    boolean watermark(String channel, long w) throws Exception {
+      inputWatermarks.put(channel, w);
+      long lowest =
+          inputWatermarks.values().stream().mapToLong(Long::longValue).min().orElseThrow();
+      if (lowest <= watermark) {
+        return false;
+      }
+      watermark = lowest;
+      harness.processWatermark(new Watermark(lowest));
+      return true;
     }
   }
 
@@ -69,24 +110,61 @@ final class JoinSimulator implements AutoCloseable {
     this.plan = plan;
     this.random = new Random(seed);
     this.nodeRows = new NodeRows(plan);
-    tracker = harness(new RowTracker(plan, 0, TOMBSTONE_TTL), RowChange::stateKey, null);
-    root =
-        harness(
-            new DocumentAssembler(plan, COALESCE, TOMBSTONE_TTL), AssemblerInput::stateKey, null);
-    for (int depth = 0; depth <= plan.depth(); depth++) {
-      assemblers.add(
-          depth == 0
-              ? null
-              : harness(
-                  new NodeAssembler(plan, COALESCE, TOMBSTONE_TTL),
-                  AssemblerInput::stateKey,
-                  null));
-      edges.add(
-          depth == 0 ? null : harness(new EdgeJoin(plan, COALESCE), EdgeInput::stateKey, null));
-    }
+    Operator<RowChange, NodeRow> tracker =
+        add("track", () -> new RowTracker(plan, 0, TOMBSTONE_TTL), RowChange::stateKey);
     for (DocumentPlan.Source source : plan.sources().values()) {
-      sources.put(source.name(), channel(c -> process(tracker, c)));
+      connect(null, "source-" + source.name(), tracker);
     }
+    add(
+        "assemble-0",
+        () -> new DocumentAssembler(plan, COALESCE, TOMBSTONE_TTL),
+        AssemblerInput::stateKey);
+    for (int depth = 1; depth <= plan.depth(); depth++) {
+      add(
+          "assemble-" + depth,
+          () -> new NodeAssembler(plan, COALESCE, TOMBSTONE_TTL),
+          AssemblerInput::stateKey);
+      add("edge-" + depth, () -> new EdgeJoin(plan, COALESCE), EdgeInput::stateKey);
+    }
+    for (int depth = 0; depth <= plan.depth(); depth++) {
+      connect(tracker, "rows-" + depth, operators.get("assemble-" + depth));
+      if (depth > 0) {
+        connect(tracker, "registrations-" + depth, operators.get("edge-" + depth));
+        connect(
+            operators.get("assemble-" + depth),
+            "children-" + depth,
+            operators.get("edge-" + depth));
+        connect(
+            operators.get("edge-" + depth),
+            "labels-" + depth,
+            operators.get("assemble-" + (depth - 1)));
+      }
+    }
+    List<Channel> order = new ArrayList<>(channels.values());
+    java.util.Collections.shuffle(order, random);
+    for (int i = 0; i < order.size(); i++) {
+      preference.put(order.get(i), i);
+    }
+  }
+
+  private <I, O> Operator<I, O> add(
+      String name,
+      java.util.function.Supplier<KeyedProcessFunction<String, I, O>> function,
+      KeySelector<I, String> key)
+      throws Exception {
+    Operator<I, O> op = new Operator<>(name, function, key);
+    operators.put(name, op);
+    return op;
+  }
+
+  private void connect(Operator<?, ?> from, String name, Operator<?, ?> to) {
+    Channel c = new Channel(name);
+    c.to = to;
+    to.inputWatermarks.put(name, Long.MIN_VALUE);
+    if (from != null) {
+      from.outputs.add(c);
+    }
+    channels.put(name, c);
   }
 
   static final Duration TOMBSTONE_TTL = Duration.ofDays(7);
@@ -97,53 +175,30 @@ final class JoinSimulator implements AutoCloseable {
    * restore does. Everything must have been delivered.
    */
   void restoreFromSnapshot(Duration passed) throws Exception {
-    assertThat(channels).allMatch(c -> c.queue.isEmpty());
-    long ttlNow = time + passed.toMillis();
-    tracker = reopen(tracker, new RowTracker(plan, 0, TOMBSTONE_TTL), RowChange::stateKey, ttlNow);
-    root =
-        reopen(
-            root,
-            new DocumentAssembler(plan, COALESCE, TOMBSTONE_TTL),
-            AssemblerInput::stateKey,
-            ttlNow);
-    for (int depth = 1; depth <= plan.depth(); depth++) {
-      assemblers.set(
-          depth,
-          reopen(
-              assemblers.get(depth),
-              new NodeAssembler(plan, COALESCE, TOMBSTONE_TTL),
-              AssemblerInput::stateKey,
-              ttlNow));
-      edges.set(
-          depth,
-          reopen(edges.get(depth), new EdgeJoin(plan, COALESCE), EdgeInput::stateKey, ttlNow));
+    assertThat(channels.values()).allMatch(c -> c.queue.isEmpty());
+    long ttlNow = clock + passed.toMillis();
+    for (Operator<?, ?> op : operators.values()) {
+      reopen(op, ttlNow);
     }
-    // The wires name the operators they deliver to: made again, to the new ones, on first use.
-    channels.removeAll(wires.values());
-    wires.clear();
   }
 
-  private <I, O> KeyedOneInputStreamOperatorTestHarness<String, I, O> reopen(
-      KeyedOneInputStreamOperatorTestHarness<String, I, O> old,
-      KeyedProcessFunction<String, I, O> fresh,
-      KeySelector<I, String> key,
-      long ttlNow)
-      throws Exception {
-    old.setStateTtlProcessingTime(ttlNow);
-    OperatorSubtaskState snapshot = old.snapshot(1, time);
-    old.close();
-    var h = harness(fresh, key, snapshot);
-    h.setStateTtlProcessingTime(ttlNow);
-    h.setProcessingTime(time);
-    return h;
+  private <I, O> void reopen(Operator<I, O> op, long ttlNow) throws Exception {
+    op.harness.setStateTtlProcessingTime(ttlNow);
+    OperatorSubtaskState snapshot = op.harness.snapshot(1, clock);
+    op.harness.close();
+    op.harness = harness(op.function.get(), op.key, snapshot);
+    op.harness.setStateTtlProcessingTime(ttlNow);
+    // A restored operator starts without a watermark, and its inputs' come again.
+    op.watermark = Long.MIN_VALUE;
+    op.inputWatermarks.replaceAll((c, w) -> Long.MIN_VALUE);
   }
 
   /** Keyed state per state name, summed over the operators: how many keys hold each. */
   Map<String, Long> stateKeys() throws Exception {
     Map<String, Long> keys = new TreeMap<>();
-    for (var h : allHarnesses()) {
+    for (Operator<?, ?> op : operators.values()) {
       KeyedStateBackend<String> backend =
-          ((AbstractStreamOperator<?>) h.getOperator()).getKeyedStateBackend();
+          ((AbstractStreamOperator<?>) op.harness.getOperator()).getKeyedStateBackend();
       for (String name : STATE_NAMES) {
         long n = backend.getKeys(name, VoidNamespace.INSTANCE).count();
         if (n > 0) {
@@ -162,6 +217,7 @@ final class JoinSimulator implements AutoCloseable {
           EdgeJoin.CHILDREN.getName(),
           EdgeJoin.PARENTS.getName(),
           EdgeJoin.STAMP.getName(),
+          EdgeJoin.TIME.getName(),
           NodeAssembler.SENT.getName(),
           Assembler.ROW.getName(),
           Assembler.LABELS.getName(),
@@ -169,47 +225,102 @@ final class JoinSimulator implements AutoCloseable {
           "deleted-version",
           "deleted-at");
 
-  private <T> Channel<T> channel(Consumer<T> deliver) {
-    Channel<T> c = new Channel<>(deliver);
-    channels.add(c);
-    return c;
-  }
-
-  // Channels out of each operator, made on first use, one per (sender, receiver) pair.
-  private final Map<String, Channel<?>> wires = new LinkedHashMap<>();
-
-  @SuppressWarnings("unchecked")
-  private <T> Channel<T> wire(String name, Consumer<T> deliver) {
-    return (Channel<T>) wires.computeIfAbsent(name, n -> channel(deliver));
-  }
-
-  /** A change of a source row, on its table's channel. */
+  /**
+   * A change of a source row, on its table's channel, followed by its watermark. A row without an
+   * event time is made {@link #STEP_MS} after the last one.
+   */
   void send(SourceRow row) throws Exception {
+    if (row.time == Long.MIN_VALUE) {
+      row.time = clock + STEP_MS;
+    }
+    clock = Math.max(clock, row.time);
+    enqueue(row, row.time);
+  }
+
+  /**
+   * A change without an event time of its own (a topic's event, a change event without a commit
+   * time): the source times it by its Kafka timestamp, the next step of the clock.
+   */
+  void sendWithoutTime(SourceRow row) throws Exception {
+    row.time = Long.MIN_VALUE;
+    clock += STEP_MS;
+    enqueue(row, clock);
+  }
+
+  private void enqueue(SourceRow row, long sourceTime) throws Exception {
     List<RowChange> changes = new ArrayList<>();
     nodeRows.flatMap(row, collector(changes));
-    sources.get(row.source).queue.addAll(changes);
+    Channel source = channels.get("source-" + row.source);
+    source.queue.addAll(changes);
+    source.queue.add(new Watermark(sourceTime - 1));
   }
 
-  /** Delivers everything, in a random order of channels, until nothing moves any more. */
+  /**
+   * Delivers everything, in a random order of channels, until nothing moves any more; the time
+   * moves on at random moments (every source caught up: the wall clock less the lag passes every
+   * change sent).
+   */
   void runUntilQuiet() throws Exception {
     int quietTicks = 0;
     while (quietTicks < 3) {
-      List<Channel<?>> busy = channels.stream().filter(c -> !c.queue.isEmpty()).toList();
+      List<Channel> busy = busyChannels();
       if (busy.isEmpty() || random.nextInt(20) == 0) {
-        time += COALESCE.toMillis();
-        for (var h : allHarnesses()) {
-          h.setProcessingTime(time);
+        clock += COALESCE.toMillis();
+        for (Channel c : channels.values()) {
+          // A source with changes still to deliver has not caught up: its watermark comes after.
+          if (c.name.startsWith("source-") && c.queue.isEmpty()) {
+            c.queue.add(new Watermark(clock));
+          }
         }
-        drainAll();
-        quietTicks =
-            busy.isEmpty() && channels.stream().allMatch(c -> c.queue.isEmpty())
-                ? quietTicks + 1
-                : 0;
+        if (busy.isEmpty()) {
+          quietTicks++;
+        }
         continue;
       }
-      busy.get(random.nextInt(busy.size())).deliverOne();
-      drainAll();
+      if (deliverOne(pick(busy))) {
+        quietTicks = 0;
+      }
     }
+    // The last ticks' watermarks, and whatever their timers emit.
+    for (List<Channel> busy; !(busy = busyChannels()).isEmpty(); ) {
+      deliverOne(busy.get(random.nextInt(busy.size())));
+    }
+  }
+
+  /**
+   * Makes the source's channel the first in this simulator's order: it is read far ahead of the
+   * others, as a topic may be when a job starts on a backlog.
+   */
+  void readFirst(String source) {
+    preference.put(channels.get("source-" + source), -1);
+  }
+
+  /**
+   * A busy channel: half the time the first in this simulator's own order of channels (so some run
+   * far ahead of others, as one topic may be read long before another), else any.
+   */
+  private Channel pick(List<Channel> busy) {
+    if (random.nextBoolean()) {
+      return busy.stream().min(java.util.Comparator.comparingInt(preference::get)).orElseThrow();
+    }
+    return busy.get(random.nextInt(busy.size()));
+  }
+
+  private List<Channel> busyChannels() {
+    return channels.values().stream().filter(c -> !c.queue.isEmpty()).toList();
+  }
+
+  /** Delivers the next element of a channel; whether it was a record. */
+  private boolean deliverOne(Channel c) throws Exception {
+    Object next = c.queue.poll();
+    boolean record = !(next instanceof Watermark);
+    if (next instanceof Watermark w) {
+      c.to.watermark(c.name, w.getTimestamp());
+    } else {
+      c.to.process(next);
+    }
+    drain(c.to);
+    return record;
   }
 
   /** The last document emitted per id (deleted ones removed). */
@@ -228,43 +339,37 @@ final class JoinSimulator implements AutoCloseable {
     return emitted;
   }
 
-  /** Moves what each operator emitted onto the channels to its receivers. */
-  private void drainAll() {
-    for (StreamRecord<NodeRow> r : drain(tracker)) {
-      NodeRow row = r.getValue();
-      int depth = plan.node(row.node).depth();
-      var target = depth == 0 ? root : assemblers.get(depth);
-      this.<AssemblerInput>wire("rows-" + depth, in -> process(target, in))
-          .queue
-          .add(AssemblerInput.of(row));
-    }
-    var registrations = tracker.getSideOutput(RowTracker.REGISTRATIONS);
-    if (registrations != null) {
-      for (StreamRecord<Registration> r; (r = registrations.poll()) != null; ) {
-        int depth = plan.node(r.getValue().edge).depth();
-        var target = edges.get(depth);
-        this.<EdgeInput>wire("registrations-" + depth, in -> process(target, in))
-            .queue
-            .add(EdgeInput.of(r.getValue()));
+  /** Moves what an operator emitted, records and watermarks in their order, onto its channels. */
+  private void drain(Operator<?, ?> op) {
+    if (op.name.equals("track")) {
+      var registrations = op.harness.getSideOutput(RowTracker.REGISTRATIONS);
+      if (registrations != null) {
+        for (StreamRecord<Registration> r; (r = registrations.poll()) != null; ) {
+          channels
+              .get("registrations-" + plan.node(r.getValue().edge).depth())
+              .queue
+              .add(EdgeInput.of(r.getValue()));
+        }
       }
     }
-    for (int depth = 1; depth < assemblers.size(); depth++) {
-      var edge = edges.get(depth);
-      for (StreamRecord<ChildValue> r : drain(assemblers.get(depth))) {
-        this.<EdgeInput>wire("children-" + depth, in -> process(edge, in))
-            .queue
-            .add(EdgeInput.of(r.getValue()));
-      }
-      var parentDepth = depth - 1;
-      var target = parentDepth == 0 ? root : assemblers.get(parentDepth);
-      for (StreamRecord<LabelValue> r : drain(edge)) {
-        this.<AssemblerInput>wire("labels-" + depth, in -> process(target, in))
-            .queue
-            .add(AssemblerInput.of(r.getValue()));
+    for (Object o; (o = op.harness.getOutput().poll()) != null; ) {
+      if (o instanceof Watermark w) {
+        op.outputs.forEach(c -> c.queue.add(w));
+      } else if (o instanceof StreamRecord<?> r) {
+        route(op, r.getValue());
       }
     }
-    for (StreamRecord<DocumentChange> r : drain(root)) {
-      DocumentChange d = r.getValue();
+  }
+
+  private void route(Operator<?, ?> op, Object value) {
+    if (value instanceof NodeRow row) {
+      channels.get("rows-" + plan.node(row.node).depth()).queue.add(AssemblerInput.of(row));
+    } else if (value instanceof ChildValue child) {
+      channels.get("children-" + plan.node(child.edge).depth()).queue.add(EdgeInput.of(child));
+    } else if (value instanceof LabelValue label) {
+      channels.get("labels-" + plan.node(label.edge).depth()).queue.add(AssemblerInput.of(label));
+    } else {
+      DocumentChange d = (DocumentChange) value;
       DocumentChange before = documents.get(d.id);
       if (before != null) {
         assertThat(d.version).as("version of %s after %s", d, before).isGreaterThan(before.version);
@@ -272,35 +377,6 @@ final class JoinSimulator implements AutoCloseable {
       documents.put(d.id, d);
       emitted.add(d);
     }
-  }
-
-  @SuppressWarnings("unchecked")
-  private static <O> List<StreamRecord<O>> drain(
-      KeyedOneInputStreamOperatorTestHarness<String, ?, O> h) {
-    List<StreamRecord<O>> records = new ArrayList<>();
-    for (Object o; (o = h.getOutput().poll()) != null; ) {
-      if (o instanceof StreamRecord<?> r) {
-        records.add((StreamRecord<O>) r);
-      }
-    }
-    return records;
-  }
-
-  private static <I> void process(KeyedOneInputStreamOperatorTestHarness<String, I, ?> h, I in) {
-    try {
-      h.processElement(in, 0);
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private List<KeyedOneInputStreamOperatorTestHarness<String, ?, ?>> allHarnesses() {
-    List<KeyedOneInputStreamOperatorTestHarness<String, ?, ?>> all = new ArrayList<>();
-    all.add(tracker);
-    all.add(root);
-    assemblers.stream().filter(h -> h != null).forEach(all::add);
-    edges.stream().filter(h -> h != null).forEach(all::add);
-    return all;
   }
 
   private static <I, O> KeyedOneInputStreamOperatorTestHarness<String, I, O> harness(
@@ -332,8 +408,8 @@ final class JoinSimulator implements AutoCloseable {
 
   @Override
   public void close() throws Exception {
-    for (var h : allHarnesses()) {
-      h.close();
+    for (Operator<?, ?> op : operators.values()) {
+      op.harness.close();
     }
   }
 }
