@@ -26,17 +26,19 @@ public final class BenchAll {
       long limitRecords,
       int feedEvents,
       long identityEvents,
+      long identityKafkaEvents,
+      int identityKafkaLatencySeconds,
       int searchProducts,
       int searchRounds,
       int backfillDocuments,
       int backfillRounds) {
 
     public static Sizes quick() {
-      return new Sizes("quick", 50_000, 20_000, 200_000, 2_000, 2, 5_000, 1);
+      return new Sizes("quick", 50_000, 20_000, 200_000, 200_000, 10, 2_000, 2, 5_000, 1);
     }
 
     public static Sizes full() {
-      return new Sizes("full", 500_000, 50_000, 1_000_000, 5_000, 5, 50_000, 2);
+      return new Sizes("full", 500_000, 50_000, 1_000_000, 3_000_000, 30, 5_000, 5, 50_000, 2);
     }
   }
 
@@ -80,6 +82,11 @@ public final class BenchAll {
             out,
             "identity",
             () -> IdentityBenchmark.run(stack, sizes.identityEvents(), 0.99, 1));
+    // Throughput from Kafka at steady state: no profiler in the run (its samples would cost CPU).
+    log.accept("identity from Kafka, steady state (no profiler)");
+    IdentityThroughputBenchmark.Report identityKafka =
+        IdentityThroughputBenchmark.run(
+            stack, sizes.identityKafkaEvents(), 0.99, 2, 1, sizes.identityKafkaLatencySeconds());
     log.accept("search-index");
     SearchIndexBenchmark.Result search =
         profiled(
@@ -136,6 +143,9 @@ public final class BenchAll {
     Files.writeString(
         out.resolve("identity.md"), IdentityBenchmark.markdown(identity, again + " (identity)"));
     Files.writeString(
+        out.resolve("identity-kafka.md"),
+        IdentityThroughputBenchmark.markdown(identityKafka, again + " (identity from Kafka)"));
+    Files.writeString(
         out.resolve("search-index.md"),
         SearchIndexBenchmark.markdown(search, again + " (search-index)"));
     Files.writeString(
@@ -148,7 +158,15 @@ public final class BenchAll {
             sizes,
             again,
             new BenchAllReport.Measurements(
-                limits, feed, identity, search, backfill, scaling, profiles, failoverResults())));
+                limits,
+                feed,
+                identity,
+                identityKafka,
+                search,
+                backfill,
+                scaling,
+                profiles,
+                failoverResults())));
     return report;
   }
 

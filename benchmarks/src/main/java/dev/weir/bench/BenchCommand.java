@@ -142,6 +142,65 @@ public final class BenchCommand {
   }
 
   @Command(
+      name = "identity-kafka",
+      mixinStandardHelpOptions = true,
+      description =
+          "identity at steady state from a pre-filled Kafka topic to Kafka, as deployed (RocksDB,"
+              + " checkpoints, exactly-once sink, PostgreSQL identity table), next to a"
+              + " decode-and-discard job and an exactly-once pass-through of the same topic:"
+              + " events/s, ratios, CPU per 1,000 events by process, events per CPU-second,"
+              + " end-to-end latency.")
+  int identityKafka(
+      @Option(
+              names = "--events",
+              defaultValue = "3000000",
+              description = "Tracking events in the topic (default: ${DEFAULT-VALUE}).")
+          long events,
+      @Option(
+              names = "--repeat",
+              defaultValue = "0.99",
+              description =
+                  "Share of events whose distinct id was seen before: the cache hit ratio"
+                      + " (default: ${DEFAULT-VALUE}).")
+          double repeat,
+      @Option(
+              names = "--partitions",
+              defaultValue = "2",
+              description = "Partitions of the topics (default: ${DEFAULT-VALUE}).")
+          int partitions,
+      @Option(
+              names = "--parallelism",
+              defaultValue = "1",
+              description = "Parallelism of every side (default: ${DEFAULT-VALUE}).")
+          int parallelism,
+      @Option(
+              names = "--latency-seconds",
+              defaultValue = "30",
+              description =
+                  "Seconds of paced live input for the latencies; 0 skips them (default:"
+                      + " ${DEFAULT-VALUE}).")
+          int latencySeconds,
+      @Option(
+              names = "--out",
+              defaultValue = "benchmarks/results/identity-kafka.md",
+              description = "Results file (default: ${DEFAULT-VALUE}).")
+          Path out)
+      throws Exception {
+    IdentityThroughputBenchmark.Report report =
+        IdentityThroughputBenchmark.run(
+            LocalStack.fromEnvironment(), events, repeat, partitions, parallelism, latencySeconds);
+    writeResults(
+        IdentityThroughputBenchmark.markdown(
+            report,
+            String.format(
+                "bin/weir bench identity-kafka --events %d --repeat %s --partitions %d"
+                    + " --parallelism %d --latency-seconds %d",
+                events, repeat, partitions, parallelism, latencySeconds)),
+        out);
+    return 0;
+  }
+
+  @Command(
       name = "search-index",
       mixinStandardHelpOptions = true,
       description =

@@ -24,8 +24,6 @@ import java.util.NoSuchElementException;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.LongSupplier;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
@@ -49,31 +47,22 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  *       JDBC, a new row per event and the old one deleted ({@link FeedBenchmark#naiveCollation}).
  * </ol>
  *
- * <p>Rates are read over the steady window of each side (from {@link #WINDOW_FROM} to {@link
- * #WINDOW_TO} of the input consumed: start-up, the first checkpoints and the tail are outside),
- * from the source operator's own record counters ({@link SourceProgress}), with the CPU each
- * process used in that window. A first, unmeasured pass of the limit job warms this JVM's JIT.
+ * <p>Rates are read over the steady window of each side (from {@link SteadyState#WINDOW_FROM} to
+ * {@link SteadyState#WINDOW_TO} of the input consumed: start-up, the first checkpoints and the tail
+ * are outside), from the source operator's own record counters ({@link SourceProgress}), with the
+ * CPU each process used in that window. A first, unmeasured pass of the limit job warms this JVM's
+ * JIT.
  */
 public final class FeedThroughputBenchmark {
 
-  static final double WINDOW_FROM = 0.3;
-  static final double WINDOW_TO = 0.9;
-
-  private static final Duration PATIENCE = Duration.ofMinutes(30);
-
-  /** One side, over its steady window. */
-  public record Side(String name, long events, double seconds, Map<String, Double> cpuSeconds) {
-    double eventsPerSecond() {
-      return events / seconds;
-    }
-
-    double cpuPerThousand(String process) {
-      return cpuSeconds.getOrDefault(process, 0.0) * 1000 / events;
-    }
-  }
-
   /** Every side of one run. */
-  public record Report(int events, int burst, int partitions, Side limit, Side weir, Side naive) {}
+  public record Report(
+      int events,
+      int burst,
+      int partitions,
+      SteadyState.Side limit,
+      SteadyState.Side weir,
+      SteadyState.Side naive) {}
 
   private FeedThroughputBenchmark() {}
 
@@ -89,10 +78,10 @@ public final class FeedThroughputBenchmark {
 
     FeedSettings settings = FeedSettings.defaults();
     System.out.println("warming up: the decode-and-discard job over the whole topic");
-    measureJob(
+    SteadyState.measureJob(
         stack, "warm-up", topic, events, () -> startLimit(base, topic, codec, settings, "warm"));
-    Side limit =
-        measureJob(
+    SteadyState.Side limit =
+        SteadyState.measureJob(
             stack,
             "decode and discard",
             topic,
@@ -101,15 +90,15 @@ public final class FeedThroughputBenchmark {
     WeirConfig weirDb =
         BenchDatabases.fresh(stack, connections, "bench_feed_steady")
             .with(FeedOptions.TOPIC, topic);
-    Side weir =
-        measureJob(
+    SteadyState.Side weir =
+        SteadyState.measureJob(
             stack,
             "weir activity-feed",
             topic,
             events,
-            () -> JobRunner.start(new ActivityFeedJob(), environment(), weirDb));
+            () -> JobRunner.start(new ActivityFeedJob(), SteadyState.environment(), weirDb));
     WeirConfig naiveDb = BenchDatabases.fresh(stack, connections, "bench_feed_steady_naive");
-    Side naive = measureNaive(stack, naiveDb, topic, events, codec, settings);
+    SteadyState.Side naive = measureNaive(stack, naiveDb, topic, events, codec, settings);
     return new Report(events, burst, partitions, limit, weir, naive);
   }
 
@@ -131,19 +120,6 @@ public final class FeedThroughputBenchmark {
         events.size(), topic, (System.nanoTime() - start) / 1e9);
   }
 
-  /** A local MiniCluster configured as the manifests run the jobs: RocksDB, incremental. */
-  private static StreamExecutionEnvironment environment() {
-    Configuration conf = new Configuration();
-    conf.setString("state.backend.type", "rocksdb");
-    conf.setString("execution.checkpointing.incremental", "true");
-    // The memory one slot has in the manifests (a 4 GB TaskManager, 2 slots). A MiniCluster's
-    // default is 128 MB, in which RocksDB's write buffer manager flushed a memtable every few
-    // kB (4,572 flushes of ~17 entries measured): 700 events/s, bound by RocksDB's flushes.
-    conf.setString("taskmanager.memory.managed.size", "640m");
-    SourceProgress.register(conf);
-    return StreamExecutionEnvironment.getExecutionEnvironment(conf);
-  }
-
   private static JobClient startLimit(
       WeirConfig config,
       String topic,
@@ -151,7 +127,7 @@ public final class FeedThroughputBenchmark {
       FeedSettings settings,
       String name)
       throws Exception {
-    StreamExecutionEnvironment env = environment();
+    StreamExecutionEnvironment env = SteadyState.environment();
     JobRunner.configure(env, config);
     // A consumer group of its own, so that it reads the topic from the beginning.
     DeadLetters dlq = new DeadLetters("bench-" + name + "-" + System.nanoTime());
@@ -170,39 +146,7 @@ public final class FeedThroughputBenchmark {
     return env.executeAsync("bench " + name);
   }
 
-  private interface JobStart {
-    JobClient start() throws Exception;
-  }
-
-  private static Side measureJob(
-      LocalStack stack, String name, String topic, int events, JobStart start) throws Exception {
-    SourceProgress.reset();
-    JobClient job = start.start();
-    long started = System.nanoTime();
-    String source = "Source: " + topic; // how Flink names a source operator in its metrics
-    try {
-      return window(
-          stack,
-          name,
-          events,
-          () -> {
-            if (!SourceProgress.operators().contains(source)
-                && System.nanoTime() - started > Duration.ofMinutes(2).toNanos()) {
-              throw new IllegalStateException(
-                  "no record counter of the operator "
-                      + source
-                      + " after 2 minutes; counted: "
-                      + SourceProgress.operators());
-            }
-            return SourceProgress.emitted(source);
-          });
-    } finally {
-      job.cancel().get();
-      SourceProgress.reset();
-    }
-  }
-
-  private static Side measureNaive(
+  private static SteadyState.Side measureNaive(
       LocalStack stack,
       WeirConfig config,
       String topic,
@@ -223,8 +167,8 @@ public final class FeedThroughputBenchmark {
             },
             "naive-collation");
     loop.start();
-    Side side =
-        window(
+    SteadyState.Side side =
+        SteadyState.window(
             stack,
             "naive JDBC loop",
             events,
@@ -236,35 +180,6 @@ public final class FeedThroughputBenchmark {
             });
     loop.join();
     return side;
-  }
-
-  /** Waits for the steady window of a side's progress and measures it. */
-  private static Side window(LocalStack stack, String name, int events, LongSupplier progress)
-      throws Exception {
-    long from = (long) (events * WINDOW_FROM);
-    long to = (long) (events * WINDOW_TO);
-    long deadline = System.nanoTime() + PATIENCE.toNanos();
-    long n0 = -1;
-    long t0 = 0;
-    CpuUse cpu = null;
-    while (System.nanoTime() < deadline) {
-      long n = progress.getAsLong();
-      long t = System.nanoTime();
-      if (cpu == null && n >= from) {
-        cpu = CpuUse.start(stack);
-        n0 = n;
-        t0 = t;
-      } else if (cpu != null && n >= to) {
-        Map<String, Double> seconds = cpu.seconds();
-        Side side = new Side(name, n - n0, (t - t0) / 1e9, seconds);
-        System.out.printf(
-            "%s: %,.0f events/s over %,d events (%.1f s)%n",
-            name, side.eventsPerSecond(), side.events(), side.seconds());
-        return side;
-      }
-      Thread.sleep(50);
-    }
-    throw new IllegalStateException(name + " did not consume " + to + " events within " + PATIENCE);
   }
 
   /** The topic's events in partition order per partition, decoded as the job decodes them. */
@@ -351,25 +266,11 @@ public final class FeedThroughputBenchmark {
             r.partitions(),
             r.burst(),
             100.0 * (r.burst() - 1) / r.burst(),
-            100 * WINDOW_FROM,
-            100 * WINDOW_TO));
-    List<String> processes = new ArrayList<>();
-    for (Side s : List.of(r.limit(), r.weir(), r.naive())) {
-      s.cpuSeconds().keySet().stream().filter(p -> !processes.contains(p)).forEach(processes::add);
-    }
-    md.append("| side | events/s | vs the limit |");
-    processes.forEach(p -> md.append(" CPU s / 1,000 events: ").append(p).append(" |"));
-    md.append("\n|---|---:|---:|");
-    processes.forEach(p -> md.append("---:|"));
-    md.append('\n');
-    for (Side s : List.of(r.limit(), r.weir(), r.naive())) {
-      md.append(
-          String.format(
-              "| %s | %,.0f | %.2f |",
-              s.name(), s.eventsPerSecond(), s.eventsPerSecond() / r.limit().eventsPerSecond()));
-      processes.forEach(p -> md.append(String.format(" %.3f |", s.cpuPerThousand(p))));
-      md.append('\n');
-    }
+            100 * SteadyState.WINDOW_FROM,
+            100 * SteadyState.WINDOW_TO));
+    md.append(
+        SteadyState.table(
+            List.of(r.limit(), r.weir(), r.naive()), Map.of("vs the limit", r.limit())));
     double ofLimit = r.weir().eventsPerSecond() / r.limit().eventsPerSecond();
     double ofNaive = r.weir().eventsPerSecond() / r.naive().eventsPerSecond();
     md.append(

@@ -24,6 +24,12 @@ public final class SourceProgress implements MetricReporter {
   /** Counters by operator name (a source's name is its topic in weir's jobs). */
   private static final Map<String, List<Counter>> COUNTERS = new ConcurrentHashMap<>();
 
+  /** A job's own counters that a benchmark reports, by metric name (every subtask's). */
+  private static final Map<String, List<Counter>> JOB_COUNTERS = new ConcurrentHashMap<>();
+
+  private static final java.util.Set<String> JOB_COUNTER_NAMES =
+      java.util.Set.of("weirCacheHits", "weirCacheMisses");
+
   /** Adds this reporter to a MiniCluster's configuration. */
   static void register(Configuration conf) {
     conf.setString("metrics.reporter.progress.factory.class", Factory.class.getName());
@@ -39,9 +45,15 @@ public final class SourceProgress implements MetricReporter {
     return COUNTERS.keySet();
   }
 
+  /** The sum of the job's counters named {@code metric} (weirCacheHits, weirCacheMisses). */
+  static long counted(String metric) {
+    return JOB_COUNTERS.getOrDefault(metric, List.of()).stream().mapToLong(Counter::getCount).sum();
+  }
+
   /** Forgets the counters of ended jobs. */
   static void reset() {
     COUNTERS.clear();
+    JOB_COUNTERS.clear();
   }
 
   @Override
@@ -55,6 +67,9 @@ public final class SourceProgress implements MetricReporter {
     String operator = group.getAllVariables().get("<operator_name>");
     if (operator != null && name.equals("numRecordsOut") && metric instanceof Counter counter) {
       COUNTERS.computeIfAbsent(operator, o -> new CopyOnWriteArrayList<>()).add(counter);
+    }
+    if (JOB_COUNTER_NAMES.contains(name) && metric instanceof Counter counter) {
+      JOB_COUNTERS.computeIfAbsent(name, n -> new CopyOnWriteArrayList<>()).add(counter);
     }
   }
 

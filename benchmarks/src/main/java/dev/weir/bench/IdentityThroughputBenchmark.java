@@ -1,0 +1,614 @@
+package dev.weir.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.weir.cli.load.EventProducer;
+import dev.weir.common.DeadLetters;
+import dev.weir.common.config.WeirConfig;
+import dev.weir.common.config.WeirOptions;
+import dev.weir.common.job.JobRunner;
+import dev.weir.common.kafka.EventTimes;
+import dev.weir.common.kafka.KafkaIo;
+import dev.weir.identity.Enricher;
+import dev.weir.identity.IdentityJob;
+import dev.weir.identity.IdentityOptions;
+import dev.weir.schema.EventCodec;
+import dev.weir.schema.EventSchema;
+import dev.weir.schema.IdentityEvent;
+import dev.weir.schema.Json;
+import dev.weir.schema.TrackingEvent;
+import dev.weir.stack.Connections;
+import dev.weir.stack.LocalStack;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.util.Collector;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * identity at steady state, from Kafka to Kafka, as deployed (issue 27.1). The tracking topic (and
+ * the identity events the job resolves) are filled before any clock starts; then each side reads
+ * the whole tracking topic from its beginning, one after the other, on the same machine:
+ *
+ * <ol>
+ *   <li>the decode limit: a Flink job that reads the topic, decodes and validates every event as
+ *       the job does ({@link KafkaIo#read}) and discards it;
+ *   <li>the exactly-once pass-through limit: a Flink job that writes every record unchanged to
+ *       another topic through the same exactly-once Kafka sink ({@link KafkaIo#exactlyOnceSink}),
+ *       checkpointing at the same interval;
+ *   <li>weir: {@link IdentityJob} itself, RocksDB state, checkpoints at the deployed interval, its
+ *       exactly-once {@code tracking.enriched} sink and its PostgreSQL identity table.
+ * </ol>
+ *
+ * <p>Rates are read over the steady window ({@link SteadyState}); a first, unmeasured pass of the
+ * decode job warms this JVM's JIT. Once a Kafka-to-Kafka side has read the whole topic, it gets a
+ * paced live input for its end-to-end latency ({@link #latency}).
+ */
+public final class IdentityThroughputBenchmark {
+
+  static final String PROJECT = "bench";
+
+  /** Events per second of the paced live input the latencies are measured on. */
+  static final int LATENCY_RATE = 2_000;
+
+  /** End-to-end latencies of one side, in milliseconds, from the event's send time. */
+  public record Latency(
+      long events, long appendP50, long appendP99, long visibleP50, long visibleP99) {}
+
+  /** Every side of one run. */
+  public record Report(
+      long events,
+      int partitions,
+      int parallelism,
+      double repeat,
+      double meanBytes,
+      long distinctIds,
+      long identityEvents,
+      Duration checkpointInterval,
+      SteadyState.Side decode,
+      SteadyState.Side passThrough,
+      SteadyState.Side weir,
+      double hitRatio,
+      Latency passThroughLatency,
+      Latency weirLatency,
+      int latencySeconds) {
+
+    double ofPassThrough() {
+      return weir.eventsPerSecond() / passThrough.eventsPerSecond();
+    }
+
+    double ofDecode() {
+      return weir.eventsPerSecond() / decode.eventsPerSecond();
+    }
+
+    double perJvmCpuSecond() {
+      return weir.eventsPerJvmCpuSecond();
+    }
+  }
+
+  private IdentityThroughputBenchmark() {}
+
+  public static Report run(
+      LocalStack stack,
+      long events,
+      double repeat,
+      int partitions,
+      int parallelism,
+      int latencySeconds)
+      throws Exception {
+    Connections connections = stack.up();
+    String run = Long.toString(System.currentTimeMillis());
+    WeirConfig base =
+        WeirConfig.from(Map.of(), connections.environment())
+            .with(WeirOptions.PARALLELISM, parallelism);
+    String tracking = "bench.tracking.steady." + run;
+    String identity = "bench.identity.steady." + run;
+    String passOut = "bench.tracking.passthrough." + run;
+    String enriched = "bench.tracking.enriched." + run;
+    KafkaIo.createTopicsIfMissing(base, List.of(tracking, identity), partitions);
+    createLogAppendTimeTopics(base, List.of(passOut, enriched), partitions);
+
+    Generator input = new Generator(repeat);
+    Preloaded preloaded = preload(base, tracking, identity, input, events);
+    EventCodec<TrackingEvent> codec =
+        EventCodec.of(EventSchema.TRACKING_EVENTS, TrackingEvent.class);
+
+    System.out.println("warming up: the decode-and-discard job over the whole topic");
+    SteadyState.measureJob(
+        stack, "warm-up", tracking, events, () -> startDecode(base, tracking, codec, "warm"));
+    SteadyState.Side decode =
+        SteadyState.measureJob(
+            stack,
+            "decode, validate, discard",
+            tracking,
+            events,
+            () -> startDecode(base, tracking, codec, "decode"));
+
+    AtomicReference<Latency> passLatency = new AtomicReference<>();
+    SteadyState.Side passThrough =
+        SteadyState.measureJob(
+            stack,
+            "exactly-once pass-through",
+            tracking,
+            events,
+            () -> startPassThrough(base, tracking, passOut, run),
+            job ->
+                passLatency.set(
+                    afterAll(base, input, tracking, passOut, events, latencySeconds, "pass")));
+
+    WeirConfig weirDb =
+        BenchDatabases.fresh(stack, connections, "bench_identity_steady")
+            .with(WeirOptions.PARALLELISM, parallelism)
+            .with(WeirOptions.DEPLOYMENT_ID, "bench-" + run)
+            .with(IdentityOptions.TRACKING_TOPIC, tracking)
+            .with(IdentityOptions.IDENTITY_TOPIC, identity)
+            .with(IdentityOptions.ENRICHED_TOPIC, enriched);
+    AtomicReference<Latency> weirLatency = new AtomicReference<>();
+    double[] hitRatio = {Double.NaN};
+    SteadyState.Side weir =
+        SteadyState.measureJob(
+            stack,
+            "weir identity",
+            tracking,
+            events,
+            () -> JobRunner.start(new IdentityJob(), SteadyState.environment(), weirDb),
+            job -> {
+              long hits = SourceProgress.counted("weirCacheHits");
+              long misses = SourceProgress.counted("weirCacheMisses");
+              hitRatio[0] = (double) hits / Math.max(1, hits + misses);
+              weirLatency.set(
+                  afterAll(base, input, tracking, enriched, events, latencySeconds, "weir"));
+            });
+    return new Report(
+        events,
+        partitions,
+        parallelism,
+        repeat,
+        preloaded.meanBytes(),
+        preloaded.distinctIds(),
+        preloaded.identityEvents(),
+        base.get(WeirOptions.CHECKPOINT_INTERVAL),
+        decode,
+        passThrough,
+        weir,
+        hitRatio[0],
+        passLatency.get(),
+        weirLatency.get(),
+        latencySeconds);
+  }
+
+  /**
+   * The input: tracking events of a web shop's analytics (~700 bytes of JSON each), in which a
+   * share {@code 1 - repeat} of the events brings a distinct id never seen before, spread evenly
+   * over the input, and the others repeat an id already seen, chosen at random; every tenth new id
+   * is later identified as a user (one identity event).
+   */
+  static final class Generator {
+    private static final Instant START = Instant.parse("2026-01-05T09:00:00Z");
+    private static final String[] NAMES = {
+      "page_view", "page_view", "page_view", "product_view", "add_to_cart", "search", "checkout"
+    };
+    private static final String[] BROWSERS = {"Chrome", "Safari", "Firefox", "Edge"};
+    private static final String[] OSES = {"Windows", "Mac OS X", "iOS", "Android", "Linux"};
+    private static final String[] CITIES = {"Berlin", "Lyon", "Austin", "Osaka", "Leeds"};
+    private static final String[] SOURCES = {"google", "newsletter", "facebook", "direct"};
+
+    private final double repeat;
+    private final SplittableRandom random = new SplittableRandom(27);
+    private final List<String> ids = new ArrayList<>();
+    private final List<IdentityEvent> identifies = new ArrayList<>();
+    private long n;
+
+    Generator(double repeat) {
+      this.repeat = repeat;
+    }
+
+    /** The next event; {@code time} null for the input's own increasing times. */
+    TrackingEvent next(String eventIdPrefix, Instant time) {
+      long i = n++;
+      String id;
+      if (ids.isEmpty() || random.nextDouble() >= repeat) {
+        id = "anon-" + Long.toHexString(0x1000_0000_0000L + ids.size() * 7919L);
+        ids.add(id);
+        if (ids.size() % 10 == 0) {
+          identifies.add(
+              new IdentityEvent(
+                  "identify-" + ids.size(),
+                  IdentityEvent.Type.IDENTIFY,
+                  PROJECT,
+                  id,
+                  "user-" + ids.size(),
+                  START.plusMillis(i * 10)));
+        }
+      } else {
+        id = ids.get(random.nextInt(ids.size()));
+      }
+      Map<String, Object> p = new LinkedHashMap<>();
+      p.put("$insert_id", Long.toHexString(random.nextLong()));
+      p.put("$browser", BROWSERS[random.nextInt(BROWSERS.length)]);
+      p.put("$browser_version", 110 + random.nextInt(20));
+      p.put("$os", OSES[random.nextInt(OSES.length)]);
+      p.put("$current_url", "https://shop.example.com/products/" + random.nextInt(50_000));
+      p.put("$referrer", "https://www.google.com/search?q=winter+boots");
+      p.put("$referring_domain", "www.google.com");
+      p.put("$screen_height", 1080);
+      p.put("$screen_width", 1920);
+      p.put("mp_lib", "web");
+      p.put("$lib_version", "2.55.1");
+      p.put("$city", CITIES[random.nextInt(CITIES.length)]);
+      p.put("mp_country_code", "DE");
+      p.put("utm_source", SOURCES[random.nextInt(SOURCES.length)]);
+      p.put("utm_medium", "cpc");
+      p.put("utm_campaign", "winter-sale-2026");
+      p.put("plan", "pro");
+      p.put("cart_value", random.nextInt(100_000) / 100.0);
+      p.put("items", random.nextInt(8));
+      p.put("experiment", Map.of("id", "checkout-v2", "variant", random.nextBoolean() ? "A" : "B"));
+      return new TrackingEvent(
+          eventIdPrefix + i,
+          PROJECT,
+          id,
+          NAMES[random.nextInt(NAMES.length)],
+          time == null ? START.plusMillis(i * 10) : time,
+          p);
+    }
+  }
+
+  private record Preloaded(double meanBytes, long distinctIds, long identityEvents) {}
+
+  /** The input, written before any clock starts: tracking events keyed by distinct id. */
+  private static Preloaded preload(
+      WeirConfig config, String tracking, String identity, Generator input, long events) {
+    EventCodec<TrackingEvent> codec =
+        EventCodec.of(EventSchema.TRACKING_EVENTS, TrackingEvent.class);
+    EventCodec<IdentityEvent> identityCodec =
+        EventCodec.of(EventSchema.IDENTITY_EVENTS, IdentityEvent.class);
+    long start = System.nanoTime();
+    long bytes = 0;
+    try (EventProducer producer = new EventProducer(config)) {
+      for (long i = 0; i < events; i++) {
+        TrackingEvent e = input.next("e", null);
+        byte[] value = codec.encode(e);
+        bytes += value.length;
+        producer.send(tracking, e.distinctId().getBytes(StandardCharsets.UTF_8), value);
+      }
+      for (IdentityEvent e : input.identifies) {
+        producer.send(identity, PROJECT.getBytes(StandardCharsets.UTF_8), identityCodec.encode(e));
+      }
+      producer.flush();
+    }
+    System.out.printf(
+        "%,d tracking events (%,d distinct ids, %.0f bytes each on average) and %,d identity"
+            + " events written in %.1f s%n",
+        events,
+        input.ids.size(),
+        (double) bytes / events,
+        input.identifies.size(),
+        (System.nanoTime() - start) / 1e9);
+    return new Preloaded((double) bytes / events, input.ids.size(), input.identifies.size());
+  }
+
+  /**
+   * Output topics whose records carry the time the broker appended them (LogAppendTime), for the
+   * latency from an event's send time to its output being written.
+   */
+  private static void createLogAppendTimeTopics(
+      WeirConfig config, List<String> topics, int partitions) throws Exception {
+    try (Admin admin = KafkaIo.admin(config)) {
+      List<NewTopic> created = new ArrayList<>();
+      for (String topic : topics) {
+        created.add(
+            new NewTopic(topic, partitions, (short) 1)
+                .configs(Map.of(TopicConfig.MESSAGE_TIMESTAMP_TYPE_CONFIG, "LogAppendTime")));
+      }
+      admin.createTopics(created).all().get();
+    }
+    KafkaIo.createTopicsIfMissing(config, topics, partitions); // waits for their leaders
+  }
+
+  private static JobClient startDecode(
+      WeirConfig config, String topic, EventCodec<TrackingEvent> codec, String name)
+      throws Exception {
+    StreamExecutionEnvironment env = SteadyState.environment();
+    JobRunner.configure(env, config);
+    // A consumer group of its own, so that it reads the topic from the beginning.
+    DeadLetters dlq = new DeadLetters("bench-" + name + "-" + System.nanoTime());
+    KafkaIo.read(
+            env,
+            config,
+            dlq,
+            topic,
+            codec,
+            EventTimes.storable(TrackingEvent::time), // as IdentityJob reads it
+            Enricher.EVENT,
+            KafkaIo.Watermarks.none(),
+            "bench-" + name)
+        .sinkTo(new DiscardingSink<>())
+        .uid("bench-" + name + "-discard")
+        .name("discard");
+    return env.executeAsync("bench " + name);
+  }
+
+  private static JobClient startPassThrough(WeirConfig config, String in, String out, String run)
+      throws Exception {
+    StreamExecutionEnvironment env = SteadyState.environment();
+    JobRunner.configure(env, config);
+    KafkaSource<byte[][]> source =
+        KafkaSource.<byte[][]>builder()
+            .setBootstrapServers(config.get(WeirOptions.KAFKA_BOOTSTRAP_SERVERS))
+            .setTopics(in)
+            .setGroupId("bench-pass-" + run)
+            .setStartingOffsets(OffsetsInitializer.earliest())
+            .setProperties(KafkaIo.clientProperties(config))
+            .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
+            .setDeserializer(new KeyAndValue())
+            .build();
+    env.fromSource(source, WatermarkStrategy.noWatermarks(), in)
+        .uid("bench-pass-source")
+        .name(in)
+        .sinkTo(
+            KafkaIo.exactlyOnceSink(
+                config,
+                KafkaRecordSerializationSchema.<byte[][]>builder()
+                    .setTopic(out)
+                    .setKeySerializationSchema(r -> r[0])
+                    .setValueSerializationSchema(r -> r[1])
+                    .build(),
+                "bench-pass-" + run))
+        .uid("bench-pass-sink")
+        .name(out);
+    return env.executeAsync("bench exactly-once pass-through");
+  }
+
+  /** A record's key and value, as they are. */
+  static final class KeyAndValue implements KafkaRecordDeserializationSchema<byte[][]> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public void deserialize(ConsumerRecord<byte[], byte[]> record, Collector<byte[][]> out) {
+      out.collect(new byte[][] {record.key(), record.value()});
+    }
+
+    @Override
+    public TypeInformation<byte[][]> getProducedType() {
+      return TypeInformation.of(byte[][].class);
+    }
+  }
+
+  /** Once the side has read the whole pre-loaded topic: its latency on a paced live input. */
+  private static Latency afterAll(
+      WeirConfig config,
+      Generator input,
+      String in,
+      String out,
+      long events,
+      int seconds,
+      String name)
+      throws Exception {
+    if (seconds <= 0) {
+      return null;
+    }
+    SteadyState.awaitAll(name, events, () -> SourceProgress.emitted(SteadyState.sourceName(in)));
+    return latency(config, input, in, out, seconds, "live-" + name + "-");
+  }
+
+  /**
+   * End-to-end latency on a live input: {@link #LATENCY_RATE} events per second for {@code
+   * seconds}, each with its send time as its {@code time}, sent while a read-committed consumer
+   * reads the output topic. For each output record of those events: the broker's LogAppendTime of
+   * the output record (written, not yet committed) and the time the consumer received it (visible:
+   * committed, i.e. after the checkpoint that covers it), each minus the send time.
+   */
+  static Latency latency(
+      WeirConfig config, Generator input, String in, String out, int seconds, String prefix)
+      throws Exception {
+    EventCodec<TrackingEvent> codec =
+        EventCodec.of(EventSchema.TRACKING_EVENTS, TrackingEvent.class);
+    Properties props = KafkaIo.clientProperties(config);
+    props.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    props.setProperty(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+    long total = (long) LATENCY_RATE * seconds;
+    long[] append = new long[(int) total];
+    long[] visible = new long[(int) total];
+    int seen = 0;
+    try (KafkaConsumer<byte[], byte[]> consumer =
+        new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      List<TopicPartition> partitions = new ArrayList<>();
+      consumer
+          .partitionsFor(out)
+          .forEach(p -> partitions.add(new TopicPartition(out, p.partition())));
+      consumer.assign(partitions);
+      consumer.seekToEnd(partitions);
+      partitions.forEach(consumer::position); // fixes the start before the first event is sent
+      AtomicLong sent = new AtomicLong();
+      AtomicReference<Exception> failure = new AtomicReference<>();
+      Thread sender =
+          new Thread(
+              () -> {
+                try (EventProducer producer = new EventProducer(config)) {
+                  long start = System.nanoTime();
+                  while (sent.get() < total) {
+                    long due =
+                        Math.min(
+                            total, (System.nanoTime() - start) * LATENCY_RATE / 1_000_000_000L);
+                    while (sent.get() < due) {
+                      TrackingEvent e = input.next(prefix, Instant.now());
+                      producer.send(
+                          in, e.distinctId().getBytes(StandardCharsets.UTF_8), codec.encode(e));
+                      sent.incrementAndGet();
+                    }
+                    Thread.sleep(5);
+                  }
+                  producer.flush();
+                } catch (Exception e) {
+                  failure.set(e);
+                }
+              },
+              "bench-live-input");
+      sender.start();
+      long deadline = System.nanoTime() + Duration.ofSeconds(seconds + 120L).toNanos();
+      while (seen < total && System.nanoTime() < deadline) {
+        var records = consumer.poll(Duration.ofMillis(100));
+        long now = System.currentTimeMillis();
+        for (ConsumerRecord<byte[], byte[]> r : records) {
+          JsonNode event = Json.mapper().readTree(r.value());
+          if (!event.path("event_id").asText().startsWith(prefix) || seen >= total) {
+            continue;
+          }
+          long sentAt = Instant.parse(event.path("time").asText()).toEpochMilli();
+          append[seen] = r.timestamp() - sentAt;
+          visible[seen] = now - sentAt;
+          seen++;
+        }
+        if (failure.get() != null) {
+          throw new IllegalStateException("the live input failed", failure.get());
+        }
+      }
+      sender.join();
+    }
+    if (seen < total) {
+      throw new IllegalStateException(
+          "only " + seen + " of " + total + " live events reached " + out + " within 2 minutes");
+    }
+    Arrays.sort(append);
+    Arrays.sort(visible);
+    Latency latency =
+        new Latency(
+            total,
+            percentile(append, 0.5),
+            percentile(append, 0.99),
+            percentile(visible, 0.5),
+            percentile(visible, 0.99));
+    System.out.printf(
+        "latency to %s: written p50 %d ms, p99 %d ms; visible p50 %d ms, p99 %d ms%n",
+        out, latency.appendP50(), latency.appendP99(), latency.visibleP50(), latency.visibleP99());
+    return latency;
+  }
+
+  static long percentile(long[] sorted, double p) {
+    return sorted[(int) Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
+  }
+
+  /** The results as Markdown, with the command that made them. */
+  public static String markdown(Report r, String command) {
+    StringBuilder md = BenchReport.header("identity at steady state, from Kafka to Kafka", command);
+    md.append(
+        String.format(
+            "input: %,d tracking events (JSON, %.0f bytes each on average, %d partitions, keyed by"
+                + " distinct id) over %,d distinct ids: %.0f %% of the events repeat an id already"
+                + " seen (a new id is spread evenly over the input, a repeat picks a seen id at"
+                + " random), and %,d identify events on the identity topic; all written to fresh"
+                + " topics before any clock started. Each side then read the whole tracking topic"
+                + " from its beginning, one after the other, at parallelism %d, on this machine's"
+                + " cores shared with Kafka, PostgreSQL and Elasticsearch. Rates are over each"
+                + " side's steady window, from %.0f %% to %.0f %% of the input consumed (start-up,"
+                + " the first checkpoints and the tail left out), from the source operator's own"
+                + " record counter; a first pass of the decode job warmed the JIT. The Flink jobs"
+                + " ran in this JVM's MiniCluster as the manifests configure them: RocksDB state"
+                + " (incremental), exactly-once checkpoints every %d s (the deployed interval), the"
+                + " memory of one slot.%n%n",
+            r.events(),
+            r.meanBytes(),
+            r.partitions(),
+            r.distinctIds(),
+            100 * r.repeat(),
+            r.identityEvents(),
+            r.parallelism(),
+            100 * SteadyState.WINDOW_FROM,
+            100 * SteadyState.WINDOW_TO,
+            r.checkpointInterval().toSeconds()));
+    md.append(
+        "- **decode, validate, discard**: `KafkaIo.read` as `IdentityJob` reads its input (JSON"
+            + " parse, JSON Schema validation, binding, the time check), then a discarding sink.\n"
+            + "- **exactly-once pass-through**: every record written unchanged (key and value) to"
+            + " another topic through `KafkaIo.exactlyOnceSink`, transactions committed on each"
+            + " checkpoint.\n"
+            + "- **weir identity**: `IdentityJob` itself: both sources, the identify/alias/merge"
+            + " resolver, the keyed enricher (keyed-state cache, batched lookups), its exactly-once"
+            + " `tracking.enriched` sink and the batched identity-table writes to PostgreSQL.\n\n");
+    Map<String, SteadyState.Side> limits = new LinkedHashMap<>();
+    limits.put("vs decode", r.decode());
+    limits.put("vs pass-through", r.passThrough());
+    md.append(
+        SteadyState.table(List.of(r.decode(), r.passThrough(), r.weir()), limits)
+            .replace("benchmark JVM |", "the job's JVM |"));
+    md.append("\n| side | events per CPU-second of the job's JVM |\n|---|---:|\n");
+    for (SteadyState.Side s : List.of(r.decode(), r.passThrough(), r.weir())) {
+      md.append(String.format("| %s | %,.0f |%n", s.name(), s.eventsPerJvmCpuSecond()));
+    }
+    md.append(
+        String.format(
+            "%nweir's cache hit ratio (weirCacheHits / (hits + misses), from its start to the end"
+                + " of the window): %.2f %%.%n",
+            100 * r.hitRatio()));
+    if (r.weirLatency() != null) {
+      md.append(
+          String.format(
+              "%nEnd-to-end latency, after each side had read the whole pre-loaded topic: a live"
+                  + " input of %,d events/s for %d s, each event's `time` its send time (= its"
+                  + " Kafka CreateTime). *Written*: the output record's LogAppendTime (the output"
+                  + " topics are LogAppendTime) minus the send time: through the job and into an"
+                  + " open transaction. *Visible*: the time a `read_committed` consumer received it"
+                  + " minus the send time: the transaction committed on the next checkpoint.%n%n"
+                  + "| side | written p50 | written p99 | visible p50 | visible p99 |%n"
+                  + "|---|---:|---:|---:|---:|%n",
+              LATENCY_RATE, r.latencySeconds()));
+      for (var e :
+          Map.of(
+                  "exactly-once pass-through",
+                  r.passThroughLatency(),
+                  "weir identity",
+                  r.weirLatency())
+              .entrySet()
+              .stream()
+              .sorted(Map.Entry.comparingByKey())
+              .toList()) {
+        Latency l = e.getValue();
+        md.append(
+            String.format(
+                "| %s | %,d ms | %,d ms | %,d ms | %,d ms |%n",
+                e.getKey(), l.appendP50(), l.appendP99(), l.visibleP50(), l.visibleP99()));
+      }
+    }
+    md.append(
+        String.format(
+            "%nTargets (issue 27):%n- weir / exactly-once pass-through: **%.2f** (target ≥ 0.5: %s)%n"
+                + "- weir, events per CPU-second of the job's JVM at %.0f %% cache hits: **%,.0f**"
+                + " (target ≥ 100,000: %s)%n",
+            r.ofPassThrough(),
+            r.ofPassThrough() >= 0.5 ? "met" : "NOT met",
+            100 * r.hitRatio(),
+            r.perJvmCpuSecond(),
+            r.perJvmCpuSecond() >= 100_000 ? "met" : "NOT met"));
+    md.append(
+        "\nThe job's JVM is this benchmark's (the MiniCluster runs in it): the Flink job, its Kafka"
+            + " clients and JDBC driver, JIT and GC; its JIT and GC parts are already counted in it."
+            + " Kafka's CPU includes the transactions' markers and the output's writes; PostgreSQL's"
+            + " the identity table's lookups and writes.\n");
+    return md.toString();
+  }
+}

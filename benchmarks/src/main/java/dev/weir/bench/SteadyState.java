@@ -1,0 +1,183 @@
+package dev.weir.bench;
+
+import dev.weir.stack.LocalStack;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * What the steady-state benchmarks from Kafka (issue 27.1) share: the MiniCluster as the manifests
+ * configure a slot, the steady window of a side's progress and the CPU each process used in it, and
+ * the table of the sides.
+ */
+final class SteadyState {
+
+  /** The steady window: from this share of the input consumed ... */
+  static final double WINDOW_FROM = 0.3;
+
+  /** ... to this one. */
+  static final double WINDOW_TO = 0.9;
+
+  private static final Duration PATIENCE = Duration.ofMinutes(30);
+
+  private SteadyState() {}
+
+  /** One side, over its steady window. */
+  public record Side(String name, long events, double seconds, Map<String, Double> cpuSeconds) {
+    double eventsPerSecond() {
+      return events / seconds;
+    }
+
+    double cpuPerThousand(String process) {
+      return cpuSeconds.getOrDefault(process, 0.0) * 1000 / events;
+    }
+
+    /** Events per CPU-second of the benchmark's JVM (the job's, in its MiniCluster). */
+    double eventsPerJvmCpuSecond() {
+      return events / cpuSeconds.getOrDefault(CpuUse.THIS_JVM, Double.NaN);
+    }
+  }
+
+  /** A local MiniCluster configured as the manifests run the jobs: RocksDB, incremental. */
+  static StreamExecutionEnvironment environment() {
+    Configuration conf = new Configuration();
+    conf.setString("state.backend.type", "rocksdb");
+    conf.setString("execution.checkpointing.incremental", "true");
+    // The memory one slot has in the manifests (a 4 GB TaskManager, 2 slots). A MiniCluster's
+    // default is 128 MB, in which RocksDB's write buffer manager flushed a memtable every few
+    // kB (4,572 flushes of ~17 entries measured): 700 events/s, bound by RocksDB's flushes.
+    conf.setString("taskmanager.memory.managed.size", "640m");
+    SourceProgress.register(conf);
+    return StreamExecutionEnvironment.getExecutionEnvironment(conf);
+  }
+
+  /** Starts a job. */
+  interface JobStart {
+    JobClient start() throws Exception;
+  }
+
+  /** What to do with a job once its window is measured, before it is cancelled. */
+  interface AfterWindow {
+    void run(JobClient job) throws Exception;
+  }
+
+  /**
+   * Runs a job over the topic and measures its steady window by its source operator's record
+   * counter; the job is cancelled afterwards.
+   */
+  static Side measureJob(LocalStack stack, String name, String topic, long events, JobStart start)
+      throws Exception {
+    return measureJob(stack, name, topic, events, start, job -> {});
+  }
+
+  /** The same, running {@code after} between the window and the cancellation. */
+  static Side measureJob(
+      LocalStack stack, String name, String topic, long events, JobStart start, AfterWindow after)
+      throws Exception {
+    SourceProgress.reset();
+    JobClient job = start.start();
+    long started = System.nanoTime();
+    String source = sourceName(topic);
+    try {
+      Side side =
+          window(
+              stack,
+              name,
+              events,
+              () -> {
+                if (!SourceProgress.operators().contains(source)
+                    && System.nanoTime() - started > Duration.ofMinutes(2).toNanos()) {
+                  throw new IllegalStateException(
+                      "no record counter of the operator "
+                          + source
+                          + " after 2 minutes; counted: "
+                          + SourceProgress.operators());
+                }
+                return SourceProgress.emitted(source);
+              });
+      after.run(job);
+      return side;
+    } finally {
+      job.cancel().get();
+      SourceProgress.reset();
+    }
+  }
+
+  /** How Flink names a Kafka source operator of weir's in its metrics: by its topic. */
+  static String sourceName(String topic) {
+    return "Source: " + topic;
+  }
+
+  /** Waits for the steady window of a side's progress and measures it. */
+  static Side window(LocalStack stack, String name, long events, LongSupplier progress)
+      throws Exception {
+    long from = (long) (events * WINDOW_FROM);
+    long to = (long) (events * WINDOW_TO);
+    long deadline = System.nanoTime() + PATIENCE.toNanos();
+    long n0 = -1;
+    long t0 = 0;
+    CpuUse cpu = null;
+    while (System.nanoTime() < deadline) {
+      long n = progress.getAsLong();
+      long t = System.nanoTime();
+      if (cpu == null && n >= from) {
+        cpu = CpuUse.start(stack);
+        n0 = n;
+        t0 = t;
+      } else if (cpu != null && n >= to) {
+        Map<String, Double> seconds = cpu.seconds();
+        Side side = new Side(name, n - n0, (t - t0) / 1e9, seconds);
+        System.out.printf(
+            "%s: %,.0f events/s over %,d events (%.1f s)%n",
+            name, side.eventsPerSecond(), side.events(), side.seconds());
+        return side;
+      }
+      Thread.sleep(50);
+    }
+    throw new IllegalStateException(name + " did not consume " + to + " events within " + PATIENCE);
+  }
+
+  /** Waits until {@code progress} reaches {@code events}. */
+  static void awaitAll(String name, long events, LongSupplier progress) throws Exception {
+    long deadline = System.nanoTime() + PATIENCE.toNanos();
+    while (progress.getAsLong() < events) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException(name + " did not consume " + events + " in " + PATIENCE);
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  /**
+   * The sides as a Markdown table: events/s, the ratio to each limit (by its column title), the CPU
+   * seconds per 1,000 events of each process.
+   */
+  static String table(List<Side> sides, Map<String, Side> limits) {
+    List<String> processes = new ArrayList<>();
+    for (Side s : sides) {
+      s.cpuSeconds().keySet().stream().filter(p -> !processes.contains(p)).forEach(processes::add);
+    }
+    StringBuilder md = new StringBuilder("| side | events/s |");
+    limits.keySet().forEach(l -> md.append(" ").append(l).append(" |"));
+    processes.forEach(p -> md.append(" CPU s / 1,000 events: ").append(p).append(" |"));
+    md.append("\n|---|---:|");
+    limits.keySet().forEach(l -> md.append("---:|"));
+    processes.forEach(p -> md.append("---:|"));
+    md.append('\n');
+    for (Side s : sides) {
+      md.append(String.format("| %s | %,.0f |", s.name(), s.eventsPerSecond()));
+      limits
+          .values()
+          .forEach(
+              l -> md.append(String.format(" %.2f |", s.eventsPerSecond() / l.eventsPerSecond())));
+      processes.forEach(p -> md.append(String.format(" %.3f |", s.cpuPerThousand(p))));
+      md.append('\n');
+    }
+    return md.toString();
+  }
+}
