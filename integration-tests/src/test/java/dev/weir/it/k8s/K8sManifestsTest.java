@@ -78,7 +78,13 @@ class K8sManifestsTest {
           .startsWith("s3://weir-flink/production/activity-feed/");
     }
     assertThat(feedStaging.at("/spec/job/parallelism").asInt()).isEqualTo(1);
-    assertThat(feedProduction.at("/spec/job/parallelism").asInt()).isEqualTo(4);
+    // Production's sizes are docs/scaling.md's.
+    assertThat(feedProduction.at("/spec/job/parallelism").asInt()).isEqualTo(16);
+    assertThat(feedProduction.at("/spec/job/args").toString())
+        .isEqualTo("[\"--job\",\"activity-feed\",\"--feed.archive-after\",\"2 d\"]");
+    assertThat(
+            find(production, "FlinkDeployment/weir-identity").at("/spec/job/parallelism").asInt())
+        .isEqualTo(8);
     assertThat(feedProduction.at("/spec/jobManager/replicas").asInt()).isEqualTo(2);
     // The patch replaced only what it names: the Secret references are still there.
     assertThat(
