@@ -59,11 +59,25 @@ public final class FeedBenchmark {
     }
   }
 
-  /** One input, both ways. */
+  /**
+   * One input, both ways, and the floor: weir's final entry rows written once each by a plain
+   * batched INSERT into a fresh table, the least WAL any design that writes each entry can cost.
+   */
   public record Result(
-      String scenario, int events, int burst, Measurement weir, Measurement naive) {
+      String scenario,
+      int events,
+      int burst,
+      Measurement weir,
+      Measurement naive,
+      Measurement floor) {
     double walRatio() {
       return naive.walPerEvent() / weir.walPerEvent();
+    }
+
+    /** weir's WAL per entry over the floor's (issue 27: within 1.2×). */
+    double walOverFloor() {
+      return ((double) weir.walBytes() / weir.inserts())
+          / ((double) floor.walBytes() / floor.inserts());
     }
 
     double collatingShare() {
@@ -197,10 +211,65 @@ public final class FeedBenchmark {
               ActivityFeedJob.collate(stream, settings, FeedStoreSink.create(weirDb, settings));
               env.execute("bench activity-feed");
             });
+    WeirConfig floorDb = BenchDatabases.fresh(stack, connections, "bench_feed_floor");
+    List<Object[]> finalRows = new ArrayList<>();
+    String[] columns = readEntries(weirDb, finalRows);
+    Measurement floor =
+        measure("floor", floorDb, input.size(), () -> insertOnce(floorDb, columns, finalRows));
     WeirConfig naiveDb = BenchDatabases.fresh(stack, connections, "bench_feed_naive");
     Measurement naive =
         measure("naive", naiveDb, input.size(), () -> naiveCollation(naiveDb, input, settings));
-    return new Result(scenario, input.size(), burst, weir, naive);
+    return new Result(scenario, input.size(), burst, weir, naive, floor);
+  }
+
+  /** Every row of feed_entry, into {@code rows}; its column names. */
+  private static String[] readEntries(WeirConfig config, List<Object[]> rows) throws SQLException {
+    try (Connection c = PostgresConnectionProvider.open(config);
+        java.sql.Statement s = c.createStatement();
+        java.sql.ResultSet rs = s.executeQuery("SELECT * FROM feed_entry")) {
+      int n = rs.getMetaData().getColumnCount();
+      String[] columns = new String[n];
+      for (int i = 0; i < n; i++) {
+        columns[i] = rs.getMetaData().getColumnName(i + 1);
+      }
+      while (rs.next()) {
+        Object[] row = new Object[n];
+        for (int i = 0; i < n; i++) {
+          row[i] = rs.getObject(i + 1);
+        }
+        rows.add(row);
+      }
+      return columns;
+    }
+  }
+
+  /** Each row INSERTed once, in batches of 1,000 per transaction: the floor. */
+  private static void insertOnce(WeirConfig config, String[] columns, List<Object[]> rows)
+      throws SQLException {
+    String sql =
+        "INSERT INTO feed_entry ("
+            + String.join(", ", columns)
+            + ") VALUES ("
+            + String.join(", ", java.util.Collections.nCopies(columns.length, "?"))
+            + ")";
+    try (Connection c = PostgresConnectionProvider.open(config);
+        PreparedStatement insert = c.prepareStatement(sql)) {
+      c.setAutoCommit(false);
+      int pending = 0;
+      for (Object[] row : rows) {
+        for (int i = 0; i < row.length; i++) {
+          insert.setObject(i + 1, row[i]);
+        }
+        insert.addBatch();
+        if (++pending == 1000) {
+          insert.executeBatch();
+          c.commit();
+          pending = 0;
+        }
+      }
+      insert.executeBatch();
+      c.commit();
+    }
   }
 
   /** Holds the stream back before each new round (event ids e-entry-round), as a live input. */
@@ -360,8 +429,17 @@ public final class FeedBenchmark {
             target.weir().rowWritesPerEvent() <= 0.2 ? "met" : "NOT met"));
     md.append(
         String.format(
-            "- WAL per event, naive / weir: **%.1f×** (target ≥ 10×: %s)%n",
-            target.walRatio(), target.walRatio() >= 10 ? "met" : "NOT met"));
+            "- WAL per entry, weir / each final entry row INSERTed once (batched, a fresh table, the"
+                + " same server): **%.2f×** (%,.0f vs %,.0f B; target ≤ 1.2×: %s)%n",
+            target.walOverFloor(),
+            (double) target.weir().walBytes() / target.weir().inserts(),
+            (double) target.floor().walBytes() / target.floor().inserts(),
+            target.walOverFloor() <= 1.2 ? "met" : "NOT met"));
+    md.append(
+        String.format(
+            "- WAL per event, naive / weir: **%.1f×** (the earlier target, ≥ 10×, replaced by the"
+                + " floor above: %s)%n",
+            target.walRatio(), target.walRatio() >= 10 ? "met" : "not met"));
     report.results().stream()
         .filter(r -> r.scenario().equals("replay speed") && r.walRatio() >= 10)
         .mapToInt(Result::burst)
