@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
@@ -21,7 +23,10 @@ import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
 import org.apache.flink.streaming.api.TimeDomain;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
@@ -66,7 +71,8 @@ import org.apache.flink.util.Collector;
  *       written; nothing is archived, since no time has passed.
  * </ul>
  */
-public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, FeedWrite> {
+public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, FeedWrite>
+    implements CheckpointedFunction {
 
   private static final long serialVersionUID = 1L;
 
@@ -105,6 +111,19 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
   private transient Clock clock;
 
   private transient boolean clockChanged;
+
+  /**
+   * Whether keys written before {@link Clock} may be in state: only in a job restored from a
+   * snapshot that does not say otherwise. Without them, a key with no clock is a new key, and
+   * nothing of it is read.
+   */
+  private transient boolean legacyKeys;
+
+  private transient ListState<Boolean> noLegacyKeys;
+
+  /** Each subtask's word that its keys have clocks only (union: a rescaled job reads them all). */
+  static final ListStateDescriptor<Boolean> NO_LEGACY_KEYS =
+      new ListStateDescriptor<>("no-legacy-keys", Types.BOOLEAN);
 
   private transient Counter eventsIn;
   private transient Counter duplicates;
@@ -171,6 +190,9 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
      */
     public long entryTimerAt = NONE;
 
+    /** Whether {@code shown} may hold an entry: 0 no, 1 maybe, {@link #UNKNOWN}. */
+    public int shown = UNKNOWN;
+
     public Clock() {}
   }
 
@@ -192,6 +214,25 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     long at() {
       return event.occurredAt().toEpochMilli();
     }
+  }
+
+  @Override
+  public void initializeState(FunctionInitializationContext context) throws Exception {
+    noLegacyKeys = context.getOperatorStateStore().getUnionListState(NO_LEGACY_KEYS);
+    boolean said = false;
+    boolean none = true;
+    if (context.isRestored()) {
+      for (Boolean word : noLegacyKeys.get()) {
+        said = true;
+        none &= word;
+      }
+    }
+    legacyKeys = context.isRestored() && !(said && none);
+  }
+
+  @Override
+  public void snapshotState(FunctionSnapshotContext context) throws Exception {
+    noLegacyKeys.update(List.of(!legacyKeys));
   }
 
   @Override
@@ -290,6 +331,12 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
       return;
     }
     clock = new Clock();
+    if (!legacyKeys) {
+      clock.waiting = 0; // a new key
+      clock.entryTimerAt = Long.MAX_VALUE;
+      clock.shown = 0;
+      return;
+    }
     String openId = legacyOpenEntryId.value();
     Long frontier = legacyFrontier.value();
     Long flushAt = legacyFlushAt.value();
@@ -484,7 +531,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
         String mayHaveOpened = FeedEntry.entryId(key, at, event.eventId());
         if (!changed.containsKey(mayHaveOpened)
             && !entries.contains(mayHaveOpened)
-            && !shown.contains(mayHaveOpened)) {
+            && (clock.shown == 0 || !shown.contains(mayHaveOpened))) {
           out.collect(FeedWrite.retract(key.workspaceId(), mayHaveOpened));
         }
       }
@@ -600,22 +647,30 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
    */
   private void flush(CollationKey key, Collector<FeedWrite> out) throws Exception {
     Map<String, FeedEntry> view = provisionalView(key);
-    Set<String> ids = new LinkedHashSet<>();
+    Map<String, FeedEntry> dirty = new LinkedHashMap<>();
     for (Map.Entry<String, FeedEntry> e : entries.entries()) {
       if (e.getValue().changed != 0 || !e.getValue().stored) {
-        ids.add(e.getKey());
+        dirty.put(e.getKey(), e.getValue());
       }
     }
+    Set<String> ids = new LinkedHashSet<>(dirty.keySet());
     ids.addAll(view.keySet());
-    shown.keys().forEach(ids::add);
+    // Almost always empty: read only if it may hold something. A remove of an absent id is a
+    // RocksDB tombstone that every later seek of the state had to step over (issue 27).
+    Set<String> stillShown = new HashSet<>();
+    if (clock.shown != 0) {
+      shown.keys().forEach(stillShown::add);
+      ids.addAll(stillShown);
+    }
     for (String id : ids) {
-      FeedEntry ordered = entries.get(id);
+      FeedEntry ordered = dirty.containsKey(id) ? dirty.get(id) : entries.get(id);
       FeedEntry target = view.getOrDefault(id, ordered);
-      FeedEntry last = shown.get(id);
+      FeedEntry last = stillShown.contains(id) ? shown.get(id) : null;
       if (target == null) {
         out.collect(FeedWrite.retract(last.workspaceId, id));
         retracted.inc();
         shown.remove(id);
+        stillShown.remove(id);
         continue;
       }
       boolean created = last == null && (ordered == null || !ordered.stored);
@@ -631,17 +686,25 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
         out.collect(FeedWrite.upsert(target, changed, created));
         writesEmitted.inc();
       }
-      if (ordered != null) {
+      if (ordered != null && (!ordered.stored || ordered.changed != 0)) {
         ordered.stored = true;
         ordered.changed = 0;
         entries.put(id, ordered);
       }
       if (target == ordered) {
-        shown.remove(id);
+        if (stillShown.remove(id)) {
+          shown.remove(id);
+        }
       } else {
         target.changed = 0;
         shown.put(id, target);
+        stillShown.add(id);
       }
+    }
+    int shownNow = stillShown.isEmpty() ? 0 : 1;
+    if (clock.shown != shownNow) {
+      clock.shown = shownNow;
+      clockChanged = true;
     }
   }
 
@@ -673,7 +736,9 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
         out.collect(FeedWrite.archive(entry));
         archived.inc();
         entries.remove(entry.entryId);
-        shown.remove(entry.entryId);
+        if (clock.shown != 0) {
+          shown.remove(entry.entryId);
+        }
         if (entry.entryId.equals(clock.openEntryId)) {
           clock.openEntryId = null;
         }
@@ -707,10 +772,9 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     if (clock.waiting > 0 || clock.openEntryId != null) {
       return; // the open entry is in state: not empty, and nothing read to know it
     }
-    if (entries.isEmpty() && pending.isEmpty() && shown.isEmpty()) {
+    if (entries.isEmpty() && pending.isEmpty() && (clock.shown == 0 || shown.isEmpty())) {
       seen.clear();
       clockState.clear();
-      clock = new Clock();
       clockChanged = false;
     }
   }

@@ -16,6 +16,7 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.state.KeyedStateBackend;
 import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.runtime.state.VoidNamespaceSerializer;
@@ -369,6 +370,23 @@ class CollatorTest {
     setValueState(key("push"), "clock", Collator.CLOCK, null);
     setValueState(key("push"), "open-entry", Types.STRING, openId);
     setValueState(key("push"), "frontier", Types.LONG, T0.toEpochMilli() + 2 * MIN);
+    // Restored from a snapshot of the earlier operator: its keyed state and timers, no word that
+    // every key has a clock.
+    OperatorSubtaskState earlier = harness.snapshot(1, 1);
+    close();
+    harness =
+        new KeyedOneInputStreamOperatorTestHarness<>(
+            new KeyedProcessOperator<>(new Collator(SETTINGS)),
+            CollationKey::of,
+            TypeInformation.of(CollationKey.class));
+    harness.setup();
+    harness.initializeState(
+        OperatorSubtaskState.builder()
+            .setManagedKeyedState(earlier.getManagedKeyedState())
+            .setRawKeyedState(earlier.getRawKeyedState())
+            .build());
+    harness.open();
+    harness.setProcessingTime(1_000);
 
     send("e2", MIN, "push"); // before the frontier: late, merged into the open entry
     send("e3", 3 * MIN, "push"); // in order: joins the open entry
