@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
@@ -21,7 +23,10 @@ import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
 import org.apache.flink.streaming.api.TimeDomain;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
@@ -66,7 +71,8 @@ import org.apache.flink.util.Collector;
  *       written; nothing is archived, since no time has passed.
  * </ul>
  */
-public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, FeedWrite> {
+public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, FeedWrite>
+    implements CheckpointedFunction {
 
   private static final long serialVersionUID = 1L;
 
@@ -78,13 +84,8 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
   /** Entries still in the hot store, by entry id. */
   private transient MapState<String, FeedEntry> entries;
 
-  private transient ValueState<String> openEntryId;
-
   /** Event ids of entries in state (value: the entry id, or "" while the event waits). */
   private transient MapState<String, String> seen;
-
-  /** The latest event time applied for this key. */
-  private transient ValueState<Long> frontier;
 
   /**
    * The version last emitted of entries whose emission included waiting events (provisional), until
@@ -92,17 +93,37 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
    */
   private transient MapState<String, FeedEntry> shown;
 
-  /** The processing time at which dirty entries are emitted next, if scheduled. */
-  private transient ValueState<Long> flushAt;
+  /** The key's bookkeeping, one value (see {@link Clock}). */
+  private transient ValueState<Clock> clockState;
 
   /**
-   * The event-time and processing-time timers set for the waiting events, if any: one of each per
-   * key, at the earliest waiting event's time and patience, not one per event (issue 27: RocksDB's
-   * timer queue was the largest cost of the collate thread).
+   * The bookkeeping of keys written before {@link Clock} (one value each); read once per such key,
+   * moved into its clock and cleared.
    */
-  private transient ValueState<Long> releaseAt;
+  private transient ValueState<String> legacyOpenEntryId;
 
-  private transient ValueState<Long> patienceAt;
+  private transient ValueState<Long> legacyFrontier;
+  private transient ValueState<Long> legacyFlushAt;
+  private transient ValueState<Long> legacyReleaseAt;
+  private transient ValueState<Long> legacyPatienceAt;
+
+  /** The current key's clock, read at the start of each call and written at its end if changed. */
+  private transient Clock clock;
+
+  private transient boolean clockChanged;
+
+  /**
+   * Whether keys written before {@link Clock} may be in state: only in a job restored from a
+   * snapshot that does not say otherwise. Without them, a key with no clock is a new key, and
+   * nothing of it is read.
+   */
+  private transient boolean legacyKeys;
+
+  private transient ListState<Boolean> noLegacyKeys;
+
+  /** Each subtask's word that its keys have clocks only (union: a rescaled job reads them all). */
+  static final ListStateDescriptor<Boolean> NO_LEGACY_KEYS =
+      new ListStateDescriptor<>("no-legacy-keys", Types.BOOLEAN);
 
   private transient Counter eventsIn;
   private transient Counter duplicates;
@@ -126,6 +147,55 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
   /** Its recent details as a list of POJOs, not Kryo's. */
   static final TypeInformation<FeedEntry> ENTRY = KryoFree.pojoOf(FeedEntry.class);
 
+  static final TypeInformation<Clock> CLOCK = KryoFree.pojoOf(Clock.class);
+
+  /** Absent, for the times of {@link Clock}. */
+  static final long NONE = Long.MIN_VALUE;
+
+  /** Not known yet (a key written before {@link Clock} kept no such summary). */
+  static final int UNKNOWN = -1;
+
+  /**
+   * A key's bookkeeping in one value, read and written once per call: it was five values read one
+   * by one, and iterations of the waiting events and of the entries to find what the summaries here
+   * say (issue 27: RocksDB reads and seeks were most of the collate thread's time).
+   */
+  public static class Clock {
+    /** The entry that the next in-order event may join, if any. */
+    public String openEntryId;
+
+    /** The latest event time applied for this key ({@link #NONE}: none yet). */
+    public long frontier = NONE;
+
+    /** The processing time at which dirty entries are emitted next, if scheduled. */
+    public long flushAt = NONE;
+
+    /**
+     * The event-time and processing-time timers set for the waiting events, if any: one of each per
+     * key, at the earliest waiting event's time and patience, not one per event.
+     */
+    public long releaseAt = NONE;
+
+    public long patienceAt = NONE;
+
+    /** How many events wait in {@code pending} ({@link #UNKNOWN} until counted). */
+    public int waiting = UNKNOWN;
+
+    /** The latest event time among them (meaningful when {@code waiting > 0}). */
+    public long latestWaitingAt = NONE;
+
+    /**
+     * The earliest {@link FeedEntry#archiveTimerAt} of the entries in state ({@link #NONE}: not
+     * known yet, {@link Long#MAX_VALUE}: no entry).
+     */
+    public long entryTimerAt = NONE;
+
+    /** Whether {@code shown} may hold an entry: 0 no, 1 maybe, {@link #UNKNOWN}. */
+    public int shown = UNKNOWN;
+
+    public Clock() {}
+  }
+
   /** An event waiting to be applied. */
   public static class Pending {
     public ActivityEvent event;
@@ -147,19 +217,42 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
   }
 
   @Override
+  public void initializeState(FunctionInitializationContext context) throws Exception {
+    noLegacyKeys = context.getOperatorStateStore().getUnionListState(NO_LEGACY_KEYS);
+    boolean said = false;
+    boolean none = true;
+    if (context.isRestored()) {
+      for (Boolean word : noLegacyKeys.get()) {
+        said = true;
+        none &= word;
+      }
+    }
+    legacyKeys = context.isRestored() && !(said && none);
+  }
+
+  @Override
+  public void snapshotState(FunctionSnapshotContext context) throws Exception {
+    noLegacyKeys.update(List.of(!legacyKeys));
+  }
+
+  @Override
   public void open(OpenContext openContext) {
     pending =
         getRuntimeContext().getMapState(new MapStateDescriptor<>("pending", Types.STRING, PENDING));
     entries =
         getRuntimeContext().getMapState(new MapStateDescriptor<>("entries", Types.STRING, ENTRY));
-    openEntryId =
-        getRuntimeContext().getState(new ValueStateDescriptor<>("open-entry", Types.STRING));
     seen = getRuntimeContext().getMapState(SEEN);
-    frontier = getRuntimeContext().getState(new ValueStateDescriptor<>("frontier", Types.LONG));
     shown = getRuntimeContext().getMapState(new MapStateDescriptor<>("shown", Types.STRING, ENTRY));
-    flushAt = getRuntimeContext().getState(new ValueStateDescriptor<>("flush-at", Types.LONG));
-    releaseAt = getRuntimeContext().getState(new ValueStateDescriptor<>("release-at", Types.LONG));
-    patienceAt =
+    clockState = getRuntimeContext().getState(new ValueStateDescriptor<>("clock", CLOCK));
+    legacyOpenEntryId =
+        getRuntimeContext().getState(new ValueStateDescriptor<>("open-entry", Types.STRING));
+    legacyFrontier =
+        getRuntimeContext().getState(new ValueStateDescriptor<>("frontier", Types.LONG));
+    legacyFlushAt =
+        getRuntimeContext().getState(new ValueStateDescriptor<>("flush-at", Types.LONG));
+    legacyReleaseAt =
+        getRuntimeContext().getState(new ValueStateDescriptor<>("release-at", Types.LONG));
+    legacyPatienceAt =
         getRuntimeContext().getState(new ValueStateDescriptor<>("patience-at", Types.LONG));
     var metrics = getRuntimeContext().getMetricGroup();
     eventsIn = metrics.counter(WeirMetrics.EVENTS_IN);
@@ -179,46 +272,121 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
       duplicates.inc();
       return;
     }
+    loadClock();
     long at = event.occurredAt().toEpochMilli();
-    Long applied = frontier.value();
-    if (applied != null && at < applied) {
+    if (clock.frontier != NONE && at < clock.frontier) {
       lateEvents.inc();
       applyLate(event, ctx);
+      saveClock();
       return;
     }
     seen.put(event.eventId(), "");
+    markOvertaken(at);
+    long now = ctx.timerService().currentProcessingTime();
+    pending.put(event.eventId(), new Pending(event, now));
+    clock.waiting++;
+    clock.latestWaitingAt = Math.max(clock.latestWaitingAt, at);
+    if (clock.releaseAt == NONE || at < clock.releaseAt) {
+      ctx.timerService().registerEventTimeTimer(at);
+      clock.releaseAt = at;
+    }
+    if (clock.patienceAt == NONE) {
+      long patience = roundUp(now + settings.outOfOrdernessMs());
+      ctx.timerService().registerProcessingTimeTimer(patience);
+      clock.patienceAt = patience;
+    }
+    scheduleFlush(ctx);
+    clockChanged = true;
+    saveClock();
+  }
+
+  /**
+   * Marks the waiting events later than {@code at} as overtaken. In order input has none: the
+   * waiting events are read only if the latest of them is later (or not known).
+   */
+  private void markOvertaken(long at) throws Exception {
+    if (clock.waiting == 0 || (clock.waiting > 0 && clock.latestWaitingAt <= at)) {
+      return;
+    }
+    int count = 0;
+    long latest = NONE;
     for (Map.Entry<String, Pending> waiting : pending.entries()) {
       Pending p = waiting.getValue();
+      count++;
+      latest = Math.max(latest, p.at());
       if (p.at() > at && !p.overtaken) {
         p.overtaken = true;
         waiting.setValue(p);
       }
     }
-    long now = ctx.timerService().currentProcessingTime();
-    pending.put(event.eventId(), new Pending(event, now));
-    Long release = releaseAt.value();
-    if (release == null || at < release) {
-      ctx.timerService().registerEventTimeTimer(at);
-      releaseAt.update(at);
+    clock.waiting = count;
+    clock.latestWaitingAt = latest;
+  }
+
+  /** Reads the current key's clock: from its legacy values for a key written before it. */
+  private void loadClock() throws Exception {
+    clock = clockState.value();
+    clockChanged = false;
+    if (clock != null) {
+      return;
     }
-    if (patienceAt.value() == null) {
-      long patience = roundUp(now + settings.outOfOrdernessMs());
-      ctx.timerService().registerProcessingTimeTimer(patience);
-      patienceAt.update(patience);
+    clock = new Clock();
+    if (!legacyKeys) {
+      clock.waiting = 0; // a new key
+      clock.entryTimerAt = Long.MAX_VALUE;
+      clock.shown = 0;
+      return;
     }
-    scheduleFlush(ctx);
+    String openId = legacyOpenEntryId.value();
+    Long frontier = legacyFrontier.value();
+    Long flushAt = legacyFlushAt.value();
+    Long releaseAt = legacyReleaseAt.value();
+    Long patienceAt = legacyPatienceAt.value();
+    if (openId != null || frontier != null || flushAt != null) {
+      clock.openEntryId = openId;
+      clock.frontier = frontier == null ? NONE : frontier;
+      clock.flushAt = flushAt == null ? NONE : flushAt;
+      legacyOpenEntryId.clear();
+      legacyFrontier.clear();
+      legacyFlushAt.clear();
+      clockChanged = true;
+    }
+    if (frontier == null) {
+      // Entries are made only by events applied in order, which set the frontier: none here.
+      clock.entryTimerAt = Long.MAX_VALUE;
+    }
+    if (releaseAt != null || patienceAt != null) {
+      clock.releaseAt = releaseAt == null ? NONE : releaseAt;
+      clock.patienceAt = patienceAt == null ? NONE : patienceAt;
+      legacyReleaseAt.clear();
+      legacyPatienceAt.clear();
+      clockChanged = true;
+    }
+  }
+
+  private void saveClock() throws Exception {
+    if (clockChanged) {
+      clockState.update(clock);
+    }
   }
 
   @Override
   public void onTimer(long timestamp, OnTimerContext ctx, Collector<FeedWrite> out)
       throws Exception {
+    loadClock();
+    onTimer(ctx, out);
+    clearIfEmpty();
+    saveClock();
+  }
+
+  private void onTimer(OnTimerContext ctx, Collector<FeedWrite> out) throws Exception {
     if (ctx.timeDomain() == TimeDomain.EVENT_TIME) {
       rearm(ctx, release(ctx, out, p -> p.at() <= ctx.timerService().currentWatermark()));
       if (ctx.timerService().currentWatermark() == Long.MAX_VALUE) {
         // The end of a bounded input: no more events will come, which makes nothing older.
         // Write what is pending now (processing-time timers do not fire after the end); archive
         // nothing.
-        flushAt.clear();
+        setFlushAt(NONE);
         flush(ctx.getCurrentKey(), out);
         return;
       }
@@ -228,9 +396,11 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
       // The watermark stalled (e.g. the input paused): apply what has waited the bound, and
       // everything older than it, so the order among them is still kept.
       long patientUpTo = Long.MIN_VALUE;
-      for (Pending p : pending.values()) {
-        if (p.arrivedAt + settings.outOfOrdernessMs() <= now) {
-          patientUpTo = Math.max(patientUpTo, p.at());
+      if (clock.waiting != 0) {
+        for (Pending p : pending.values()) {
+          if (p.arrivedAt + settings.outOfOrdernessMs() <= now) {
+            patientUpTo = Math.max(patientUpTo, p.at());
+          }
         }
       }
       long limit = patientUpTo;
@@ -242,13 +412,11 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
         // to move again, which a paused input never does. Archive it now.
         archiveDue(ctx, out);
       }
-      Long due = flushAt.value();
-      if (due != null && due <= now) {
-        flushAt.clear();
+      if (clock.flushAt != NONE && clock.flushAt <= now) {
+        setFlushAt(NONE);
         flush(ctx.getCurrentKey(), out);
       }
     }
-    clearIfEmpty();
   }
 
   private interface Releasable {
@@ -266,25 +434,40 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
 
   private Waiting release(Context ctx, Collector<FeedWrite> out, Releasable releasable)
       throws Exception {
+    if (clock.waiting == 0) {
+      return Waiting.NONE;
+    }
     List<Pending> ready = new ArrayList<>();
     long earliestAt = Long.MAX_VALUE;
     long earliestArrival = Long.MAX_VALUE;
+    int left = 0;
+    long latestLeft = NONE;
     for (Pending p : pending.values()) {
       if (releasable.test(p)) {
         ready.add(p);
       } else {
+        left++;
+        latestLeft = Math.max(latestLeft, p.at());
         earliestAt = Math.min(earliestAt, p.at());
         earliestArrival = Math.min(earliestArrival, p.arrivedAt);
       }
     }
+    clock.waiting = left;
+    clock.latestWaitingAt = latestLeft;
+    clockChanged = true;
     Waiting waiting = new Waiting(earliestAt, earliestArrival);
     if (ready.isEmpty()) {
       return waiting;
     }
     ready.sort(Comparator.comparingLong(Pending::at).thenComparing(p -> p.event.eventId()));
+    Map<String, FeedEntry> changed = new LinkedHashMap<>();
     for (Pending p : ready) {
       pending.remove(p.event.eventId());
-      apply(p, ctx, out);
+      apply(p, ctx, out, changed);
+    }
+    // Each changed entry written once, not once per event applied to it.
+    for (FeedEntry entry : changed.values()) {
+      entries.put(entry.entryId, entry);
     }
     return waiting;
   }
@@ -295,33 +478,49 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
    */
   private void rearm(Context ctx, Waiting waiting) throws Exception {
     if (waiting.none()) {
-      releaseAt.clear();
-      patienceAt.clear();
+      if (clock.releaseAt != NONE || clock.patienceAt != NONE) {
+        clock.releaseAt = NONE;
+        clock.patienceAt = NONE;
+        clockChanged = true;
+      }
       return;
     }
-    Long release = releaseAt.value();
-    if (release == null
+    long release = clock.releaseAt;
+    if (release == NONE
         || release <= ctx.timerService().currentWatermark()
         || release > waiting.earliestAt()) {
       ctx.timerService().registerEventTimeTimer(waiting.earliestAt());
-      releaseAt.update(waiting.earliestAt());
+      clock.releaseAt = waiting.earliestAt();
+      clockChanged = true;
     }
     long patience = roundUp(waiting.earliestArrival() + settings.outOfOrdernessMs());
-    Long patient = patienceAt.value();
-    if (patient == null
+    long patient = clock.patienceAt;
+    if (patient == NONE
         || patient <= ctx.timerService().currentProcessingTime()
         || patient > patience) {
       ctx.timerService().registerProcessingTimeTimer(patience);
-      patienceAt.update(patience);
+      clock.patienceAt = patience;
+      clockChanged = true;
     }
   }
 
-  /** Applies an event in order: join the open entry or open a new one. */
-  private void apply(Pending p, Context ctx, Collector<FeedWrite> out) throws Exception {
+  /**
+   * Applies an event in order: join the open entry or open a new one. The entries it changes are
+   * kept in {@code changed} (read from state once), for the caller to write.
+   */
+  private void apply(
+      Pending p, Context ctx, Collector<FeedWrite> out, Map<String, FeedEntry> changed)
+      throws Exception {
     ActivityEvent event = p.event;
     long at = p.at();
-    String openId = openEntryId.value();
-    FeedEntry open = openId == null ? null : entries.get(openId);
+    String openId = clock.openEntryId;
+    FeedEntry open = null;
+    if (openId != null) {
+      open = changed.get(openId);
+      if (open == null) {
+        open = entries.get(openId);
+      }
+    }
     FeedEntry entry;
     if (joins(open, at)) {
       entry = open;
@@ -330,17 +529,20 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
         // It may have been shown as opening an entry before the earlier event came (see above).
         CollationKey key = ctx.getCurrentKey();
         String mayHaveOpened = FeedEntry.entryId(key, at, event.eventId());
-        if (!entries.contains(mayHaveOpened) && !shown.contains(mayHaveOpened)) {
+        if (!changed.containsKey(mayHaveOpened)
+            && !entries.contains(mayHaveOpened)
+            && (clock.shown == 0 || !shown.contains(mayHaveOpened))) {
           out.collect(FeedWrite.retract(key.workspaceId(), mayHaveOpened));
         }
       }
     } else {
       entry = newEntry(event, at, ctx);
-      openEntryId.update(entry.entryId);
+      clock.openEntryId = entry.entryId;
     }
-    add(entry, event, at, ctx);
-    Long applied = frontier.value();
-    frontier.update(applied == null ? at : Math.max(applied, at));
+    addDetails(entry, event, at, ctx);
+    changed.put(entry.entryId, entry);
+    clock.frontier = clock.frontier == NONE ? at : Math.max(clock.frontier, at);
+    clockChanged = true;
   }
 
   private boolean joins(FeedEntry open, long at) {
@@ -363,32 +565,48 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     FeedEntry entry = fit != null ? fit : newEntry(event, at, ctx);
     entry.setFirstAt(Math.min(entry.firstAt, at));
     entry.setLastAt(Math.max(entry.lastAt, at));
-    add(entry, event, at, ctx);
+    addDetails(entry, event, at, ctx);
+    entries.put(entry.entryId, entry);
   }
 
   private FeedEntry newEntry(ActivityEvent event, long at, Context ctx) {
     entriesOpened.inc();
     FeedEntry entry = FeedEntry.open(ctx.getCurrentKey(), at, event.eventId());
     // One timer per entry; when it fires early (the entry grew), it is set again.
-    entry.archiveTimerAt = nextTimer(entry, ctx.timerService().currentWatermark());
-    ctx.timerService().registerEventTimeTimer(entry.archiveTimerAt);
+    setEntryTimer(entry, nextTimer(entry, ctx.timerService().currentWatermark()), ctx);
     return entry;
   }
 
-  private void add(FeedEntry entry, ActivityEvent event, long at, Context ctx) throws Exception {
+  /** Sets the entry's one timer, and the key's earliest entry timer with it. */
+  private void setEntryTimer(FeedEntry entry, long at, Context ctx) {
+    entry.archiveTimerAt = at;
+    ctx.timerService().registerEventTimeTimer(at);
+    if (clock.entryTimerAt != NONE && at < clock.entryTimerAt) {
+      clock.entryTimerAt = at;
+      clockChanged = true;
+    }
+  }
+
+  /** Counts the event into the entry (the caller writes the entry to state). */
+  private void addDetails(FeedEntry entry, ActivityEvent event, long at, Context ctx)
+      throws Exception {
     entry.incrementCount();
     entry.addDetail(FeedEntry.Detail.of(event), settings.recentDetails());
-    entries.put(entry.entryId, entry);
     seen.put(event.eventId(), entry.entryId);
     scheduleFlush(ctx);
   }
 
-  private void scheduleFlush(Context ctx) throws Exception {
-    if (flushAt.value() == null) {
+  private void scheduleFlush(Context ctx) {
+    if (clock.flushAt == NONE) {
       long due = ctx.timerService().currentProcessingTime() + settings.coalesceMs();
-      flushAt.update(due);
+      setFlushAt(due);
       ctx.timerService().registerProcessingTimeTimer(due);
     }
+  }
+
+  private void setFlushAt(long at) {
+    clock.flushAt = at;
+    clockChanged = true;
   }
 
   /**
@@ -397,13 +615,16 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
    */
   private Map<String, FeedEntry> provisionalView(CollationKey key) throws Exception {
     Map<String, FeedEntry> view = new LinkedHashMap<>();
+    if (clock.waiting == 0) {
+      return view;
+    }
     List<Pending> waiting = new ArrayList<>();
     pending.values().forEach(waiting::add);
     if (waiting.isEmpty()) {
       return view;
     }
     waiting.sort(Comparator.comparingLong(Pending::at).thenComparing(p -> p.event.eventId()));
-    String openId = openEntryId.value();
+    String openId = clock.openEntryId;
     FeedEntry open = openId == null ? null : entries.get(openId);
     FeedEntry current = open == null ? null : open.copy();
     for (Pending p : waiting) {
@@ -426,22 +647,30 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
    */
   private void flush(CollationKey key, Collector<FeedWrite> out) throws Exception {
     Map<String, FeedEntry> view = provisionalView(key);
-    Set<String> ids = new LinkedHashSet<>();
+    Map<String, FeedEntry> dirty = new LinkedHashMap<>();
     for (Map.Entry<String, FeedEntry> e : entries.entries()) {
       if (e.getValue().changed != 0 || !e.getValue().stored) {
-        ids.add(e.getKey());
+        dirty.put(e.getKey(), e.getValue());
       }
     }
+    Set<String> ids = new LinkedHashSet<>(dirty.keySet());
     ids.addAll(view.keySet());
-    shown.keys().forEach(ids::add);
+    // Almost always empty: read only if it may hold something. A remove of an absent id is a
+    // RocksDB tombstone that every later seek of the state had to step over (issue 27).
+    Set<String> stillShown = new HashSet<>();
+    if (clock.shown != 0) {
+      shown.keys().forEach(stillShown::add);
+      ids.addAll(stillShown);
+    }
     for (String id : ids) {
-      FeedEntry ordered = entries.get(id);
+      FeedEntry ordered = dirty.containsKey(id) ? dirty.get(id) : entries.get(id);
       FeedEntry target = view.getOrDefault(id, ordered);
-      FeedEntry last = shown.get(id);
+      FeedEntry last = stillShown.contains(id) ? shown.get(id) : null;
       if (target == null) {
         out.collect(FeedWrite.retract(last.workspaceId, id));
         retracted.inc();
         shown.remove(id);
+        stillShown.remove(id);
         continue;
       }
       boolean created = last == null && (ordered == null || !ordered.stored);
@@ -457,17 +686,25 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
         out.collect(FeedWrite.upsert(target, changed, created));
         writesEmitted.inc();
       }
-      if (ordered != null) {
+      if (ordered != null && (!ordered.stored || ordered.changed != 0)) {
         ordered.stored = true;
         ordered.changed = 0;
         entries.put(id, ordered);
       }
       if (target == ordered) {
-        shown.remove(id);
+        if (stillShown.remove(id)) {
+          shown.remove(id);
+        }
       } else {
         target.changed = 0;
         shown.put(id, target);
+        stillShown.add(id);
       }
+    }
+    int shownNow = stillShown.isEmpty() ? 0 : 1;
+    if (clock.shown != shownNow) {
+      clock.shown = shownNow;
+      clockChanged = true;
     }
   }
 
@@ -477,27 +714,36 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
    */
   private void archiveDue(Context ctx, Collector<FeedWrite> out) throws Exception {
     long watermark = ctx.timerService().currentWatermark();
+    if (clock.entryTimerAt != NONE && clock.entryTimerAt > watermark) {
+      return; // the common case: a release timer; neither the entries nor the ids are read
+    }
     List<FeedEntry> due = new ArrayList<>();
+    long earliest = Long.MAX_VALUE;
     for (FeedEntry entry : entries.values()) {
       if (entry.archiveTimerAt <= watermark) {
         due.add(entry);
+      } else {
+        earliest = Math.min(earliest, entry.archiveTimerAt);
       }
     }
+    clock.entryTimerAt = earliest;
+    clockChanged = true;
     if (due.isEmpty()) {
-      return; // the common case: a per-event timer; the ids are not scanned
+      return;
     }
     for (FeedEntry entry : due) {
       if (archiveTime(entry) <= watermark) {
         out.collect(FeedWrite.archive(entry));
         archived.inc();
         entries.remove(entry.entryId);
-        shown.remove(entry.entryId);
-        if (entry.entryId.equals(openEntryId.value())) {
-          openEntryId.clear();
+        if (clock.shown != 0) {
+          shown.remove(entry.entryId);
+        }
+        if (entry.entryId.equals(clock.openEntryId)) {
+          clock.openEntryId = null;
         }
       } else {
-        entry.archiveTimerAt = nextTimer(entry, watermark);
-        ctx.timerService().registerEventTimeTimer(entry.archiveTimerAt);
+        setEntryTimer(entry, nextTimer(entry, watermark), ctx);
         entries.put(entry.entryId, entry);
       }
     }
@@ -523,13 +769,13 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
 
   /** Nothing left for this key: drop the bookkeeping too, so idle keys cost no state. */
   private void clearIfEmpty() throws Exception {
-    if (entries.isEmpty() && pending.isEmpty() && shown.isEmpty()) {
+    if (clock.waiting > 0 || clock.openEntryId != null) {
+      return; // the open entry is in state: not empty, and nothing read to know it
+    }
+    if (entries.isEmpty() && pending.isEmpty() && (clock.shown == 0 || shown.isEmpty())) {
       seen.clear();
-      openEntryId.clear();
-      frontier.clear();
-      flushAt.clear();
-      releaseAt.clear();
-      patienceAt.clear();
+      clockState.clear();
+      clockChanged = false;
     }
   }
 

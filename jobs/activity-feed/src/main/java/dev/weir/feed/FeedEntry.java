@@ -1,6 +1,7 @@
 package dev.weir.feed;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import dev.weir.schema.ActivityEvent;
 import dev.weir.schema.Json;
 import java.nio.charset.StandardCharsets;
@@ -9,6 +10,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * One feed entry as the job holds it in state. Setters record which columns changed since the last
@@ -124,10 +126,28 @@ public class FeedEntry {
     if (before.eventCount != after.eventCount) {
       columns |= EVENT_COUNT;
     }
-    if (!before.recentDetailsJson().equals(after.recentDetailsJson())) {
+    if (!sameDetails(before.recentDetails, after.recentDetails)) {
       columns |= RECENT_DETAILS;
     }
     return columns;
+  }
+
+  /**
+   * Whether two detail lists write the same recent_details, compared field by field: building both
+   * JSON arrays to compare them was a fifth of the collate thread's time (issue 27).
+   */
+  static boolean sameDetails(List<Detail> a, List<Detail> b) {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (int i = 0; i < a.size(); i++) {
+      Detail x = a.get(i);
+      Detail y = b.get(i);
+      if (x.at != y.at || !x.eventId.equals(y.eventId) || !Objects.equals(x.json, y.json)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Only the row's key: what a retraction needs. */
@@ -187,22 +207,31 @@ public class FeedEntry {
     }
 
     String toJson() {
-      return "{\"at\":"
-          + quote(java.time.Instant.ofEpochMilli(at).toString())
-          + ",\"event_id\":"
-          + quote(eventId)
-          + ",\"details\":"
-          + (json == null ? "null" : json)
-          + "}";
+      StringBuilder out = new StringBuilder(64 + eventId.length());
+      appendJson(out);
+      return out.toString();
+    }
+
+    void appendJson(StringBuilder out) {
+      out.append("{\"at\":");
+      appendQuoted(out, java.time.Instant.ofEpochMilli(at).toString());
+      out.append(",\"event_id\":");
+      appendQuoted(out, eventId);
+      out.append(",\"details\":").append(json == null ? "null" : json).append('}');
     }
   }
 
+  /** A JSON string literal, escaped as Jackson writes it (without a generator per string). */
   static String quote(String s) {
-    try {
-      return Json.mapper().writeValueAsString(s);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
-    }
+    StringBuilder out = new StringBuilder(s.length() + 2);
+    appendQuoted(out, s);
+    return out.toString();
+  }
+
+  private static void appendQuoted(StringBuilder out, String s) {
+    out.append('"');
+    JsonStringEncoder.getInstance().quoteAsString(s, out);
+    out.append('"');
   }
 
   FeedEntry copy() {
@@ -225,9 +254,12 @@ public class FeedEntry {
 
   /** recent_details as the jsonb array written to the store. */
   public String recentDetailsJson() {
-    StringBuilder json = new StringBuilder("[");
+    StringBuilder json = new StringBuilder(128 * recentDetails.size() + 2).append('[');
     for (int i = 0; i < recentDetails.size(); i++) {
-      json.append(i == 0 ? "" : ",").append(recentDetails.get(i).toJson());
+      if (i > 0) {
+        json.append(',');
+      }
+      recentDetails.get(i).appendJson(json);
     }
     return json.append(']').toString();
   }

@@ -12,7 +12,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.state.KeyedStateBackend;
 import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.runtime.state.VoidNamespaceSerializer;
@@ -348,6 +352,97 @@ class CollatorTest {
     harness.processWatermark(archiveAt + 1);
     assertThat(harness.extractOutputValues().stream().filter(w -> w.kind == FeedWrite.Kind.ARCHIVE))
         .hasSize(2);
+  }
+
+  /**
+   * A key written before the bookkeeping became one value (issue 27) keeps its frontier and open
+   * entry: the next event reads them, moves them into the key's clock and clears them.
+   */
+  @Test
+  void bookkeepingOfAnEarlierLayoutIsMovedIntoTheClock() throws Exception {
+    send("e1", 0, "push");
+    watermark(MIN);
+    flushAt(1_000);
+    String openId = FeedEntry.entryId(key("push"), T0.toEpochMilli(), "e1");
+    // As the earlier layout left it: the values on their own, no clock.
+    Collator.Clock clock = valueState(key("push"), "clock", Collator.CLOCK);
+    assertThat(clock.openEntryId).isEqualTo(openId);
+    setValueState(key("push"), "clock", Collator.CLOCK, null);
+    setValueState(key("push"), "open-entry", Types.STRING, openId);
+    setValueState(key("push"), "frontier", Types.LONG, T0.toEpochMilli() + 2 * MIN);
+    // Restored from a snapshot of the earlier operator: its keyed state and timers, no word that
+    // every key has a clock.
+    OperatorSubtaskState earlier = harness.snapshot(1, 1);
+    close();
+    harness =
+        new KeyedOneInputStreamOperatorTestHarness<>(
+            new KeyedProcessOperator<>(new Collator(SETTINGS)),
+            CollationKey::of,
+            TypeInformation.of(CollationKey.class));
+    harness.setup();
+    harness.initializeState(
+        OperatorSubtaskState.builder()
+            .setManagedKeyedState(earlier.getManagedKeyedState())
+            .setRawKeyedState(earlier.getRawKeyedState())
+            .build());
+    harness.open();
+    harness.setProcessingTime(1_000);
+
+    send("e2", MIN, "push"); // before the frontier: late, merged into the open entry
+    send("e3", 3 * MIN, "push"); // in order: joins the open entry
+    watermark(4 * MIN);
+    flushAt(2_000);
+
+    assertThat(latestEntries()).containsOnlyKeys(openId);
+    assertThat(latestEntries().get(openId).eventCount).isEqualTo(3);
+    assertThat((Long) valueState(key("push"), "frontier", Types.LONG)).isNull();
+    assertThat((String) valueState(key("push"), "open-entry", Types.STRING)).isNull();
+    clock = valueState(key("push"), "clock", Collator.CLOCK);
+    assertThat(clock.openEntryId).isEqualTo(openId);
+    assertThat(clock.frontier).isEqualTo(T0.toEpochMilli() + 3 * MIN);
+    assertThat(clock.waiting).isZero();
+  }
+
+  private <T> T valueState(CollationKey key, String name, TypeInformation<T> type)
+      throws Exception {
+    return onKey(key, () -> valueStateOf(name, type).value());
+  }
+
+  private <T> void setValueState(CollationKey key, String name, TypeInformation<T> type, T value)
+      throws Exception {
+    onKey(
+        key,
+        () -> {
+          if (value == null) {
+            valueStateOf(name, type).clear();
+          } else {
+            valueStateOf(name, type).update(value);
+          }
+          return null;
+        });
+  }
+
+  private <T> ValueState<T> valueStateOf(String name, TypeInformation<T> type) throws Exception {
+    KeyedStateBackend<CollationKey> backend =
+        ((AbstractStreamOperator<FeedWrite>) harness.getOperator()).getKeyedStateBackend();
+    return backend.getPartitionedState(
+        VoidNamespace.INSTANCE,
+        VoidNamespaceSerializer.INSTANCE,
+        new ValueStateDescriptor<>(name, type));
+  }
+
+  private <T> T onKey(CollationKey key, java.util.concurrent.Callable<T> action) throws Exception {
+    KeyedStateBackend<CollationKey> backend =
+        ((AbstractStreamOperator<FeedWrite>) harness.getOperator()).getKeyedStateBackend();
+    CollationKey current = backend.getCurrentKey();
+    backend.setCurrentKey(key);
+    try {
+      return action.call();
+    } finally {
+      if (current != null) {
+        backend.setCurrentKey(current);
+      }
+    }
   }
 
   @Test
