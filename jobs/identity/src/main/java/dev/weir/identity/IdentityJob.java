@@ -131,14 +131,13 @@ public final class IdentityJob implements WeirJob {
   }
 
   static Sink<EnrichedTrackingEvent> enrichedSink(WeirConfig config) {
-    EventCodec<EnrichedTrackingEvent> codec =
-        EventCodec.of(EventSchema.TRACKING_ENRICHED, EnrichedTrackingEvent.class);
+    EnrichedJson json = new EnrichedJson();
     return KafkaIo.exactlyOnceSink(
         config,
         KafkaRecordSerializationSchema.<EnrichedTrackingEvent>builder()
             .setTopic(config.get(IdentityOptions.ENRICHED_TOPIC))
             .setKeySerializationSchema(e -> e.canonicalId().getBytes(StandardCharsets.UTF_8))
-            .setValueSerializationSchema(codec::encode)
+            .setValueSerializationSchema(json::encode)
             .build(),
         KafkaIo.transactionalIdPrefix(config, NAME, "enriched"));
   }
