@@ -1,6 +1,7 @@
 package dev.weir.common.types;
 
 import dev.weir.schema.Json;
+import dev.weir.schema.RawJsonObject;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -24,6 +25,10 @@ import org.apache.flink.core.memory.DataOutputView;
  * every two chained operators (28 % of identity's CPU samples) and a state format tied to Kryo's
  * class registrations. Format: the byte length as an int (-1 for null), then the JSON.
  *
+ * <p>A {@link RawJsonObject} (properties kept as the JSON text they arrived as) is written as that
+ * text (size {@value #RAW}, then the byte length and the bytes), is read back as one and is not
+ * copied: it is immutable. Nothing is parsed or encoded on the way.
+ *
  * <p>State written with Kryo (weir before this serializer) restores: its snapshot is compatible
  * after migration, and Flink rewrites the values with this one.
  */
@@ -45,6 +50,9 @@ public final class JsonMapSerializer extends TypeSerializerSingleton<Map<String,
 
   @Override
   public Map<String, Object> copy(Map<String, Object> from) {
+    if (from instanceof RawJsonObject) {
+      return from;
+    }
     return from == null ? null : copyObject(from);
   }
 
@@ -84,12 +92,20 @@ public final class JsonMapSerializer extends TypeSerializerSingleton<Map<String,
       target.writeInt(-1);
       return;
     }
+    if (record instanceof RawJsonObject raw) {
+      target.writeInt(RAW);
+      writeBytes(raw.json(), target);
+      return;
+    }
     writeObject(record, target);
   }
 
   @Override
   public Map<String, Object> deserialize(DataInputView source) throws IOException {
     int size = source.readInt();
+    if (size == RAW) {
+      return RawJsonObject.of(readBytes(source));
+    }
     return size < 0 ? null : readObject(size, source);
   }
 
@@ -103,6 +119,9 @@ public final class JsonMapSerializer extends TypeSerializerSingleton<Map<String,
   public void copy(DataInputView source, DataOutputView target) throws IOException {
     serialize(deserialize(source), target);
   }
+
+  /** In place of the size of the top object: JSON text follows. */
+  static final int RAW = -2;
 
   // The format: an object is its size, then each key and value; a value is a tag, then its data.
   private static final byte NULL = 0;

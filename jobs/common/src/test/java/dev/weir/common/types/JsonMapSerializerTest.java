@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.weir.schema.Json;
+import dev.weir.schema.RawJsonObject;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
@@ -51,6 +53,9 @@ class JsonMapSerializerTest extends SerializerTestBase<Map<String, Object>> {
           "{\"price\":19.90,\"big\":12345678901234567890,\"long\":9000000000,\"ok\":true,"
               + "\"none\":null,\"tags\":[\"a\",1,2.5,[],{}],\"nested\":{\"city\":\"Zürich ⛺\"}}"),
       null,
+      RawJsonObject.of(
+          "{\"price\":19.90,\"tags\":[\"a\",{\"b\":null}],\"city\":\"Zürich ⛺\"}"
+              .getBytes(StandardCharsets.UTF_8)),
     };
   }
 
@@ -92,5 +97,22 @@ class JsonMapSerializerTest extends SerializerTestBase<Map<String, Object>> {
     ((Map<String, Object>) original.get("nested")).put("b", 2);
 
     assertThat(copy).isEqualTo(json("{\"tags\":[\"a\"],\"nested\":{\"b\":1}}"));
+  }
+
+  @Test
+  void rawJsonTravelsAsItsBytesAndIsNotCopied() throws Exception {
+    byte[] json = "{\"a\": 1 ,\"b\":[2.50]}".getBytes(StandardCharsets.UTF_8);
+    RawJsonObject raw = RawJsonObject.of(json);
+    DataOutputSerializer out = new DataOutputSerializer(16);
+    JsonMapSerializer.INSTANCE.serialize(raw, out);
+    org.apache.flink.core.memory.DataInputDeserializer in =
+        new org.apache.flink.core.memory.DataInputDeserializer(out.getCopyOfBuffer());
+
+    Map<String, Object> back = JsonMapSerializer.INSTANCE.deserialize(in);
+
+    assertThat(back).isInstanceOf(RawJsonObject.class);
+    assertThat(((RawJsonObject) back).json()).isEqualTo(json);
+    assertThat(back).isEqualTo(json("{\"a\":1,\"b\":[2.5]}"));
+    assertThat(JsonMapSerializer.INSTANCE.copy(raw)).isSameAs(raw);
   }
 }

@@ -1,0 +1,183 @@
+package dev.weir.identity;
+
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import dev.weir.schema.EnrichedTrackingEvent;
+import dev.weir.schema.EventCodec;
+import dev.weir.schema.EventSchema;
+import dev.weir.schema.RawJsonObject;
+import java.io.ByteArrayOutputStream;
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.Map;
+
+/**
+ * {@code tracking.enriched} values written by hand: the bytes {@link EventCodec#encode} writes
+ * (fields in the same order, nulls left out, the same string escapes, the time as {@link
+ * Instant#toString}), without Jackson's bean serializer, generator and time formatter per event.
+ * Properties kept raw ({@link RawJsonObject}) are copied as they are; any other map goes through
+ * Jackson. The profile of the enrich stage had 25 % of its samples in the codec's encoding.
+ */
+final class EnrichedJson implements Serializable {
+
+  private static final long serialVersionUID = 1L;
+
+  private static final byte[] EVENT_ID = ascii("{\"event_id\":\"");
+  private static final byte[] PROJECT_ID = ascii("\",\"project_id\":\"");
+  private static final byte[] DISTINCT_ID = ascii("\",\"distinct_id\":\"");
+  private static final byte[] NAME = ascii("\",\"name\":\"");
+  private static final byte[] TIME = ascii("\",\"time\":\"");
+  private static final byte[] PROPERTIES = ascii(",\"properties\":");
+  private static final byte[] CANONICAL_ID = ascii(",\"canonical_id\":\"");
+
+  private final EventCodec<EnrichedTrackingEvent> codec =
+      EventCodec.of(EventSchema.TRACKING_ENRICHED, EnrichedTrackingEvent.class);
+
+  byte[] encode(EnrichedTrackingEvent e) {
+    if (e.eventId() == null
+        || e.projectId() == null
+        || e.distinctId() == null
+        || e.name() == null
+        || e.time() == null
+        || e.canonicalId() == null
+        || hasSurrogate(e.eventId())
+        || hasSurrogate(e.projectId())
+        || hasSurrogate(e.distinctId())
+        || hasSurrogate(e.name())
+        || hasSurrogate(e.canonicalId())) {
+      // Not a valid event (Jackson writes what it has), or characters beyond the BMP, which
+      // Jackson writes as two escapes.
+      return codec.encode(e);
+    }
+    Out out = new Out(512);
+    out.write(EVENT_ID);
+    out.string(e.eventId());
+    out.write(PROJECT_ID);
+    out.string(e.projectId());
+    out.write(DISTINCT_ID);
+    out.string(e.distinctId());
+    out.write(NAME);
+    out.string(e.name());
+    out.write(TIME);
+    time(e.time(), out);
+    out.write('"');
+    Map<String, Object> properties = e.properties();
+    if (properties != null) {
+      out.write(PROPERTIES);
+      if (properties instanceof RawJsonObject raw) {
+        out.write(raw.json());
+      } else {
+        out.write(codecBytes(properties));
+      }
+    }
+    out.write(CANONICAL_ID);
+    out.string(e.canonicalId());
+    out.write('"');
+    out.write('}');
+    return out.toByteArray();
+  }
+
+  private static boolean hasSurrogate(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      if (Character.isSurrogate(s.charAt(i))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static byte[] codecBytes(Map<String, Object> properties) {
+    try {
+      return dev.weir.schema.Json.mapper().writeValueAsBytes(properties);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException ex) {
+      throw new java.io.UncheckedIOException("cannot write tracking.enriched properties", ex);
+    }
+  }
+
+  /** {@link Instant#toString}: ISO-8601 in UTC, the fraction in groups of three digits. */
+  static void time(Instant t, Out out) {
+    long seconds = t.getEpochSecond();
+    long days = Math.floorDiv(seconds, 86_400);
+    int secondOfDay = (int) Math.floorMod(seconds, 86_400);
+    LocalDate date;
+    if (days < -354_285 || days > 2_932_896) { // outside years 1000 .. 9999
+      out.writeAscii(t.toString());
+      return;
+    }
+    date = LocalDate.ofEpochDay(days);
+    out.digits(date.getYear(), 4);
+    out.write('-');
+    out.digits(date.getMonthValue(), 2);
+    out.write('-');
+    out.digits(date.getDayOfMonth(), 2);
+    out.write('T');
+    out.digits(secondOfDay / 3600, 2);
+    out.write(':');
+    out.digits(secondOfDay / 60 % 60, 2);
+    out.write(':');
+    out.digits(secondOfDay % 60, 2);
+    int nanos = t.getNano();
+    if (nanos > 0) {
+      out.write('.');
+      if (nanos % 1_000_000 == 0) {
+        out.digits(nanos / 1_000_000, 3);
+      } else if (nanos % 1_000 == 0) {
+        out.digits(nanos / 1_000, 6);
+      } else {
+        out.digits(nanos, 9);
+      }
+    }
+    out.write('Z');
+  }
+
+  private static byte[] ascii(String s) {
+    return s.getBytes(StandardCharsets.US_ASCII);
+  }
+
+  /** A byte buffer that writes JSON strings as Jackson's generator does. */
+  static final class Out extends ByteArrayOutputStream {
+    Out(int size) {
+      super(size);
+    }
+
+    @Override
+    public void write(byte[] bytes) {
+      write(bytes, 0, bytes.length);
+    }
+
+    void writeAscii(String s) {
+      write(s.getBytes(StandardCharsets.US_ASCII));
+    }
+
+    /** The string's characters, escaped: no quotes. */
+    void string(String s) {
+      int n = s.length();
+      ensure(n);
+      for (int i = 0; i < n; i++) {
+        char c = s.charAt(i);
+        if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') {
+          write(JsonStringEncoder.getInstance().quoteAsUTF8(s));
+          return;
+        }
+        buf[count + i] = (byte) c;
+      }
+      count += n;
+    }
+
+    void digits(int value, int width) {
+      ensure(width);
+      for (int i = width - 1; i >= 0; i--) {
+        buf[count + i] = (byte) ('0' + value % 10);
+        value /= 10;
+      }
+      count += width;
+    }
+
+    private void ensure(int more) {
+      if (count + more > buf.length) {
+        buf = java.util.Arrays.copyOf(buf, Math.max(buf.length * 2, count + more));
+      }
+    }
+  }
+}
