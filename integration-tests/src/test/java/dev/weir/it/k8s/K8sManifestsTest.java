@@ -84,7 +84,7 @@ class K8sManifestsTest {
         .isEqualTo("[\"--job\",\"activity-feed\",\"--feed.archive-after\",\"2 d\"]");
     assertThat(
             find(production, "FlinkDeployment/weir-identity").at("/spec/job/parallelism").asInt())
-        .isEqualTo(8);
+        .isEqualTo(5);
     assertThat(feedProduction.at("/spec/jobManager/replicas").asInt()).isEqualTo(2);
     // The patch replaced only what it names: the Secret references are still there.
     assertThat(
