@@ -209,12 +209,7 @@ class DocumentJoinTest {
   @ValueSource(longs = {21, 22, 23, 24})
   void aReplayInAnotherOrderEndsOnTheSameDocuments(long seed) throws Exception {
     start(seed);
-    Random random = new Random(seed);
-    List<SourceRow> input = new ArrayList<>();
-    for (int i = 0; i < 600; i++) {
-      randomChange(random);
-      input.add(lastSent);
-    }
+    List<SourceRow> input = randomChanges(new Random(seed), 600, 0);
     join.runUntilQuiet();
     Map<String, JsonNode> live = documents(join);
     try (JoinSimulator replay = new JoinSimulator(plan, seed + 1000)) {
@@ -237,15 +232,7 @@ class DocumentJoinTest {
   @ValueSource(longs = {32, 33, 34, 35, 36, 37, 38, 39})
   void aReplayOfTheCompactedTopicsLeavesEveryDocumentAndVersionAsItWas(long seed) throws Exception {
     start(seed);
-    Random random = new Random(seed);
-    List<SourceRow> input = new ArrayList<>();
-    for (int i = 0; i < 600; i++) {
-      randomChange(random);
-      input.add(lastSent);
-      if (i % 40 == 39) {
-        join.runUntilQuiet();
-      }
-    }
+    List<SourceRow> input = randomChanges(new Random(seed), 600, 40);
     join.runUntilQuiet();
     CopyRules copy = new CopyRules();
     join.emitted().forEach(copy::write);
@@ -335,6 +322,19 @@ class DocumentJoinTest {
     change("public.book_subject", "book_isbn", "b1", "subject_id", 1);
     change("public.book_subject", "book_isbn", "b1", "subject_id", 2);
     change("public.review", "id", "r1", "book_isbn", "b1", "stars", 4);
+  }
+
+  /** {@code n} random changes, delivered every {@code quietEvery} changes (0: never); as sent. */
+  private List<SourceRow> randomChanges(Random random, int n, int quietEvery) throws Exception {
+    List<SourceRow> sent = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      randomChange(random);
+      sent.add(lastSent);
+      if (quietEvery > 0 && i % quietEvery == quietEvery - 1) {
+        join.runUntilQuiet();
+      }
+    }
+    return sent;
   }
 
   private void randomChange(Random r) throws Exception {
