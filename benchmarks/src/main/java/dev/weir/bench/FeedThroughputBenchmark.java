@@ -1,7 +1,6 @@
 package dev.weir.bench;
 
 import dev.weir.cli.load.EventProducer;
-import dev.weir.common.DeadLetters;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.job.JobRunner;
 import dev.weir.common.kafka.KafkaIo;
@@ -25,8 +24,6 @@ import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -127,23 +124,19 @@ public final class FeedThroughputBenchmark {
       FeedSettings settings,
       String name)
       throws Exception {
-    StreamExecutionEnvironment env = SteadyState.environment();
-    JobRunner.configure(env, config);
-    // A consumer group of its own, so that it reads the topic from the beginning.
-    DeadLetters dlq = new DeadLetters("bench-" + name + "-" + System.nanoTime());
-    KafkaIo.read(
-            env,
-            config,
-            dlq,
-            topic,
-            codec,
-            ActivityFeedJob.EVENT,
-            ActivityFeedJob.watermarks(settings),
-            "bench-" + name)
-        .sinkTo(new DiscardingSink<>())
-        .uid("bench-" + name + "-discard")
-        .name("discard");
-    return env.executeAsync("bench " + name);
+    return SteadyState.startDiscarding(
+        config,
+        name,
+        (env, dlq) ->
+            KafkaIo.read(
+                env,
+                config,
+                dlq,
+                topic,
+                codec,
+                ActivityFeedJob.EVENT,
+                ActivityFeedJob.watermarks(settings),
+                "bench-" + name));
   }
 
   private static SteadyState.Side measureNaive(

@@ -2,7 +2,6 @@ package dev.weir.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.weir.cli.load.EventProducer;
-import dev.weir.common.DeadLetters;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.JobRunner;
@@ -38,7 +37,6 @@ import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsIni
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -333,24 +331,20 @@ public final class IdentityThroughputBenchmark {
   private static JobClient startDecode(
       WeirConfig config, String topic, EventCodec<TrackingEvent> codec, String name)
       throws Exception {
-    StreamExecutionEnvironment env = SteadyState.environment();
-    JobRunner.configure(env, config);
-    // A consumer group of its own, so that it reads the topic from the beginning.
-    DeadLetters dlq = new DeadLetters("bench-" + name + "-" + System.nanoTime());
-    KafkaIo.read(
-            env,
-            config,
-            dlq,
-            topic,
-            codec,
-            EventTimes.storable(TrackingEvent::time), // as IdentityJob reads it
-            Enricher.EVENT,
-            KafkaIo.Watermarks.none(),
-            "bench-" + name)
-        .sinkTo(new DiscardingSink<>())
-        .uid("bench-" + name + "-discard")
-        .name("discard");
-    return env.executeAsync("bench " + name);
+    return SteadyState.startDiscarding(
+        config,
+        name,
+        (env, dlq) ->
+            KafkaIo.read(
+                env,
+                config,
+                dlq,
+                topic,
+                codec,
+                EventTimes.storable(TrackingEvent::time), // as IdentityJob reads it
+                Enricher.EVENT,
+                KafkaIo.Watermarks.none(),
+                "bench-" + name));
   }
 
   private static JobClient startPassThrough(WeirConfig config, String in, String out, String run)

@@ -1,5 +1,8 @@
 package dev.weir.bench;
 
+import dev.weir.common.DeadLetters;
+import dev.weir.common.config.WeirConfig;
+import dev.weir.common.job.JobRunner;
 import dev.weir.stack.LocalStack;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -8,7 +11,9 @@ import java.util.Map;
 import java.util.function.LongSupplier;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 
 /**
  * What the steady-state benchmarks from Kafka (issue 27.1) share: the MiniCluster as the manifests
@@ -54,6 +59,29 @@ final class SteadyState {
     conf.setString("taskmanager.memory.managed.size", "640m");
     SourceProgress.register(conf);
     return StreamExecutionEnvironment.getExecutionEnvironment(conf);
+  }
+
+  /** How a job reads its topic: its source and decoding, with the given dead-letter output. */
+  interface JobInput<T> {
+    DataStream<T> read(StreamExecutionEnvironment env, DeadLetters dlq);
+  }
+
+  /**
+   * The decode-and-discard limit: a job that reads its topic as {@code input} does, then drops each
+   * event.
+   */
+  static <T> JobClient startDiscarding(WeirConfig config, String name, JobInput<T> input)
+      throws Exception {
+    StreamExecutionEnvironment env = environment();
+    JobRunner.configure(env, config);
+    // A consumer group of its own, so that it reads the topic from the beginning.
+    DeadLetters dlq = new DeadLetters("bench-" + name + "-" + System.nanoTime());
+    input
+        .read(env, dlq)
+        .sinkTo(new DiscardingSink<>())
+        .uid("bench-" + name + "-discard")
+        .name("discard");
+    return env.executeAsync("bench " + name);
   }
 
   /** Starts a job. */
