@@ -35,8 +35,10 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -123,12 +125,16 @@ public final class DeclaredDocuments {
     return List.copyOf(columns);
   }
 
-  /** The rows of every table of a document, decoded and checked (bad events to the DLQ). */
-  static DataStream<SourceRow> rows(
+  /**
+   * The rows of every table of a document, decoded and checked (bad events to the DLQ), by the
+   * table's (or topic's) name.
+   */
+  static Map<String, DataStream<SourceRow>> rows(
       StreamExecutionEnvironment env, WeirConfig config, DeadLetters dlq, DocumentPlan plan) {
-    DataStream<SourceRow> rows = null;
+    Map<String, DataStream<SourceRow>> rows = new LinkedHashMap<>();
     for (DocumentPlan.Source source : plan.sources().values()) {
-      String uid = uid(plan) + "-" + (source.isTopic() ? source.topic() : source.name());
+      String name = source.isTopic() ? source.topic() : source.name();
+      String uid = uid(plan) + "-" + name;
       DataStream<SourceRow> table =
           source.isTopic()
               ? KafkaIo.read(
@@ -151,7 +157,7 @@ public final class DeclaredDocuments {
                   TypeInformation.of(SourceRow.class),
                   changeTimes(config),
                   uid);
-      rows = rows == null ? table : rows.union(table);
+      rows.put(name, table);
     }
     return rows;
   }

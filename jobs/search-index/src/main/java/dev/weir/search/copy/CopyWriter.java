@@ -14,6 +14,7 @@ import org.apache.flink.api.common.operators.ProcessingTimeService.ProcessingTim
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.ChainingStrategy;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
@@ -80,6 +81,9 @@ public final class CopyWriter extends AbstractStreamOperator<DocumentChange>
     this.maxBuffered = maxBuffered;
     this.description = description;
     this.timeouts = timeouts;
+    // In the assembler's task: a document (its large values) is not serialized once more to be
+    // handed over.
+    setChainingStrategy(ChainingStrategy.ALWAYS);
   }
 
   @Override

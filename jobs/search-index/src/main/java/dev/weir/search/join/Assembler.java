@@ -208,13 +208,13 @@ public abstract class Assembler<OUT> extends KeyedProcessFunction<String, Assemb
       dropLabelsJoinedBefore(held.stamp);
       return;
     }
-    JsonNode values = Json.mapper().readTree(held.values);
+    RowValues values = RowValues.of(held.values);
     String[] labelValues = new String[node.children().size()];
     long stamp = held.stamp;
     long time = held.time;
     for (int i = 0; i < labelValues.length; i++) {
       DocumentPlan.Node child = plan.node(node.children().get(i));
-      String expected = RowTracker.joinValue(values, child.parentColumns());
+      String expected = values.key(child.parentColumns());
       if (expected == null) {
         labelValues[i] = child.many() ? "[]" : "null";
         continue;
@@ -253,7 +253,7 @@ public abstract class Assembler<OUT> extends KeyedProcessFunction<String, Assemb
   protected abstract void assembled(
       DocumentPlan.Node node,
       String rowKey,
-      JsonNode values,
+      RowValues values,
       String[] labelValues,
       long stamp,
       long time,
@@ -264,9 +264,4 @@ public abstract class Assembler<OUT> extends KeyedProcessFunction<String, Assemb
   protected abstract void removed(
       DocumentPlan.Node node, String rowKey, long stamp, long time, Collector<OUT> out)
       throws Exception;
-
-  /** A field's value as JSON text. */
-  protected static String json(JsonNode value) {
-    return value == null ? "null" : value.toString();
-  }
 }

@@ -1,6 +1,5 @@
 package dev.weir.search.join;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.weir.common.job.Tombstones;
 import dev.weir.search.definition.DocumentPlan;
 import java.time.Duration;
@@ -66,7 +65,7 @@ public class DocumentAssembler extends Assembler<DocumentChange> {
   protected void assembled(
       DocumentPlan.Node root,
       String rowKey,
-      JsonNode values,
+      RowValues values,
       String[] labelValues,
       long stamp,
       long time,
@@ -76,7 +75,7 @@ public class DocumentAssembler extends Assembler<DocumentChange> {
     String[] fields = new String[columns + labelValues.length];
     long[] hashes = new long[fields.length];
     for (int i = 0; i < columns; i++) {
-      fields[i] = json(values.get(root.fields().get(i).column()));
+      fields[i] = values.json(root.fields().get(i).column());
     }
     System.arraycopy(labelValues, 0, fields, columns, labelValues.length);
     for (int i = 0; i < fields.length; i++) {

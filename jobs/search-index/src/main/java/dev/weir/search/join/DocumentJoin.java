@@ -3,6 +3,7 @@ package dev.weir.search.join;
 import dev.weir.search.definition.DocumentPlan;
 import java.io.Serializable;
 import java.time.Duration;
+import java.util.Map;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -29,14 +30,25 @@ public final class DocumentJoin {
 
   private DocumentJoin() {}
 
+  /**
+   * @param tables the rows of each table (or topic) the plan reads, by its name
+   */
   public static DataStream<DocumentChange> join(
-      DataStream<SourceRow> rows, DocumentPlan plan, Settings settings, String uid) {
+      Map<String, DataStream<SourceRow>> tables, DocumentPlan plan, Settings settings, String uid) {
+    DataStream<RowChange> rows = null;
+    for (Map.Entry<String, DataStream<SourceRow>> table : tables.entrySet()) {
+      // In the table's source task, before the tables meet: a row crosses to another task once.
+      DataStream<RowChange> changes =
+          table
+              .getValue()
+              .flatMap(new NodeRows(plan))
+              .returns(RowChange.class)
+              .uid(uid + "-rows-" + table.getKey())
+              .name("rows by node");
+      rows = rows == null ? changes : rows.union(changes);
+    }
     SingleOutputStreamOperator<NodeRow> tracked =
-        rows.flatMap(new NodeRows(plan))
-            .returns(RowChange.class)
-            .uid(uid + "-rows")
-            .name("rows by node")
-            .keyBy(RowChange::stateKey)
+        rows.keyBy(RowChange::stateKey)
             .process(new RowTracker(plan, settings.sourceEpoch(), settings.tombstoneTtl()))
             .returns(NodeRow.class)
             .uid(uid + "-track")

@@ -7,6 +7,17 @@ import java.security.NoSuchAlgorithmException;
 /** Hashes of values: enough to tell what changed without keeping what was written. */
 final class Hashes {
 
+  /** One digest per thread: looking one up costs more than hashing a small value. */
+  private static final ThreadLocal<MessageDigest> SHA256 =
+      ThreadLocal.withInitial(
+          () -> {
+            try {
+              return MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException e) {
+              throw new IllegalStateException(e);
+            }
+          });
+
   private Hashes() {}
 
   /** A 64-bit hash of a JSON text (never 0). */
@@ -33,10 +44,8 @@ final class Hashes {
   }
 
   private static MessageDigest sha256() {
-    try {
-      return MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    MessageDigest sha = SHA256.get();
+    sha.reset();
+    return sha;
   }
 }

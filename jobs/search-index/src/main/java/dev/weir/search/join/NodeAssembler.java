@@ -1,7 +1,5 @@
 package dev.weir.search.join;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.TextNode;
 import dev.weir.search.definition.DocumentPlan;
 import java.time.Duration;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -47,13 +45,13 @@ public class NodeAssembler extends Assembler<ChildValue> {
   protected void assembled(
       DocumentPlan.Node node,
       String rowKey,
-      JsonNode values,
+      RowValues values,
       String[] labelValues,
       long stamp,
       long time,
       Collector<ChildValue> out)
       throws Exception {
-    String joinValue = RowTracker.joinValue(values, node.childColumns());
+    String joinValue = values.key(node.childColumns());
     String value = value(plan, node, values, labelValues);
     Sent last = sent.value();
     if (value == null || joinValue == null) {
@@ -92,7 +90,7 @@ public class NodeAssembler extends Assembler<ChildValue> {
 
   /** The row's value as its parent's label holds it; null when it has none (see above). */
   static String value(
-      DocumentPlan plan, DocumentPlan.Node node, JsonNode values, String[] labelValues) {
+      DocumentPlan plan, DocumentPlan.Node node, RowValues values, String[] labelValues) {
     if (node.link()) {
       String child = labelValues[0];
       return "null".equals(child) ? null : child;
@@ -100,29 +98,22 @@ public class NodeAssembler extends Assembler<ChildValue> {
     if (node.pathStep()) {
       // The values up the chain (root first), then this row's.
       String up = labelValues.length == 0 ? "[]" : labelValues[0];
-      String own = json(values.get(node.fields().get(0).column()));
+      String own = values.json(node.fields().get(0).column());
       return up.startsWith("[") && up.length() > 2
           ? up.substring(0, up.length() - 1) + "," + own + "]"
           : "[" + own + "]";
     }
     if (node.scalar()) {
-      return json(values.get(node.fields().get(0).column()));
+      return values.json(node.fields().get(0).column());
     }
     StringBuilder object = new StringBuilder("{");
     for (DocumentPlan.Field f : node.fields()) {
-      field(object, f.name(), json(values.get(f.column())));
+      RowValues.field(object, f.name(), values.json(f.column()));
     }
     for (int i = 0; i < labelValues.length; i++) {
-      field(object, plan.node(node.children().get(i)).label(), labelValues[i]);
+      RowValues.field(object, plan.node(node.children().get(i)).label(), labelValues[i]);
     }
     return object.append('}').toString();
-  }
-
-  static void field(StringBuilder object, String name, String json) {
-    if (object.length() > 1) {
-      object.append(',');
-    }
-    object.append(TextNode.valueOf(name)).append(':').append(json);
   }
 
   private ChildValue childValue(

@@ -1,13 +1,9 @@
 package dev.weir.search.join;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.weir.schema.Json;
 import dev.weir.search.definition.DocumentPlan;
-import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
-import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.flink.api.common.functions.FlatMapFunction;
 import org.apache.flink.util.Collector;
@@ -23,21 +19,20 @@ public class NodeRows implements FlatMapFunction<SourceRow, RowChange> {
 
   private final DocumentPlan plan;
 
+  /** Per node id, the columns it reads ({@link #neededColumns}). */
+  private transient Map<Integer, Set<String>> neededByNode;
+
   public NodeRows(DocumentPlan plan) {
     this.plan = plan;
   }
 
   @Override
   public void flatMap(SourceRow row, Collector<RowChange> out) throws Exception {
-    JsonNode values = Json.mapper().readTree(row.values);
+    RowValues values = RowValues.of(row.values);
     for (DocumentPlan.Node node : plan.readersOf(row.source)) {
-      List<JsonNode> key = new ArrayList<>();
-      for (String column : node.keyColumns()) {
-        key.add(values.get(column));
-      }
       RowChange change = new RowChange();
       change.node = node.id();
-      change.key = Values.key(key);
+      change.key = values.key(node.keyColumns());
       if (change.key == null) {
         continue; // checked when decoded: a row without its key never gets here
       }
@@ -46,14 +41,13 @@ public class NodeRows implements FlatMapFunction<SourceRow, RowChange> {
       change.lsn = row.lsn;
       change.time = row.time;
       if (!row.deleted) {
-        Set<String> needed = neededColumns(plan, node);
-        ObjectNode kept = JsonNodeFactory.instance.objectNode();
-        for (String column : needed) {
-          if (values.has(column)) {
-            kept.set(column, values.get(column));
-          }
+        if (neededByNode == null) {
+          neededByNode = new HashMap<>();
         }
-        change.values = kept.toString();
+        Set<String> needed =
+            neededByNode.computeIfAbsent(node.id(), n -> neededColumns(plan, node));
+        // A row with only columns the node reads goes on as it came (its large values not copied).
+        change.values = needed.containsAll(values.columns()) ? row.values : values.project(needed);
         if (row.unavailable != null) {
           change.unavailable =
               java.util.Arrays.stream(row.unavailable)

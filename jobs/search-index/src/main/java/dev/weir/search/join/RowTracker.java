@@ -1,12 +1,8 @@
 package dev.weir.search.join;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.weir.common.job.Tombstones;
-import dev.weir.schema.Json;
 import dev.weir.search.definition.DocumentPlan;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
@@ -136,25 +132,15 @@ public class RowTracker extends KeyedProcessFunction<String, RowChange, NodeRow>
   }
 
   /** Per child edge, the row's value of the parent-side join columns (null if any is null). */
-  static String[] joinValues(DocumentPlan plan, DocumentPlan.Node node, String valuesJson)
-      throws Exception {
+  static String[] joinValues(DocumentPlan plan, DocumentPlan.Node node, String valuesJson) {
     String[] joins = new String[node.children().size()];
     if (joins.length == 0) {
       return joins;
     }
-    JsonNode values = Json.mapper().readTree(valuesJson);
+    RowValues values = RowValues.of(valuesJson);
     for (int i = 0; i < joins.length; i++) {
-      joins[i] = joinValue(values, plan.node(node.children().get(i)).parentColumns());
+      joins[i] = values.key(plan.node(node.children().get(i)).parentColumns());
     }
     return joins;
-  }
-
-  /** The value of {@code columns} of a row, as a key ({@link Values#key}). */
-  static String joinValue(JsonNode values, List<String> columns) {
-    List<JsonNode> parts = new ArrayList<>(columns.size());
-    for (String column : columns) {
-      parts.add(values.get(column));
-    }
-    return Values.key(parts);
   }
 }

@@ -85,11 +85,11 @@ final class ReferenceJoin {
 
   /** The value of a child label of a parent row. */
   private JsonNode label(DocumentPlan.Node child, ObjectNode parentRow) {
-    String joinValue = RowTracker.joinValue(parentRow, child.parentColumns());
+    String joinValue = RowValues.of(parentRow.toString()).key(child.parentColumns());
     List<Map.Entry<String, JsonNode>> values = new ArrayList<>();
     if (joinValue != null) {
       for (var e : rows(child.source()).entrySet()) {
-        if (joinValue.equals(RowTracker.joinValue(e.getValue(), child.childColumns()))) {
+        if (joinValue.equals(RowValues.of(e.getValue().toString()).key(child.childColumns()))) {
           JsonNode v = value(child, e.getValue());
           if (v != null) {
             values.add(Map.entry(keyOf(child, e.getValue()), v));
