@@ -11,10 +11,15 @@ import dev.weir.common.kafka.KafkaIo;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.common.postgres.TableStats;
 import dev.weir.search.CatalogCaptureJob;
+import dev.weir.search.DeclaredDocuments;
 import dev.weir.search.SearchIndexJob;
 import dev.weir.search.SearchIndexOptions;
 import dev.weir.sink.elasticsearch.ElasticsearchClients;
 import dev.weir.sink.elasticsearch.ElasticsearchSettings;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.List;
@@ -27,14 +32,17 @@ import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The whole path on the real stack: the catalog database → Debezium (cdc-catalog) → Kafka →
- * search-index → search_document in PostgreSQL and the products alias in Elasticsearch.
+ * search-index → the copy in PostgreSQL and the products alias in Elasticsearch. Run twice with the
+ * same assertions: the built-in products document ({@code search_document}) and the same document
+ * declared in schemas/documents/products.json ({@code product_document}).
  */
 @ExtendWith(LocalStackExtension.class)
 class SearchIndexITCase {
@@ -45,6 +53,7 @@ class SearchIndexITCase {
           new MiniClusterResourceConfiguration.Builder().setNumberSlotsPerTaskManager(4).build());
 
   private static final Duration WAIT = Duration.ofSeconds(90);
+  private static final String BUILT_IN = "built-in";
 
   private final String run = UUID.randomUUID().toString().substring(0, 8);
   private WeirConfig config;
@@ -54,11 +63,40 @@ class SearchIndexITCase {
   private JobClient capture;
   private JobClient indexer;
 
-  @BeforeEach
-  void start() throws Exception {
+  /** The copy table, and the SQL of the columns {@link #copyRow} shows, in one text form. */
+  private String copyTable;
+
+  private String copyColumns;
+
+  @TempDir Path dir;
+
+  private void start(String document) throws Exception {
     config =
         TestDatabases.withFreshCatalog(
             TestDatabases.fresh(LocalStackExtension.config(), "it_search"), "it", run);
+    if (document.equals(BUILT_IN)) {
+      copyTable = "search_document";
+      copyColumns = "brand_name || '|' || category_path::text || '|' || price";
+    } else {
+      // The file as it is, with this run's index and pricing topic.
+      Path definition = dir.resolve("products.json");
+      Files.writeString(
+          definition,
+          resource("weir/schemas/documents/products.json")
+              .replace(
+                  "\"index\": \"products\"",
+                  "\"index\": \"" + config.get(SearchIndexOptions.ALIAS) + "\"")
+              .replace(
+                  "\"topic\": \"pricing.events\"",
+                  "\"topic\": \"" + config.get(SearchIndexOptions.PRICING_TOPIC) + "\""));
+      config = config.with(SearchIndexOptions.DOCUMENTS, definition.toString());
+      copyTable = DeclaredDocuments.plans(config).get(0).copyTable();
+      // Labels are jsonb there: the same text as search_document's columns.
+      copyColumns =
+          "(brand_name #>> '{}') || '|'"
+              + " || ARRAY(SELECT jsonb_array_elements_text(category_path))::text || '|'"
+              + " || (price #>> '{}')::numeric(14,4)";
+    }
     catalogUrl = config.get(SearchIndexOptions.CATALOG_URL);
     copyUrl = config.get(WeirOptions.POSTGRES_URL);
     es = ElasticsearchClients.blocking(ElasticsearchSettings.from(config));
@@ -86,9 +124,11 @@ class SearchIndexITCase {
     CatalogCaptureJob.dropSlot(config);
   }
 
-  @Test
-  void catalogChangesPricesAndAReplayEndInTheRightDocumentsWithoutRewritingLargeValues()
-      throws Exception {
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {BUILT_IN, "products.json"})
+  void catalogChangesPricesAndAReplayEndInTheRightDocumentsWithoutRewritingLargeValues(
+      String document) throws Exception {
+    start(document);
     // 1. The snapshot: three documents, joined with brand, category path and price.
     // Products, brands, categories and prices arrive on four topics in any order: the document
     // fills in as they do.
@@ -218,29 +258,32 @@ class SearchIndexITCase {
         TestDatabases.strings(
             config,
             copyUrl,
-            "SELECT name || '|' || brand_name || '|' || category_path::text || '|' || price"
-                + " FROM search_document WHERE product_id = "
+            "SELECT name || '|' || "
+                + copyColumns
+                + " FROM "
+                + copyTable
+                + " WHERE product_id = "
                 + id);
     return rows.isEmpty() ? "" : rows.get(0);
   }
 
   private String copyDescription(long id) throws Exception {
     return TestDatabases.strings(
-            config, copyUrl, "SELECT description FROM search_document WHERE product_id = " + id)
+            config, copyUrl, "SELECT description FROM " + copyTable + " WHERE product_id = " + id)
         .get(0);
   }
 
-  /** Tuples inserted into search_document's TOAST table (what re-sending a large value costs). */
+  /** Tuples inserted into the copy's TOAST table (what re-sending a large value costs). */
   private long copyToastTuplesWritten() throws Exception {
     try (Connection c = PostgresConnectionProvider.open(config, copyUrl)) {
-      return TableStats.read(c, "search_document").toastInserted();
+      return TableStats.read(c, copyTable).toastInserted();
     }
   }
 
-  /** Rows inserted, updated or deleted in search_document so far. */
+  /** Rows inserted, updated or deleted in the copy so far. */
   private long copyStatementsApplied() throws Exception {
     try (Connection c = PostgresConnectionProvider.open(config, copyUrl)) {
-      TableStats rows = TableStats.read(c, "search_document");
+      TableStats rows = TableStats.read(c, copyTable);
       return rows.inserted() + rows.updated() + rows.deleted();
     }
   }
@@ -252,7 +295,8 @@ class SearchIndexITCase {
             config,
             copyUrl,
             "SELECT product_id || '@' || doc_version || '#' || encode(content_hash, 'hex')"
-                + " FROM search_document")) {
+                + " FROM "
+                + copyTable)) {
       versions.put(row.substring(0, row.indexOf('@')), row.substring(row.indexOf('@') + 1));
     }
     return versions;
@@ -296,6 +340,12 @@ class SearchIndexITCase {
   private boolean replayedToTheEnd() throws Exception {
     return Kafka.consumedToTheEnd(
         KafkaIo.groupId(SearchIndexJob.NAME), SearchIndexJob.inputs(config));
+  }
+
+  private static String resource(String name) throws Exception {
+    try (InputStream in = SearchIndexITCase.class.getClassLoader().getResourceAsStream(name)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
   }
 
   private static StreamExecutionEnvironment env() {
