@@ -25,6 +25,7 @@ public final class BenchAll {
       String mode,
       long limitRecords,
       int feedEvents,
+      int feedKafkaEvents,
       long identityEvents,
       long identityKafkaEvents,
       int identityKafkaLatencySeconds,
@@ -34,11 +35,12 @@ public final class BenchAll {
       int backfillRounds) {
 
     public static Sizes quick() {
-      return new Sizes("quick", 50_000, 20_000, 200_000, 200_000, 10, 2_000, 2, 5_000, 1);
+      return new Sizes("quick", 50_000, 20_000, 200_000, 200_000, 200_000, 10, 2_000, 2, 5_000, 1);
     }
 
     public static Sizes full() {
-      return new Sizes("full", 500_000, 50_000, 1_000_000, 3_000_000, 30, 5_000, 5, 50_000, 2);
+      return new Sizes(
+          "full", 500_000, 50_000, 1_000_000, 1_000_000, 3_000_000, 30, 5_000, 5, 50_000, 2);
     }
   }
 
@@ -83,6 +85,9 @@ public final class BenchAll {
             "identity",
             () -> IdentityBenchmark.run(stack, sizes.identityEvents(), 0.99, 1));
     // Throughput from Kafka at steady state: no profiler in the run (its samples would cost CPU).
+    log.accept("activity-feed from Kafka, steady state (no profiler)");
+    FeedThroughputBenchmark.Report feedKafka =
+        FeedThroughputBenchmark.run(stack, sizes.feedKafkaEvents(), 5, 2);
     log.accept("identity from Kafka, steady state (no profiler)");
     IdentityThroughputBenchmark.Report identityKafka =
         IdentityThroughputBenchmark.run(
@@ -141,6 +146,9 @@ public final class BenchAll {
     Files.writeString(
         out.resolve("activity-feed.md"), FeedBenchmark.markdown(feed, again + " (activity-feed)"));
     Files.writeString(
+        out.resolve("activity-feed-kafka.md"),
+        FeedThroughputBenchmark.markdown(feedKafka, again + " (activity-feed from Kafka)"));
+    Files.writeString(
         out.resolve("identity.md"), IdentityBenchmark.markdown(identity, again + " (identity)"));
     Files.writeString(
         out.resolve("identity-kafka.md"),
@@ -160,6 +168,7 @@ public final class BenchAll {
             new BenchAllReport.Measurements(
                 limits,
                 feed,
+                feedKafka,
                 identity,
                 identityKafka,
                 search,

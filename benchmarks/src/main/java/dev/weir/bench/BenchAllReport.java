@@ -21,6 +21,7 @@ final class BenchAllReport {
   record Measurements(
       Map<LoadGenerator.Target, LoadGenerator.Result> limits,
       FeedBenchmark.Report feed,
+      FeedThroughputBenchmark.Report feedKafka,
       IdentityBenchmark.Result identity,
       IdentityThroughputBenchmark.Report identityKafka,
       SearchIndexBenchmark.Result search,
@@ -34,6 +35,7 @@ final class BenchAllReport {
       throws Exception {
     Map<LoadGenerator.Target, LoadGenerator.Result> limits = m.limits();
     FeedBenchmark.Report feed = m.feed();
+    FeedThroughputBenchmark.Report feedKafka = m.feedKafka();
     IdentityBenchmark.Result identity = m.identity();
     IdentityThroughputBenchmark.Report identityKafka = m.identityKafka();
     SearchIndexBenchmark.Result search = m.search();
@@ -52,6 +54,8 @@ final class BenchAllReport {
     double rerunBytes =
         (double) backfill.second().summary().bytesSent()
             / Math.max(1, backfill.first().summary().bytesSent());
+    double feedOfLimit = feedKafka.weir().eventsPerSecond() / feedKafka.limit().eventsPerSecond();
+    double feedOfNaive = feedKafka.weir().eventsPerSecond() / feedKafka.naive().eventsPerSecond();
     double identityOfPassThrough = identityKafka.ofPassThrough();
     double identityPerCpuSecond = identityKafka.perJvmCpuSecond();
 
@@ -75,6 +79,18 @@ final class BenchAllReport {
         "≤ 0.2",
         String.format("%.3f", feed80.weir().rowWritesPerEvent()),
         feed80.weir().rowWritesPerEvent() <= 0.2 + 1e-9);
+    row(
+        md,
+        "activity-feed: events/s from Kafka / decode-and-discard of the same topic (steady state)",
+        "≥ 0.5",
+        String.format("%.2f", feedOfLimit),
+        feedOfLimit >= 0.5);
+    row(
+        md,
+        "activity-feed: events/s from Kafka / the naive JDBC loop on the same topic",
+        "≥ 2×",
+        String.format("%.2f×", feedOfNaive),
+        feedOfNaive >= 2);
     row(
         md,
         "search-index: WAL of price-only changes, full-row upsert / weir",
@@ -153,6 +169,12 @@ final class BenchAllReport {
         kafkaIn);
     jobRow(
         md,
+        "activity-feed (events/s from Kafka, steady state)",
+        feedKafka.weir().eventsPerSecond(),
+        "decode, validate, discard, same topic",
+        feedKafka.limit().eventsPerSecond());
+    jobRow(
+        md,
         "identity (events/s from Kafka to Kafka, steady state)",
         identityKafka.weir().eventsPerSecond(),
         "exactly-once pass-through, same topic",
@@ -182,6 +204,7 @@ final class BenchAllReport {
         "Elasticsearch bulk, 1 kB documents",
         esBulk);
     throughput.put("activity-feed", feed80.weir().eventsPerSecond());
+    throughput.put("activity-feed (from Kafka)", feedKafka.weir().eventsPerSecond());
     throughput.put("identity (from Kafka)", identityKafka.weir().eventsPerSecond());
     throughput.put("search-index", search.weir().documentsPerSecond());
     throughput.put("backfill", backfill.first().copyPassDocsPerSecond());
@@ -194,6 +217,15 @@ final class BenchAllReport {
             throughput,
             true);
     md.append("\n![throughput](").append(limitsChart).append(")\n");
+    md.append(
+        String.format(
+            "%nactivity-feed from Kafka (steady window, %.0f–%.0f %% of %,d events): %,.0f events/s,"
+                + " %.3f CPU seconds of the job's JVM per 1,000 events. [Details](activity-feed-kafka.md).%n",
+            100 * SteadyState.WINDOW_FROM,
+            100 * SteadyState.WINDOW_TO,
+            feedKafka.events(),
+            feedKafka.weir().eventsPerSecond(),
+            feedKafka.weir().cpuPerThousand(CpuUse.THIS_JVM)));
     md.append(
         String.format(
             "%nidentity from Kafka (steady window, 30–90 %% of %,d events): %,.0f events/s, %.3f"

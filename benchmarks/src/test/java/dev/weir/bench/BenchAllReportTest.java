@@ -34,6 +34,15 @@ class BenchAllReportTest {
                 + " 1.11× | met |")
         .contains("| activity-feed: row writes per event (80 % collating) | ≤ 0.2 | 0.200 | met |")
         .contains(
+            "| activity-feed: events/s from Kafka / decode-and-discard of the same topic (steady"
+                + " state) | ≥ 0.5 | 0.25 | **NOT met** |")
+        .contains(
+            "| activity-feed: events/s from Kafka / the naive JDBC loop on the same topic | ≥ 2× |"
+                + " 0.75× | **NOT met** |")
+        .contains(
+            "activity-feed from Kafka (steady window, 30–90 % of 200,000 events): 30,000"
+                + " events/s, 0.010 CPU seconds of the job's JVM per 1,000 events")
+        .contains(
             "| search-index: WAL of price-only changes, full-row upsert / weir | ≥ 50× | 13.0×"
                 + " | **NOT met** |")
         .contains("| search-index: TOAST tuples written by price-only changes | 0 | 0 | met |")
@@ -151,6 +160,13 @@ class BenchAllReportTest {
         new BenchAllReport.Measurements(
             limits,
             feed,
+            new FeedThroughputBenchmark.Report(
+                200_000,
+                5,
+                2,
+                side("decode, validate, discard", 120_000, 1.0, 0.8),
+                side("weir activity-feed", 120_000, 4.0, 1.2),
+                side("naive JDBC loop", 120_000, 3.0, 0.9)),
             identity,
             identityKafka,
             search,
