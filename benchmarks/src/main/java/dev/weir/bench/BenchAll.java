@@ -28,7 +28,7 @@ public final class BenchAll {
       int feedKafkaEvents,
       long identityEvents,
       long identityKafkaEvents,
-      int identityKafkaLatencySeconds,
+      int latencySeconds,
       int searchProducts,
       int searchRounds,
       int backfillDocuments,
@@ -87,11 +87,11 @@ public final class BenchAll {
     // Throughput from Kafka at steady state: no profiler in the run (its samples would cost CPU).
     log.accept("activity-feed from Kafka, steady state (no profiler)");
     FeedThroughputBenchmark.Report feedKafka =
-        FeedThroughputBenchmark.run(stack, sizes.feedKafkaEvents(), 5, 2);
+        FeedThroughputBenchmark.run(stack, sizes.feedKafkaEvents(), 5, 2, sizes.latencySeconds());
     log.accept("identity from Kafka, steady state (no profiler)");
     IdentityThroughputBenchmark.Report identityKafka =
         IdentityThroughputBenchmark.run(
-            stack, sizes.identityKafkaEvents(), 0.99, 2, 1, sizes.identityKafkaLatencySeconds());
+            stack, sizes.identityKafkaEvents(), 0.99, 2, 1, sizes.latencySeconds());
     log.accept("search-index");
     SearchIndexBenchmark.Result search =
         profiled(

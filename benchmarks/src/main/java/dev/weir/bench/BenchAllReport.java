@@ -220,12 +220,19 @@ final class BenchAllReport {
     md.append(
         String.format(
             "%nactivity-feed from Kafka (steady window, %.0f–%.0f %% of %,d events): %,.0f events/s,"
-                + " %.3f CPU seconds of the job's JVM per 1,000 events. [Details](activity-feed-kafka.md).%n",
+                + " %.3f CPU seconds of the job's JVM per 1,000 events",
             100 * SteadyState.WINDOW_FROM,
             100 * SteadyState.WINDOW_TO,
             feedKafka.events(),
             feedKafka.weir().eventsPerSecond(),
             feedKafka.weir().cpuPerThousand(CpuUse.THIS_JVM)));
+    if (feedKafka.latency() != null) {
+      md.append(
+          String.format(
+              "; end-to-end latency on a live input, visible p50 %,d ms / p99 %,d ms",
+              feedKafka.latency().visibleP50(), feedKafka.latency().visibleP99()));
+    }
+    md.append(". [Details](activity-feed-kafka.md).\n");
     md.append(
         String.format(
             "%nidentity from Kafka (steady window, 30–90 %% of %,d events): %,.0f events/s, %.3f"

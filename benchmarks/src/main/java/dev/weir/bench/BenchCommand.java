@@ -92,19 +92,28 @@ public final class BenchCommand {
               description = "Partitions of the topic (default: ${DEFAULT-VALUE}).")
           int partitions,
       @Option(
+              names = "--latency-seconds",
+              defaultValue = "30",
+              description =
+                  "Seconds of live input for the end-to-end latency, after the topic (default:"
+                      + " ${DEFAULT-VALUE}; 0: not measured).")
+          int latencySeconds,
+      @Option(
               names = "--out",
               defaultValue = "benchmarks/results/activity-feed-kafka.md",
               description = "Results file (default: ${DEFAULT-VALUE}).")
           Path out)
       throws Exception {
     FeedThroughputBenchmark.Report report =
-        FeedThroughputBenchmark.run(LocalStack.fromEnvironment(), events, burst, partitions);
+        FeedThroughputBenchmark.run(
+            LocalStack.fromEnvironment(), events, burst, partitions, latencySeconds);
     writeResults(
         FeedThroughputBenchmark.markdown(
             report,
             String.format(
-                "bin/weir bench activity-feed-kafka --events %d --burst %d --partitions %d",
-                events, burst, partitions)),
+                "bin/weir bench activity-feed-kafka --events %d --burst %d --partitions %d"
+                    + " --latency-seconds %d",
+                events, burst, partitions, latencySeconds)),
         out);
     return 0;
   }

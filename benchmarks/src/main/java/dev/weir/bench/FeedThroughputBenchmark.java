@@ -4,6 +4,7 @@ import dev.weir.cli.load.EventProducer;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.job.JobRunner;
 import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.feed.ActivityFeedJob;
 import dev.weir.feed.FeedOptions;
 import dev.weir.feed.FeedSettings;
@@ -14,8 +15,15 @@ import dev.weir.schema.InvalidEventException;
 import dev.weir.stack.Connections;
 import dev.weir.stack.LocalStack;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -44,6 +52,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  *       JDBC, a new row per event and the old one deleted ({@link FeedBenchmark#naiveCollation}).
  * </ol>
  *
+ * <p>Once weir's job has read the whole topic, it gets a paced live input for its end-to-end
+ * latency ({@link #latency}).
+ *
  * <p>Rates are read over the steady window of each side (from {@link SteadyState#WINDOW_FROM} to
  * {@link SteadyState#WINDOW_TO} of the input consumed: start-up, the first checkpoints and the tail
  * are outside), from the source operator's own record counters ({@link SourceProgress}), with the
@@ -52,18 +63,37 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  */
 public final class FeedThroughputBenchmark {
 
-  /** Every side of one run. */
+  /** Events per second of the paced live input the latency is measured on. */
+  static final int LATENCY_RATE = 500;
+
+  /**
+   * End-to-end latency in milliseconds, from an event's send time to its feed entry being visible
+   * to a reader of {@code feed_entry} (committed).
+   */
+  public record Latency(long events, long visibleP50, long visibleP99) {}
+
+  /**
+   * Every side of one run.
+   *
+   * @param latency weir's, on a live input after the whole topic (null if not measured)
+   */
   public record Report(
       int events,
       int burst,
       int partitions,
       SteadyState.Side limit,
       SteadyState.Side weir,
-      SteadyState.Side naive) {}
+      SteadyState.Side naive,
+      Latency latency,
+      int latencySeconds) {}
 
   private FeedThroughputBenchmark() {}
 
-  public static Report run(LocalStack stack, int events, int burst, int partitions)
+  /**
+   * @param latencySeconds how long the live input for the latency runs (0: not measured)
+   */
+  public static Report run(
+      LocalStack stack, int events, int burst, int partitions, int latencySeconds)
       throws Exception {
     Connections connections = stack.up();
     WeirConfig base = WeirConfig.from(Map.of(), connections.environment());
@@ -71,7 +101,10 @@ public final class FeedThroughputBenchmark {
     KafkaIo.createTopicsIfMissing(base, List.of(topic), partitions);
     EventCodec<ActivityEvent> codec =
         EventCodec.of(EventSchema.ACTIVITY_EVENTS, ActivityEvent.class);
-    preload(base, topic, codec, FeedBenchmark.generate(events, burst));
+    List<ActivityEvent> input = FeedBenchmark.generate(events, burst);
+    preload(base, topic, codec, input);
+    // The live events go on from the pre-loaded ones' event time: nothing is archived meanwhile.
+    Instant liveFrom = input.get(input.size() - 1).occurredAt().plusSeconds(10);
 
     FeedSettings settings = FeedSettings.defaults();
     System.out.println("warming up: the decode-and-discard job over the whole topic");
@@ -87,16 +120,135 @@ public final class FeedThroughputBenchmark {
     WeirConfig weirDb =
         BenchDatabases.fresh(stack, connections, "bench_feed_steady")
             .with(FeedOptions.TOPIC, topic);
+    AtomicReference<Latency> latency = new AtomicReference<>();
     SteadyState.Side weir =
         SteadyState.measureJob(
             stack,
             "weir activity-feed",
             topic,
             events,
-            () -> JobRunner.start(new ActivityFeedJob(), SteadyState.environment(), weirDb));
+            () -> JobRunner.start(new ActivityFeedJob(), SteadyState.environment(), weirDb),
+            job -> {
+              if (latencySeconds > 0) {
+                SteadyState.awaitAll(
+                    "weir activity-feed",
+                    events,
+                    () -> SourceProgress.emitted(SteadyState.sourceName(topic)));
+                latency.set(latency(weirDb, topic, codec, liveFrom, latencySeconds));
+              }
+            });
     WeirConfig naiveDb = BenchDatabases.fresh(stack, connections, "bench_feed_steady_naive");
     SteadyState.Side naive = measureNaive(stack, naiveDb, topic, events, codec, settings);
-    return new Report(events, burst, partitions, limit, weir, naive);
+    return new Report(events, burst, partitions, limit, weir, naive, latency.get(), latencySeconds);
+  }
+
+  /**
+   * End-to-end latency on a live input: {@link #LATENCY_RATE} events per second for {@code
+   * seconds}, each the first of a new entry, while {@code feed_entry} is read every 100 ms (by its
+   * recency index, from the event time of the oldest event not seen yet). An event's latency is the
+   * time of the first read that found its entry less the time it was sent.
+   */
+  static Latency latency(
+      WeirConfig config,
+      String topic,
+      EventCodec<ActivityEvent> codec,
+      Instant liveFrom,
+      int seconds)
+      throws Exception {
+    int total = LATENCY_RATE * seconds;
+    long[] sentAt = new long[total]; // wall-clock ms, 0 until sent
+    Instant[] eventTime = new Instant[total];
+    long[] visible = new long[total];
+    boolean[] seen = new boolean[total];
+    AtomicLong sent = new AtomicLong();
+    AtomicReference<Exception> failure = new AtomicReference<>();
+    long start = System.nanoTime();
+    Thread sender =
+        new Thread(
+            () -> {
+              try (EventProducer producer = new EventProducer(config)) {
+                while (sent.get() < total) {
+                  long due =
+                      Math.min(total, (System.nanoTime() - start) * LATENCY_RATE / 1_000_000_000L);
+                  while (sent.get() < due) {
+                    int i = (int) sent.get();
+                    // Milliseconds, as read back: the cursor below compares it with last_at.
+                    eventTime[i] =
+                        liveFrom
+                            .plusNanos(System.nanoTime() - start)
+                            .truncatedTo(ChronoUnit.MILLIS);
+                    ActivityEvent e =
+                        new ActivityEvent(
+                            "live-e-" + i,
+                            "ws-live",
+                            "actor-live-" + (i % 997),
+                            "repository",
+                            "live-" + i,
+                            "push",
+                            eventTime[i],
+                            new HashMap<>(Map.of("n", 0)));
+                    sentAt[i] = System.currentTimeMillis();
+                    producer.send(
+                        topic, e.elementId().getBytes(StandardCharsets.UTF_8), codec.encode(e));
+                    sent.incrementAndGet();
+                  }
+                  Thread.sleep(5);
+                }
+                producer.flush();
+              } catch (Exception e) {
+                failure.set(e);
+              }
+            },
+            "bench-live-feed-input");
+    sender.start();
+    int seenCount = 0;
+    int oldestUnseen = 0;
+    long deadline = System.nanoTime() + Duration.ofSeconds(seconds + 120L).toNanos();
+    try (Connection c = PostgresConnectionProvider.open(config);
+        PreparedStatement read =
+            c.prepareStatement(
+                "SELECT element_id FROM feed_entry WHERE workspace_id = 'ws-live' AND last_at >= ?")) {
+      while (seenCount < total && System.nanoTime() < deadline) {
+        if (failure.get() != null) {
+          throw new IllegalStateException("the live input failed", failure.get());
+        }
+        Thread.sleep(100);
+        int sentSoFar = (int) sent.get();
+        if (oldestUnseen >= sentSoFar) {
+          continue;
+        }
+        read.setTimestamp(1, java.sql.Timestamp.from(eventTime[oldestUnseen].minusMillis(1)));
+        try (ResultSet rs = read.executeQuery()) {
+          long now = System.currentTimeMillis();
+          while (rs.next()) {
+            int i = Integer.parseInt(rs.getString(1).substring("live-".length()));
+            if (i < total && !seen[i] && sentAt[i] > 0) {
+              seen[i] = true;
+              visible[i] = now - sentAt[i];
+              seenCount++;
+            }
+          }
+        }
+        while (oldestUnseen < sentSoFar && seen[oldestUnseen]) {
+          oldestUnseen++;
+        }
+      }
+    }
+    sender.join();
+    if (seenCount < total) {
+      throw new IllegalStateException(
+          "only " + seenCount + " of " + total + " live events reached feed_entry in 2 minutes");
+    }
+    Arrays.sort(visible);
+    Latency latency =
+        new Latency(
+            total,
+            IdentityThroughputBenchmark.percentile(visible, 0.5),
+            IdentityThroughputBenchmark.percentile(visible, 0.99));
+    System.out.printf(
+        "latency to feed_entry: visible p50 %d ms, p99 %d ms%n",
+        latency.visibleP50(), latency.visibleP99());
+    return latency;
   }
 
   /** The input, written before any clock starts, each entry's events on one partition. */
@@ -274,10 +426,24 @@ public final class FeedThroughputBenchmark {
             ofLimit >= 0.5 ? "met" : "NOT met",
             ofNaive,
             ofNaive >= 2 ? "met" : "NOT met"));
+    if (r.latency() != null) {
+      md.append(
+          String.format(
+              "%nEnd-to-end latency, after weir's job had read the whole pre-loaded topic: a live"
+                  + " input of %,d events/s for %d s, each the first of a new entry, sent while"
+                  + " `feed_entry` was read every 100 ms; from an event's send time until a read"
+                  + " finds its entry (committed): **p50 %,d ms, p99 %,d ms** over %,d events. The"
+                  + " job holds a change up to `feed.max-staleness` (2 s by default: half coalescing,"
+                  + " half the store's batch) before its row write.%n",
+              LATENCY_RATE,
+              r.latencySeconds(),
+              r.latency().visibleP50(),
+              r.latency().visibleP99(),
+              r.latency().events()));
+    }
     md.append(
         "\nThe benchmark JVM is the job's (the MiniCluster) for the Flink sides and the naive loop's"
-            + " for the naive side; its JIT and GC parts are already counted in it. Not measured yet:"
-            + " end-to-end latency percentiles.\n");
+            + " for the naive side; its JIT and GC parts are already counted in it.\n");
     return md.toString();
   }
 }

@@ -41,7 +41,8 @@ class BenchAllReportTest {
                 + " 0.75× | **NOT met** |")
         .contains(
             "activity-feed from Kafka (steady window, 30–90 % of 200,000 events): 30,000"
-                + " events/s, 0.010 CPU seconds of the job's JVM per 1,000 events")
+                + " events/s, 0.010 CPU seconds of the job's JVM per 1,000 events; end-to-end latency"
+                + " on a live input, visible p50 1,400 ms / p99 2,600 ms")
         .contains(
             "| search-index: WAL of price-only changes, full-row upsert / weir | ≥ 50× | 13.0×"
                 + " | **NOT met** |")
@@ -166,7 +167,9 @@ class BenchAllReportTest {
                 2,
                 side("decode, validate, discard", 120_000, 1.0, 0.8),
                 side("weir activity-feed", 120_000, 4.0, 1.2),
-                side("naive JDBC loop", 120_000, 3.0, 0.9)),
+                side("naive JDBC loop", 120_000, 3.0, 0.9),
+                new FeedThroughputBenchmark.Latency(5_000, 1_400, 2_600),
+                10),
             identity,
             identityKafka,
             search,
