@@ -50,25 +50,54 @@ public final class Values {
       return array;
     }
     ValueType type = ValueType.of(pgType);
+    JsonNode value;
     try {
-      return switch (type) {
-        case INTEGER -> NODES.numberNode(integer(raw));
-        case DECIMAL -> NODES.numberNode(decimal(raw));
-        case FLOAT ->
-            raw instanceof Number n
-                ? NODES.numberNode(n.doubleValue())
-                : NODES.textNode(raw.toString());
-        case BOOLEAN -> NODES.booleanNode(bool(raw));
-        case TEXT, KEYWORD -> NODES.textNode(raw.toString());
-        case JSON -> json(raw);
-        case TIMESTAMPTZ -> NODES.textNode(timestamptz(raw));
-        case TIMESTAMP -> NODES.textNode(timestamp(raw));
-        case DATE -> NODES.textNode(date(raw));
-      };
+      value =
+          switch (type) {
+            case INTEGER -> NODES.numberNode(integer(raw));
+            case DECIMAL -> NODES.numberNode(decimal(raw));
+            case FLOAT ->
+                raw instanceof Number n
+                    ? NODES.numberNode(n.doubleValue())
+                    : NODES.textNode(raw.toString());
+            case BOOLEAN -> NODES.booleanNode(bool(raw));
+            case TEXT, KEYWORD -> NODES.textNode(raw.toString());
+            case JSON -> json(raw);
+            case TIMESTAMPTZ -> NODES.textNode(timestamptz(raw));
+            case TIMESTAMP -> NODES.textNode(timestamp(raw));
+            case DATE -> NODES.textNode(date(raw));
+          };
     } catch (IllegalArgumentException | ArithmeticException | DateTimeParseException e) {
       throw new IllegalArgumentException(
           "'" + column + "' is not " + article(type) + ": " + brief(raw), e);
     }
+    if (hasNul(value)) {
+      // PostgreSQL's text and jsonb take no U+0000: the copy's write would fail on every retry.
+      throw new IllegalArgumentException(
+          "'" + column + "' contains U+0000, which PostgreSQL cannot store");
+    }
+    return value;
+  }
+
+  /** Whether a text value, or any string or field name of a JSON value, holds a U+0000. */
+  private static boolean hasNul(JsonNode node) {
+    if (node.isTextual()) {
+      return node.textValue().indexOf('\u0000') >= 0;
+    }
+    if (node.isObject()) {
+      for (Map.Entry<String, JsonNode> field : node.properties()) {
+        if (field.getKey().indexOf('\u0000') >= 0 || hasNul(field.getValue())) {
+          return true;
+        }
+      }
+    } else if (node.isArray()) {
+      for (JsonNode element : node) {
+        if (hasNul(element)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   private static long integer(Object raw) {

@@ -61,6 +61,20 @@ class ValuesTest {
   }
 
   @Test
+  void aNulInTextOrJsonIsRefusedBeforeItReachesTheCopy() {
+    // PostgreSQL stores no U+0000 in text or jsonb: the copy's write would fail on every retry.
+    assertThatThrownBy(() -> Values.normalize("name", "a\u0000b", "text"))
+        .hasMessage("'name' contains U+0000, which PostgreSQL cannot store");
+    assertThatThrownBy(() -> Values.normalize("tags", List.of("ok", "a\u0000b"), "text[]"))
+        .hasMessage("'tags' contains U+0000, which PostgreSQL cannot store");
+    assertThatThrownBy(() -> Values.normalize("attributes", "{\"k\": \"a\\u0000b\"}", "jsonb"))
+        .hasMessage("'attributes' contains U+0000, which PostgreSQL cannot store");
+    assertThatThrownBy(() -> Values.normalize("attributes", Map.of("a\u0000", "v"), "jsonb"))
+        .hasMessage("'attributes' contains U+0000, which PostgreSQL cannot store");
+    assertThat(Values.normalize("name", "a\\u0000b", "text").asText()).isEqualTo("a\\u0000b");
+  }
+
+  @Test
   void keysAreTheValuesTextOrTheirJsonArrayAndNullWhenAPartIsNull() {
     var n = JsonNodeFactory.instance;
     assertThat(Values.key(List.of(n.numberNode(42L)))).isEqualTo("42");
