@@ -16,9 +16,6 @@ import dev.weir.search.SearchIndexJob;
 import dev.weir.search.SearchIndexOptions;
 import dev.weir.sink.elasticsearch.ElasticsearchClients;
 import dev.weir.sink.elasticsearch.ElasticsearchSettings;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
@@ -78,18 +75,7 @@ class SearchIndexITCase {
       copyTable = "search_document";
       copyColumns = "brand_name || '|' || category_path::text || '|' || price";
     } else {
-      // The file as it is, with this run's index and pricing topic.
-      Path definition = dir.resolve("products.json");
-      Files.writeString(
-          definition,
-          resource("weir/schemas/documents/products.json")
-              .replace(
-                  "\"index\": \"products\"",
-                  "\"index\": \"" + config.get(SearchIndexOptions.ALIAS) + "\"")
-              .replace(
-                  "\"topic\": \"pricing.events\"",
-                  "\"topic\": \"" + config.get(SearchIndexOptions.PRICING_TOPIC) + "\""));
-      config = config.with(SearchIndexOptions.DOCUMENTS, definition.toString());
+      config = TestDatabases.withProductsDefinition(config, dir);
       copyTable = DeclaredDocuments.plans(config).get(0).copyTable();
       // Labels are jsonb there: the same text as search_document's columns.
       copyColumns =
@@ -340,12 +326,6 @@ class SearchIndexITCase {
   private boolean replayedToTheEnd() throws Exception {
     return Kafka.consumedToTheEnd(
         KafkaIo.groupId(SearchIndexJob.NAME), SearchIndexJob.inputs(config));
-  }
-
-  private static String resource(String name) throws Exception {
-    try (InputStream in = SearchIndexITCase.class.getClassLoader().getResourceAsStream(name)) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
   }
 
   private static StreamExecutionEnvironment env() {

@@ -143,7 +143,10 @@ public final class DeclaredDocuments {
                   dlq,
                   source.topic(),
                   EventCodec.of(EventSchema.DECLARED_ROWS, DeclaredRow.class),
-                  new TopicRows(source, keyColumns(plan, source)),
+                  new TopicRows(
+                      source,
+                      keyColumns(plan, source),
+                      DocumentIndex.flattenedColumns(plan, source)),
                   TypeInformation.of(SourceRow.class),
                   changeTimes(config),
                   uid)
@@ -153,7 +156,10 @@ public final class DeclaredDocuments {
                   dlq,
                   topic(config, source),
                   EventCodec.of(EventSchema.CDC_CATALOG, ChangeEvent.class),
-                  new ChangeRows(source, keyColumns(plan, source)),
+                  new ChangeRows(
+                      source,
+                      keyColumns(plan, source),
+                      DocumentIndex.flattenedColumns(plan, source)),
                   TypeInformation.of(SourceRow.class),
                   changeTimes(config),
                   uid);

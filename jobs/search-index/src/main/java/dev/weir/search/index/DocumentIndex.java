@@ -10,6 +10,7 @@ import dev.weir.search.definition.DocumentPlan.Field;
 import dev.weir.search.definition.DocumentPlan.Node;
 import dev.weir.search.definition.ValueType;
 import dev.weir.search.join.DocumentChange;
+import dev.weir.search.join.Values;
 import dev.weir.sink.elasticsearch.DocumentOperation;
 import dev.weir.sink.elasticsearch.ElasticsearchClients;
 import dev.weir.sink.elasticsearch.ElasticsearchSettings;
@@ -18,6 +19,7 @@ import java.io.Serializable;
 import java.io.StringReader;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import org.apache.flink.connector.base.sink.writer.ElementConverter;
 
 /**
@@ -124,6 +126,26 @@ public final class DocumentIndex implements Serializable {
       default -> {}
     }
     return mapping;
+  }
+
+  /**
+   * The columns of {@code source} that some node indexes as a flattened field (a json or jsonb
+   * column, unless the definition maps it otherwise): Elasticsearch takes only an object, or a list
+   * of objects, there ({@link Values#checkFlattened}).
+   */
+  public static Set<String> flattenedColumns(DocumentPlan plan, DocumentPlan.Source source) {
+    Set<String> columns = new TreeSet<>();
+    plan.readersOf(source.name())
+        .forEach(
+            node -> {
+              for (Field f : node.fields()) {
+                JsonNode mapping = overridden(node, f.name(), fieldMapping(f));
+                if ("flattened".equals(mapping.path("type").asText())) {
+                  columns.add(f.column());
+                }
+              }
+            });
+    return columns;
   }
 
   /** The definition's transform.mapping of a field, where it gives one, else the derived one. */

@@ -1,5 +1,6 @@
 package dev.weir.search.join;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.common.kafka.DecodingDeserializer;
@@ -9,6 +10,7 @@ import dev.weir.search.definition.DocumentPlan;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Debezium change events of one declared table, whichever writer produced them (weir's capture,
@@ -22,13 +24,23 @@ public final class ChangeRows implements DecodingDeserializer.Conversion<ChangeE
 
   private final DocumentPlan.Source source;
   private final List<String> keyColumns;
+  private final Set<String> flattenedColumns;
 
   /**
    * @param keyColumns the columns every reader node keys the table by (a delete carries only them)
    */
   public ChangeRows(DocumentPlan.Source source, List<String> keyColumns) {
+    this(source, keyColumns, Set.of());
+  }
+
+  /**
+   * @param flattenedColumns columns indexed as flattened fields ({@link Values#checkFlattened})
+   */
+  public ChangeRows(
+      DocumentPlan.Source source, List<String> keyColumns, Set<String> flattenedColumns) {
     this.source = source;
     this.keyColumns = keyColumns;
+    this.flattenedColumns = flattenedColumns;
   }
 
   /**
@@ -88,7 +100,11 @@ public final class ChangeRows implements DecodingDeserializer.Conversion<ChangeE
           unavailable.add(name);
           continue;
         }
-        values.set(name, Values.normalize(name, raw, column.getValue()));
+        JsonNode value = Values.normalize(name, raw, column.getValue());
+        if (flattenedColumns.contains(name)) {
+          Values.checkFlattened(name, value);
+        }
+        values.set(name, value);
       }
     } catch (IllegalArgumentException bad) {
       throw new InvalidEventException(

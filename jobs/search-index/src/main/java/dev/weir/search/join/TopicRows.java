@@ -9,6 +9,7 @@ import dev.weir.schema.InvalidEventException;
 import dev.weir.search.definition.DocumentPlan;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Events of a topic that feeds a node (the definition's {@code "weir": {"topic": ...}}), as {@link
@@ -22,10 +23,20 @@ public final class TopicRows implements DecodingDeserializer.Conversion<Declared
 
   private final DocumentPlan.Source source;
   private final List<String> keyColumns;
+  private final Set<String> flattenedColumns;
 
   public TopicRows(DocumentPlan.Source source, List<String> keyColumns) {
+    this(source, keyColumns, Set.of());
+  }
+
+  /**
+   * @param flattenedColumns fields indexed as flattened fields ({@link Values#checkFlattened})
+   */
+  public TopicRows(
+      DocumentPlan.Source source, List<String> keyColumns, Set<String> flattenedColumns) {
     this.source = source;
     this.keyColumns = keyColumns;
+    this.flattenedColumns = flattenedColumns;
   }
 
   @Override
@@ -53,9 +64,12 @@ public final class TopicRows implements DecodingDeserializer.Conversion<Declared
       row.lsn = version.asLong();
       for (Map.Entry<String, String> column : source.columns().entrySet()) {
         if (fields.containsKey(column.getKey())) {
-          values.set(
-              column.getKey(),
-              Values.normalize(column.getKey(), fields.get(column.getKey()), column.getValue()));
+          JsonNode value =
+              Values.normalize(column.getKey(), fields.get(column.getKey()), column.getValue());
+          if (flattenedColumns.contains(column.getKey())) {
+            Values.checkFlattened(column.getKey(), value);
+          }
+          values.set(column.getKey(), value);
         }
       }
     } catch (IllegalArgumentException bad) {

@@ -28,6 +28,14 @@ import java.util.Map;
 public final class Values {
 
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
+
+  /**
+   * Elasticsearch's default {@code depth_limit} of a flattened field, the type a json or jsonb
+   * column is indexed as: a deeper value would be refused by the index after reaching the copy, so
+   * it is refused when decoded.
+   */
+  static final int FLATTENED_DEPTH_LIMIT = 20;
+
   private static final BigInteger LONG_MIN = BigInteger.valueOf(Long.MIN_VALUE);
   private static final BigInteger LONG_MAX = BigInteger.valueOf(Long.MAX_VALUE);
 
@@ -71,12 +79,57 @@ public final class Values {
       throw new IllegalArgumentException(
           "'" + column + "' is not " + article(type) + ": " + brief(raw), e);
     }
+    if (type == ValueType.JSON && objectDepth(value) > FLATTENED_DEPTH_LIMIT) {
+      throw new IllegalArgumentException(
+          "'"
+              + column
+              + "' nests objects "
+              + objectDepth(value)
+              + " deep; its index field (flattened) takes at most "
+              + FLATTENED_DEPTH_LIMIT);
+    }
     if (hasNul(value)) {
       // PostgreSQL's text and jsonb take no U+0000: the copy's write would fail on every retry.
       throw new IllegalArgumentException(
           "'" + column + "' contains U+0000, which PostgreSQL cannot store");
     }
     return value;
+  }
+
+  /**
+   * Refuses a JSON value a flattened field does not take: anything but null, an object, or a list
+   * of those (Elasticsearch refuses a number, a text or a list of them there).
+   */
+  public static void checkFlattened(String column, JsonNode value) {
+    if (!takenByFlattened(value)) {
+      throw new IllegalArgumentException(
+          "'"
+              + column
+              + "' is indexed as a flattened field, which takes an object or a list of objects,"
+              + " not "
+              + brief(value));
+    }
+  }
+
+  private static boolean takenByFlattened(JsonNode value) {
+    if (value.isArray()) {
+      for (JsonNode element : value) {
+        if (!takenByFlattened(element)) {
+          return false;
+        }
+      }
+      return true;
+    }
+    return value.isNull() || value.isObject();
+  }
+
+  /** How many objects deep a JSON value nests (an array adds none). */
+  private static int objectDepth(JsonNode node) {
+    int deepest = 0;
+    for (JsonNode child : node) {
+      deepest = Math.max(deepest, objectDepth(child));
+    }
+    return node.isObject() ? deepest + 1 : deepest;
   }
 
   /** Whether a text value, or any string or field name of a JSON value, holds a U+0000. */

@@ -61,6 +61,38 @@ class ValuesTest {
   }
 
   @Test
+  void jsonNestedDeeperThanAFlattenedFieldTakesIsRefused() {
+    String deepest = "{\"a\":".repeat(20) + "1" + "}".repeat(20);
+    assertThat(Values.normalize("attributes", deepest, "jsonb").toString()).isEqualTo(deepest);
+    assertThat(Values.normalize("attributes", "[[[[1]]]]", "jsonb").toString())
+        .isEqualTo("[[[[1]]]]");
+    assertThatThrownBy(
+            () ->
+                Values.normalize(
+                    "attributes", "[" + "{\"a\":".repeat(21) + "1" + "}".repeat(21) + "]", "jsonb"))
+        .hasMessage(
+            "'attributes' nests objects 21 deep; its index field (flattened) takes at most 20");
+  }
+
+  @Test
+  void aFlattenedFieldTakesObjectsListsOfThemAndNull() {
+    // What Elasticsearch 8 takes in a flattened field (tried on the local stack's node).
+    for (String taken : List.of("{}", "{\"a\":[1,2]}", "[{\"a\":1}]", "[]", "null", "[[{}]]")) {
+      Values.checkFlattened("attributes", Values.normalize("attributes", taken, "jsonb"));
+    }
+    for (String refused : List.of("[1,2]", "\"x\"", "5", "[{\"a\":1},2]")) {
+      assertThatThrownBy(
+              () ->
+                  Values.checkFlattened(
+                      "attributes", Values.normalize("attributes", refused, "jsonb")))
+          .as(refused)
+          .hasMessageStartingWith(
+              "'attributes' is indexed as a flattened field, which takes an object or a list of"
+                  + " objects, not ");
+    }
+  }
+
+  @Test
   void aNulInTextOrJsonIsRefusedBeforeItReachesTheCopy() {
     // PostgreSQL stores no U+0000 in text or jsonb: the copy's write would fail on every retry.
     assertThatThrownBy(() -> Values.normalize("name", "a\u0000b", "text"))
