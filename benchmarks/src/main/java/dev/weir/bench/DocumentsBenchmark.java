@@ -1,6 +1,7 @@
 package dev.weir.bench;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.bench.SearchIndexBenchmark.Load;
 import dev.weir.bench.SearchIndexBenchmark.Writes;
 import dev.weir.cli.BundledDocuments;
@@ -19,6 +20,7 @@ import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import dev.weir.stack.Connections;
 import dev.weir.stack.LocalStack;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -26,8 +28,12 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.flink.core.execution.JobClient;
 
 /**
@@ -77,8 +83,18 @@ public final class DocumentsBenchmark {
       FanOut burst,
       Writes declaredWrites,
       Writes handWritten,
+      FeedThroughputBenchmark.Latency priceLatency,
       EndToEnd builtIn,
       EndToEnd declared) {}
+
+  /** Price changes per second of the paced live input the latency is measured on. */
+  static final int LATENCY_RATE = 200;
+
+  /** How long that input runs. */
+  static final int LATENCY_SECONDS = 20;
+
+  /** The price every change of that input sets: never one the loader sends (at most 504.99). */
+  private static final BigDecimal LIVE_PRICE = new BigDecimal("54321.5");
 
   private DocumentsBenchmark() {}
 
@@ -118,6 +134,7 @@ public final class DocumentsBenchmark {
       FanOut burst;
       Writes declaredWrites;
       Writes handWritten;
+      FeedThroughputBenchmark.Latency priceLatency;
       try {
         SearchIndexBenchmark.awaitCount(() -> SearchIndexBenchmark.count(es, alias), products);
         String copyTable = "product_document";
@@ -126,6 +143,7 @@ public final class DocumentsBenchmark {
         Writes[] writes = priceOnly(live, loader, pricing, copyTable, products);
         declaredWrites = writes[0];
         handWritten = writes[1];
+        priceLatency = priceLatency(live, es, alias, pricing, products);
       } finally {
         job.cancel().get();
         capture.cancel().get();
@@ -155,6 +173,7 @@ public final class DocumentsBenchmark {
           burst,
           declaredWrites,
           handWritten,
+          priceLatency,
           builtInPass,
           declaredPass);
     } finally {
@@ -214,6 +233,106 @@ public final class DocumentsBenchmark {
    * A new price for every product through the job, then the same final prices written by hand to a
    * copy of the table as it was before: {@code UPDATE … SET price, content_hash, doc_version}.
    */
+  /**
+   * End-to-end latency of a price change: {@link #LATENCY_RATE} changes per second for {@link
+   * #LATENCY_SECONDS}, each to another product, while the documents of those sent and not yet seen
+   * are read (mget through the alias) every 100 ms. A change's latency is the time of the first
+   * read that shows its price, less the time it was sent: Kafka, the join, the copy, the index and
+   * its refresh (1 s).
+   */
+  private static FeedThroughputBenchmark.Latency priceLatency(
+      WeirConfig config, ElasticsearchClient es, String alias, String pricing, int products)
+      throws Exception {
+    int total = Math.min(products, LATENCY_RATE * LATENCY_SECONDS);
+    long[] sentAt = new long[total + 1]; // by product id
+    long[] visible = new long[total];
+    boolean[] seen = new boolean[total + 1];
+    long version = System.currentTimeMillis() + 2_000_000;
+    AtomicLong sent = new AtomicLong();
+    AtomicReference<Exception> failure = new AtomicReference<>();
+    long start = System.nanoTime();
+    Thread sender =
+        new Thread(
+            () -> {
+              try (EventProducer producer = new EventProducer(config)) {
+                while (sent.get() < total) {
+                  long due =
+                      Math.min(total, (System.nanoTime() - start) * LATENCY_RATE / 1_000_000_000L);
+                  while (sent.get() < due) {
+                    int id = (int) sent.get() + 1;
+                    sentAt[id] = System.currentTimeMillis();
+                    producer.send(
+                        pricing,
+                        Integer.toString(id).getBytes(StandardCharsets.UTF_8),
+                        String.format(
+                                Locale.ROOT,
+                                "{\"product_id\":%d,\"price\":%s,\"currency\":\"EUR\",\"version\":%d}",
+                                id,
+                                LIVE_PRICE.toPlainString(),
+                                version)
+                            .getBytes(StandardCharsets.UTF_8));
+                    sent.incrementAndGet();
+                  }
+                  producer.flush();
+                  Thread.sleep(5);
+                }
+              } catch (Exception e) {
+                failure.set(e);
+              }
+            },
+            "bench-live-prices");
+    sender.start();
+    int seenCount = 0;
+    int oldestUnseen = 1;
+    long deadline = System.nanoTime() + Duration.ofSeconds(LATENCY_SECONDS + 120L).toNanos();
+    while (seenCount < total && System.nanoTime() < deadline) {
+      if (failure.get() != null) {
+        throw new IllegalStateException("the live prices failed", failure.get());
+      }
+      Thread.sleep(100);
+      int sentSoFar = (int) sent.get();
+      List<String> ids = new ArrayList<>();
+      for (int id = oldestUnseen; id <= sentSoFar; id++) {
+        if (!seen[id]) {
+          ids.add(Integer.toString(id));
+        }
+      }
+      if (ids.isEmpty()) {
+        continue;
+      }
+      var docs = es.mget(m -> m.index(alias).ids(ids), ObjectNode.class).docs();
+      long now = System.currentTimeMillis();
+      for (var d : docs) {
+        var got = d.result();
+        if (got.found()
+            && got.source() != null
+            && got.source().path("price").decimalValue().compareTo(LIVE_PRICE) == 0) {
+          int id = Integer.parseInt(got.id());
+          seen[id] = true;
+          visible[seenCount++] = now - sentAt[id];
+        }
+      }
+      while (oldestUnseen <= sentSoFar && seen[oldestUnseen]) {
+        oldestUnseen++;
+      }
+    }
+    sender.join();
+    if (seenCount < total) {
+      throw new IllegalStateException(
+          "only " + seenCount + " of " + total + " live prices became searchable in 2 minutes");
+    }
+    Arrays.sort(visible);
+    FeedThroughputBenchmark.Latency latency =
+        new FeedThroughputBenchmark.Latency(
+            total,
+            IdentityThroughputBenchmark.percentile(visible, 0.5),
+            IdentityThroughputBenchmark.percentile(visible, 0.99));
+    System.out.printf(
+        "price change to a searchable document: p50 %d ms, p99 %d ms%n",
+        latency.visibleP50(), latency.visibleP99());
+    return latency;
+  }
+
   private static Writes[] priceOnly(
       WeirConfig config, CatalogLoader loader, String pricing, String copyTable, int products)
       throws Exception {
@@ -459,6 +578,22 @@ public final class DocumentsBenchmark {
                     type,
                     bytes[0] / Math.max(1, r.declaredWrites().changes()),
                     bytes[1] / Math.max(1, r.handWritten().changes()))));
+    if (r.priceLatency() != null) {
+      md.append("\n## A price change until it is searchable\n\n");
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "With the job running as deployed, %,d price changes, %d per second, each to another"
+                  + " product, while the documents of those sent and not yet seen were read every 100"
+                  + " ms (mget through the alias): from a change's send time until a read shows its"
+                  + " price, **p50 %,d ms, p99 %,d ms**. That is Kafka, the join (coalescing %s on"
+                  + " event time), the copy, the index and its refresh (1 s).%n%n",
+              r.priceLatency().events(),
+              LATENCY_RATE,
+              r.priceLatency().visibleP50(),
+              r.priceLatency().visibleP99(),
+              SearchIndexOptions.COALESCE.defaultValue()));
+    }
     md.append("\n## End to end: documents per second\n\n");
     md.append(
         "Each job from the start of the topics (its consumer group deleted) on a fresh copy"
