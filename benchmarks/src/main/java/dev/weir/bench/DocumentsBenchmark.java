@@ -32,8 +32,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.flink.core.execution.JobClient;
 
 /**
@@ -248,49 +246,32 @@ public final class DocumentsBenchmark {
     long[] visible = new long[total];
     boolean[] seen = new boolean[total + 1];
     long version = System.currentTimeMillis() + 2_000_000;
-    AtomicLong sent = new AtomicLong();
-    AtomicReference<Exception> failure = new AtomicReference<>();
-    long start = System.nanoTime();
-    Thread sender =
-        new Thread(
-            () -> {
-              try (EventProducer producer = new EventProducer(config)) {
-                while (sent.get() < total) {
-                  long due =
-                      Math.min(total, (System.nanoTime() - start) * LATENCY_RATE / 1_000_000_000L);
-                  while (sent.get() < due) {
-                    int id = (int) sent.get() + 1;
-                    sentAt[id] = System.currentTimeMillis();
-                    producer.send(
-                        pricing,
-                        Integer.toString(id).getBytes(StandardCharsets.UTF_8),
-                        String.format(
-                                Locale.ROOT,
-                                "{\"product_id\":%d,\"price\":%s,\"currency\":\"EUR\",\"version\":%d}",
-                                id,
-                                LIVE_PRICE.toPlainString(),
-                                version)
-                            .getBytes(StandardCharsets.UTF_8));
-                    sent.incrementAndGet();
-                  }
-                  producer.flush();
-                  Thread.sleep(5);
-                }
-              } catch (Exception e) {
-                failure.set(e);
-              }
-            },
-            "bench-live-prices");
-    sender.start();
+    PacedInput sender =
+        new PacedInput(
+            config,
+            "bench-live-prices",
+            LATENCY_RATE,
+            total,
+            (producer, i) -> {
+              int id = i + 1;
+              sentAt[id] = System.currentTimeMillis();
+              producer.send(
+                  pricing,
+                  Integer.toString(id).getBytes(StandardCharsets.UTF_8),
+                  String.format(
+                          Locale.ROOT,
+                          "{\"product_id\":%d,\"price\":%s,\"currency\":\"EUR\",\"version\":%d}",
+                          id,
+                          LIVE_PRICE.toPlainString(),
+                          version)
+                      .getBytes(StandardCharsets.UTF_8));
+            });
     int seenCount = 0;
     int oldestUnseen = 1;
     long deadline = System.nanoTime() + Duration.ofSeconds(LATENCY_SECONDS + 120L).toNanos();
     while (seenCount < total && System.nanoTime() < deadline) {
-      if (failure.get() != null) {
-        throw new IllegalStateException("the live prices failed", failure.get());
-      }
       Thread.sleep(100);
-      int sentSoFar = (int) sent.get();
+      int sentSoFar = sender.sent();
       List<String> ids = new ArrayList<>();
       for (int id = oldestUnseen; id <= sentSoFar; id++) {
         if (!seen[id]) {
@@ -316,7 +297,7 @@ public final class DocumentsBenchmark {
         oldestUnseen++;
       }
     }
-    sender.join();
+    sender.close();
     if (seenCount < total) {
       throw new IllegalStateException(
           "only " + seenCount + " of " + total + " live prices became searchable in 2 minutes");

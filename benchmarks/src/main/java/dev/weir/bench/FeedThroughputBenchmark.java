@@ -160,47 +160,30 @@ public final class FeedThroughputBenchmark {
     Instant[] eventTime = new Instant[total];
     long[] visible = new long[total];
     boolean[] seen = new boolean[total];
-    AtomicLong sent = new AtomicLong();
-    AtomicReference<Exception> failure = new AtomicReference<>();
     long start = System.nanoTime();
-    Thread sender =
-        new Thread(
-            () -> {
-              try (EventProducer producer = new EventProducer(config)) {
-                while (sent.get() < total) {
-                  long due =
-                      Math.min(total, (System.nanoTime() - start) * LATENCY_RATE / 1_000_000_000L);
-                  while (sent.get() < due) {
-                    int i = (int) sent.get();
-                    // Milliseconds, as read back: the cursor below compares it with last_at.
-                    eventTime[i] =
-                        liveFrom
-                            .plusNanos(System.nanoTime() - start)
-                            .truncatedTo(ChronoUnit.MILLIS);
-                    ActivityEvent e =
-                        new ActivityEvent(
-                            "live-e-" + i,
-                            "ws-live",
-                            "actor-live-" + (i % 997),
-                            "repository",
-                            "live-" + i,
-                            "push",
-                            eventTime[i],
-                            new HashMap<>(Map.of("n", 0)));
-                    sentAt[i] = System.currentTimeMillis();
-                    producer.send(
-                        topic, e.elementId().getBytes(StandardCharsets.UTF_8), codec.encode(e));
-                    sent.incrementAndGet();
-                  }
-                  Thread.sleep(5);
-                }
-                producer.flush();
-              } catch (Exception e) {
-                failure.set(e);
-              }
-            },
-            "bench-live-feed-input");
-    sender.start();
+    PacedInput sender =
+        new PacedInput(
+            config,
+            "bench-live-feed-input",
+            LATENCY_RATE,
+            total,
+            (producer, i) -> {
+              // Milliseconds, as read back: the cursor below compares it with last_at.
+              eventTime[i] =
+                  liveFrom.plusNanos(System.nanoTime() - start).truncatedTo(ChronoUnit.MILLIS);
+              ActivityEvent e =
+                  new ActivityEvent(
+                      "live-e-" + i,
+                      "ws-live",
+                      "actor-live-" + (i % 997),
+                      "repository",
+                      "live-" + i,
+                      "push",
+                      eventTime[i],
+                      new HashMap<>(Map.of("n", 0)));
+              sentAt[i] = System.currentTimeMillis();
+              producer.send(topic, e.elementId().getBytes(StandardCharsets.UTF_8), codec.encode(e));
+            });
     int seenCount = 0;
     int oldestUnseen = 0;
     long deadline = System.nanoTime() + Duration.ofSeconds(seconds + 120L).toNanos();
@@ -209,11 +192,8 @@ public final class FeedThroughputBenchmark {
             c.prepareStatement(
                 "SELECT element_id FROM feed_entry WHERE workspace_id = 'ws-live' AND last_at >= ?")) {
       while (seenCount < total && System.nanoTime() < deadline) {
-        if (failure.get() != null) {
-          throw new IllegalStateException("the live input failed", failure.get());
-        }
         Thread.sleep(100);
-        int sentSoFar = (int) sent.get();
+        int sentSoFar = sender.sent();
         if (oldestUnseen >= sentSoFar) {
           continue;
         }
@@ -234,7 +214,7 @@ public final class FeedThroughputBenchmark {
         }
       }
     }
-    sender.join();
+    sender.close();
     if (seenCount < total) {
       throw new IllegalStateException(
           "only " + seenCount + " of " + total + " live events reached feed_entry in 2 minutes");

@@ -27,7 +27,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.SplittableRandom;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -438,32 +437,16 @@ public final class IdentityThroughputBenchmark {
       consumer.assign(partitions);
       consumer.seekToEnd(partitions);
       partitions.forEach(consumer::position); // fixes the start before the first event is sent
-      AtomicLong sent = new AtomicLong();
-      AtomicReference<Exception> failure = new AtomicReference<>();
-      Thread sender =
-          new Thread(
-              () -> {
-                try (EventProducer producer = new EventProducer(config)) {
-                  long start = System.nanoTime();
-                  while (sent.get() < total) {
-                    long due =
-                        Math.min(
-                            total, (System.nanoTime() - start) * LATENCY_RATE / 1_000_000_000L);
-                    while (sent.get() < due) {
-                      TrackingEvent e = input.next(prefix, Instant.now());
-                      producer.send(
-                          in, e.distinctId().getBytes(StandardCharsets.UTF_8), codec.encode(e));
-                      sent.incrementAndGet();
-                    }
-                    Thread.sleep(5);
-                  }
-                  producer.flush();
-                } catch (Exception e) {
-                  failure.set(e);
-                }
-              },
-              "bench-live-input");
-      sender.start();
+      PacedInput sender =
+          new PacedInput(
+              config,
+              "bench-live-input",
+              LATENCY_RATE,
+              (int) total,
+              (producer, i) -> {
+                TrackingEvent e = input.next(prefix, Instant.now());
+                producer.send(in, e.distinctId().getBytes(StandardCharsets.UTF_8), codec.encode(e));
+              });
       long deadline = System.nanoTime() + Duration.ofSeconds(seconds + 120L).toNanos();
       while (seen < total && System.nanoTime() < deadline) {
         var records = consumer.poll(Duration.ofMillis(100));
@@ -478,11 +461,9 @@ public final class IdentityThroughputBenchmark {
           visible[seen] = now - sentAt;
           seen++;
         }
-        if (failure.get() != null) {
-          throw new IllegalStateException("the live input failed", failure.get());
-        }
+        sender.sent(); // fails if sending did
       }
-      sender.join();
+      sender.close();
     }
     if (seen < total) {
       throw new IllegalStateException(

@@ -1,0 +1,63 @@
+package dev.weir.bench;
+
+import dev.weir.cli.load.EventProducer;
+import dev.weir.common.config.WeirConfig;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A live input for a latency measurement: {@code total} records at {@code rate} per second, sent
+ * from a thread of its own (flushed every 5 ms, so that none waits in the producer) while the
+ * caller reads what they cause.
+ */
+final class PacedInput implements AutoCloseable {
+
+  /** Sends the {@code i}-th record (from 0). */
+  @FunctionalInterface
+  interface Send {
+    void send(EventProducer producer, int i) throws Exception;
+  }
+
+  private final String name;
+  private final AtomicLong sent = new AtomicLong();
+  private final AtomicReference<Exception> failure = new AtomicReference<>();
+  private final Thread thread;
+
+  PacedInput(WeirConfig config, String name, int rate, int total, Send send) {
+    this.name = name;
+    this.thread =
+        new Thread(
+            () -> {
+              try (EventProducer producer = new EventProducer(config)) {
+                long start = System.nanoTime();
+                while (sent.get() < total) {
+                  long due = Math.min(total, (System.nanoTime() - start) * rate / 1_000_000_000L);
+                  while (sent.get() < due) {
+                    send.send(producer, (int) sent.get());
+                    sent.incrementAndGet();
+                  }
+                  producer.flush();
+                  Thread.sleep(5);
+                }
+              } catch (Exception e) {
+                failure.set(e);
+              }
+            },
+            name);
+    thread.start();
+  }
+
+  /** How many records have been sent (each after what {@link Send} wrote before sending it). */
+  int sent() {
+    if (failure.get() != null) {
+      throw new IllegalStateException(name + " failed", failure.get());
+    }
+    return (int) sent.get();
+  }
+
+  /** Waits for the last record to be sent. */
+  @Override
+  public void close() throws InterruptedException {
+    thread.join();
+  }
+}
