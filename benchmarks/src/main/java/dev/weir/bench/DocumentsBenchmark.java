@@ -29,7 +29,6 @@ import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import org.apache.flink.core.execution.JobClient;
@@ -81,7 +80,7 @@ public final class DocumentsBenchmark {
       FanOut burst,
       Writes declaredWrites,
       Writes handWritten,
-      FeedThroughputBenchmark.Latency priceLatency,
+      PacedInput.Latency priceLatency,
       EndToEnd builtIn,
       EndToEnd declared) {}
 
@@ -132,7 +131,7 @@ public final class DocumentsBenchmark {
       FanOut burst;
       Writes declaredWrites;
       Writes handWritten;
-      FeedThroughputBenchmark.Latency priceLatency;
+      PacedInput.Latency priceLatency;
       try {
         SearchIndexBenchmark.awaitCount(() -> SearchIndexBenchmark.count(es, alias), products);
         String copyTable = "product_document";
@@ -238,7 +237,7 @@ public final class DocumentsBenchmark {
    * read that shows its price, less the time it was sent: Kafka, the join, the copy, the index and
    * its refresh (1 s).
    */
-  private static FeedThroughputBenchmark.Latency priceLatency(
+  private static PacedInput.Latency priceLatency(
       WeirConfig config, ElasticsearchClient es, String alias, String pricing, int products)
       throws Exception {
     int total = Math.min(products, LATENCY_RATE * LATENCY_SECONDS);
@@ -302,12 +301,7 @@ public final class DocumentsBenchmark {
       throw new IllegalStateException(
           "only " + seenCount + " of " + total + " live prices became searchable in 2 minutes");
     }
-    Arrays.sort(visible);
-    FeedThroughputBenchmark.Latency latency =
-        new FeedThroughputBenchmark.Latency(
-            total,
-            IdentityThroughputBenchmark.percentile(visible, 0.5),
-            IdentityThroughputBenchmark.percentile(visible, 0.99));
+    PacedInput.Latency latency = PacedInput.Latency.of(visible);
     System.out.printf(
         "price change to a searchable document: p50 %d ms, p99 %d ms%n",
         latency.visibleP50(), latency.visibleP99());

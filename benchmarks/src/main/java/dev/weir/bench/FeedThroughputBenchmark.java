@@ -22,7 +22,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -67,12 +66,6 @@ public final class FeedThroughputBenchmark {
   static final int LATENCY_RATE = 500;
 
   /**
-   * End-to-end latency in milliseconds, from an event's send time to its feed entry being visible
-   * to a reader of {@code feed_entry} (committed).
-   */
-  public record Latency(long events, long visibleP50, long visibleP99) {}
-
-  /**
    * Every side of one run.
    *
    * @param latency weir's, on a live input after the whole topic (null if not measured)
@@ -84,7 +77,7 @@ public final class FeedThroughputBenchmark {
       SteadyState.Side limit,
       SteadyState.Side weir,
       SteadyState.Side naive,
-      Latency latency,
+      PacedInput.Latency latency,
       int latencySeconds) {}
 
   private FeedThroughputBenchmark() {}
@@ -120,7 +113,7 @@ public final class FeedThroughputBenchmark {
     WeirConfig weirDb =
         BenchDatabases.fresh(stack, connections, "bench_feed_steady")
             .with(FeedOptions.TOPIC, topic);
-    AtomicReference<Latency> latency = new AtomicReference<>();
+    AtomicReference<PacedInput.Latency> latency = new AtomicReference<>();
     SteadyState.Side weir =
         SteadyState.measureJob(
             stack,
@@ -148,7 +141,7 @@ public final class FeedThroughputBenchmark {
    * recency index, from the event time of the oldest event not seen yet). An event's latency is the
    * time of the first read that found its entry less the time it was sent.
    */
-  static Latency latency(
+  static PacedInput.Latency latency(
       WeirConfig config,
       String topic,
       EventCodec<ActivityEvent> codec,
@@ -219,12 +212,7 @@ public final class FeedThroughputBenchmark {
       throw new IllegalStateException(
           "only " + seenCount + " of " + total + " live events reached feed_entry in 2 minutes");
     }
-    Arrays.sort(visible);
-    Latency latency =
-        new Latency(
-            total,
-            IdentityThroughputBenchmark.percentile(visible, 0.5),
-            IdentityThroughputBenchmark.percentile(visible, 0.99));
+    PacedInput.Latency latency = PacedInput.Latency.of(visible);
     System.out.printf(
         "latency to feed_entry: visible p50 %d ms, p99 %d ms%n",
         latency.visibleP50(), latency.visibleP99());

@@ -2,6 +2,7 @@ package dev.weir.bench;
 
 import dev.weir.cli.load.EventProducer;
 import dev.weir.common.config.WeirConfig;
+import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -11,6 +12,23 @@ import java.util.concurrent.atomic.AtomicReference;
  * caller reads what they cause.
  */
 final class PacedInput implements AutoCloseable {
+
+  /**
+   * How long the records took to become visible where the caller reads them, in milliseconds.
+   *
+   * @param events the records measured
+   */
+  public record Latency(long events, long visibleP50, long visibleP99) {
+
+    /** The percentiles of each record's latency (sorted in place). */
+    static Latency of(long[] visibleMillis) {
+      Arrays.sort(visibleMillis);
+      return new Latency(
+          visibleMillis.length,
+          IdentityThroughputBenchmark.percentile(visibleMillis, 0.5),
+          IdentityThroughputBenchmark.percentile(visibleMillis, 0.99));
+    }
+  }
 
   /** Sends the {@code i}-th record (from 0). */
   @FunctionalInterface

@@ -3,7 +3,6 @@ package dev.weir.search.join;
 import dev.weir.search.definition.DocumentPlan;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
-import java.util.Map;
 import java.util.Set;
 import org.apache.flink.api.common.functions.FlatMapFunction;
 import org.apache.flink.util.Collector;
@@ -20,10 +19,13 @@ public class NodeRows implements FlatMapFunction<SourceRow, RowChange> {
   private final DocumentPlan plan;
 
   /** Per node id, the columns it reads ({@link #neededColumns}). */
-  private transient Map<Integer, Set<String>> neededByNode;
+  private final HashMap<Integer, Set<String>> neededByNode = new HashMap<>();
 
   public NodeRows(DocumentPlan plan) {
     this.plan = plan;
+    for (DocumentPlan.Node node : plan.nodes()) {
+      neededByNode.put(node.id(), neededColumns(plan, node));
+    }
   }
 
   @Override
@@ -41,11 +43,7 @@ public class NodeRows implements FlatMapFunction<SourceRow, RowChange> {
       change.lsn = row.lsn;
       change.time = row.time;
       if (!row.deleted) {
-        if (neededByNode == null) {
-          neededByNode = new HashMap<>();
-        }
-        Set<String> needed =
-            neededByNode.computeIfAbsent(node.id(), n -> neededColumns(plan, node));
+        Set<String> needed = neededByNode.get(node.id());
         // A row with only columns the node reads goes on as it came (its large values not copied).
         change.values = needed.containsAll(values.columns()) ? row.values : values.project(needed);
         if (row.unavailable != null) {
