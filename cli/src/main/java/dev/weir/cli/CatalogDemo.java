@@ -10,9 +10,9 @@ import dev.weir.common.kafka.KafkaIo;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.common.postgres.TableStats;
 import dev.weir.search.CatalogCaptureJob;
-import dev.weir.search.ProductsIndex;
 import dev.weir.search.SearchIndexJob;
 import dev.weir.search.SearchIndexOptions;
+import dev.weir.search.index.SearchContract;
 import dev.weir.sink.elasticsearch.ElasticsearchClients;
 import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import dev.weir.stack.Connections;
@@ -80,23 +80,21 @@ final class CatalogDemo {
       throws Exception {
     stack.ensurePostgresDatabase(CATALOG_DATABASE);
     String catalogUrl = connections.postgresJdbcUrl(CATALOG_DATABASE);
-    WeirConfig base =
-        SearchIndexOptions.ownCatalog(copy, catalogUrl, CATALOG_DATABASE, "demo", ALIAS);
-    // The catalog is declared (schemas/documents/products.json), with the demo's index and topic.
+    // The bundled products definition (schemas/documents/products.json), with the demo's index
+    // and topics.
     WeirConfig config =
-        base.with(
-            SearchIndexOptions.DOCUMENTS,
-            BundledDocuments.write(
-                    stack.envFile().getParent().resolve("demo").resolve("products.json"),
-                    "products.json",
-                    ALIAS,
-                    base.get(SearchIndexOptions.PRICING_TOPIC))
-                .toString());
+        SearchIndexOptions.ownCatalog(copy, catalogUrl, CATALOG_DATABASE, "demo", ALIAS);
     // A slot left by the previous run would keep its database from being dropped.
     CatalogCaptureJob.dropSlot(config);
     stack.recreatePostgresDatabase(CATALOG_DATABASE);
     // The definition's topics (it cannot be planned before the catalog has its tables).
-    KafkaIo.deleteTopics(config, SearchIndexJob.inputs(base));
+    KafkaIo.deleteTopics(
+        config,
+        List.of(
+            CatalogCaptureJob.topic(config, "product"),
+            CatalogCaptureJob.topic(config, "brand"),
+            CatalogCaptureJob.topic(config, "category"),
+            config.get(SearchIndexOptions.PRICING_TOPIC)));
     ElasticsearchClient es = ElasticsearchClients.blocking(ElasticsearchSettings.from(config));
     Running running = new Running(config, es);
     try {
@@ -166,7 +164,7 @@ final class CatalogDemo {
           "== 7. the search contract's example queries (docs/search-contract.md, schemas/elasticsearch/examples)"
               + " on %s%n",
           ALIAS);
-      for (String name : ProductsIndex.EXAMPLE_QUERIES) {
+      for (String name : SearchContract.EXAMPLE_QUERIES) {
         printQuery(out, es, name);
       }
       running.summary =
@@ -205,10 +203,10 @@ final class CatalogDemo {
   /** Runs example query {@code name} on the alias, prints it and its first hits; all its hits. */
   static List<ObjectNode> printQuery(PrintWriter out, ElasticsearchClient es, String name)
       throws Exception {
-    String body = ProductsIndex.exampleQuery(name);
+    String body = SearchContract.exampleQuery(name);
     JsonNode query = dev.weir.schema.Json.mapper().readTree(body).get("query");
     out.printf("   %s: %s%n", name, query);
-    List<ObjectNode> hits = ProductsIndex.search(es, ALIAS, body);
+    List<ObjectNode> hits = SearchContract.search(es, ALIAS, body);
     if (hits.isEmpty()) {
       out.println("     (no hits)");
     }

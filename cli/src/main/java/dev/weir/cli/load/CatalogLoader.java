@@ -3,7 +3,10 @@ package dev.weir.cli.load;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.kafka.KafkaIo;
 import dev.weir.common.postgres.PostgresConnectionProvider;
-import dev.weir.search.SearchDocument;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weir.schema.Json;
+import dev.weir.search.definition.DocumentPlan;
+import dev.weir.search.join.DocumentChange;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
@@ -204,30 +207,48 @@ public final class CatalogLoader {
   }
 
   /**
-   * The search document the search-index job would make of a generated product (its description
-   * like {@link #fill}'s): for filling a copy directly, e.g. the backfill benchmark.
+   * The products document the search-index job would make of a generated product (its description
+   * like {@link #fill}'s), fields in {@code plan}'s order: for filling a copy directly, e.g. the
+   * backfill benchmark.
    */
-  public SearchDocument document(long id, long version) {
-    SearchDocument d = new SearchDocument();
-    d.productId = id;
-    d.isNew = true;
-    d.sku = String.format("SKU-%06d", id);
-    d.name = productName();
-    d.description = description(descriptionChars);
-    d.attributes =
-        "{\"colour\": \"" + word() + "\", \"weight_g\": " + (100 + random.nextInt(5000)) + "}";
-    d.brandId = 1L + random.nextInt(50);
-    d.brandName = "Brand " + word() + " " + d.brandId;
-    d.categoryId = leafCategory();
-    d.categoryPath = List.of("Outdoor", "Outdoor " + capitalized(word()), capitalized(word()));
-    d.price =
+  public DocumentChange document(DocumentPlan plan, long id, long version) {
+    long brandId = 1L + random.nextInt(50);
+    ObjectNode fields = Json.mapper().createObjectNode();
+    fields.put("product_id", id);
+    fields.put("sku", String.format("SKU-%06d", id));
+    fields.put("name", productName());
+    fields.put("description", description(descriptionChars));
+    fields
+        .putObject("attributes")
+        .put("colour", word())
+        .put("weight_g", 100 + random.nextInt(5000));
+    fields.put("brand_id", brandId);
+    fields.put("category_id", leafCategory());
+    fields.put("updated_at", "2026-11-21T10:00:00Z");
+    fields.put("brand_name", "Brand " + word() + " " + brandId);
+    fields
+        .putArray("category_path")
+        .add("Outdoor")
+        .add("Outdoor " + capitalized(word()))
+        .add(capitalized(word()));
+    fields.put(
+        "price",
         BigDecimal.valueOf(500 + random.nextInt(50_000))
-            .divide(BigDecimal.valueOf(100), 2, RoundingMode.UNNECESSARY);
-    d.currency = "EUR";
-    d.priceVersion = version;
-    d.updatedAt = "2026-11-21T10:00:00Z";
-    d.docVersion = version;
-    return d.hashContent();
+            .divide(BigDecimal.valueOf(100), 2, RoundingMode.UNNECESSARY));
+    fields.put("currency", "EUR");
+    List<DocumentPlan.DocumentField> names = plan.documentFields();
+    DocumentChange d = new DocumentChange();
+    d.id = Long.toString(id);
+    d.values = new String[names.size()];
+    d.changed = new boolean[names.size()];
+    for (int i = 0; i < names.size(); i++) {
+      d.values[i] = fields.path(names.get(i).name()).toString();
+      d.changed[i] = true;
+    }
+    d.isNew = true;
+    d.contentHash = DocumentChange.contentHash(d.values);
+    d.version = version;
+    return d;
   }
 
   private static void insertCategory(PreparedStatement s, long id, String name, Long parent)
@@ -323,7 +344,7 @@ public final class CatalogLoader {
   }
 
   /** About {@code chars} characters of product copy. */
-  private String description(int chars) {
+  String description(int chars) {
     StringBuilder text = new StringBuilder();
     while (text.length() < chars) {
       text.append(capitalized(word()));

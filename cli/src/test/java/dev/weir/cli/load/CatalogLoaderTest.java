@@ -35,9 +35,8 @@ class CatalogLoaderTest {
 
   @Test
   void descriptionsHaveAboutTheAskedSize() {
-    assertThat(new CatalogLoader(1).document(1, 1).description).hasSizeBetween(6_000, 6_200);
-    assertThat(new CatalogLoader(1, 24_000).document(1, 1).description)
-        .hasSizeBetween(24_000, 24_200);
+    assertThat(new CatalogLoader(1).description(6_000)).hasSizeBetween(6_000, 6_200);
+    assertThat(new CatalogLoader(1).description(24_000)).hasSizeBetween(24_000, 24_200);
   }
 
   private static BigDecimal price(byte[] event) throws Exception {

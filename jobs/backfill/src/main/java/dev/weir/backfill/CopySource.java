@@ -16,8 +16,7 @@ import java.util.stream.Collectors;
 /**
  * The Postgres copy a backfill rebuilds an index from, as the passes use it: how many documents,
  * their splits, a split's content hashes and documents, and which ids it no longer holds. Ids are
- * the documents' Elasticsearch ids, as strings. Two copies: the built-in products document's {@code
- * search_document} ({@link ProductsCopy}), and the copy table of a declared document ({@link
+ * the documents' Elasticsearch ids, as strings: the copy table of a declared document ({@link
  * DeclaredCopy}).
  */
 interface CopySource extends Serializable {
@@ -53,15 +52,15 @@ interface CopySource extends Serializable {
 
   /**
    * The copy the configuration names: a declared document's ({@link SearchIndexOptions#DOCUMENTS},
-   * the one {@link BackfillOptions#DOCUMENT} names when the file declares several), else the
-   * products document's.
+   * by default the bundled products definition; the one {@link BackfillOptions#DOCUMENT} names
+   * when the file declares several).
    */
   static CopySource of(WeirConfig config) {
-    if (!DeclaredDocuments.configured(config)) {
-      return new ProductsCopy(config.get(SearchIndexOptions.ALIAS));
-    }
     List<DocumentPlan> plans = DeclaredDocuments.plans(config);
-    String file = config.get(SearchIndexOptions.DOCUMENTS);
+    String file =
+        config
+            .getOptional(SearchIndexOptions.DOCUMENTS)
+            .orElse(DeclaredDocuments.PRODUCTS_RESOURCE);
     String wanted = config.getOptional(BackfillOptions.DOCUMENT).orElse(null);
     if (wanted == null) {
       if (plans.size() != 1) {

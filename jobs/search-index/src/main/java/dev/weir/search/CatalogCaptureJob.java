@@ -30,7 +30,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
- * cdc-catalog: the catalog database's product, brand and category tables → Debezium (Flink CDC's
+ * cdc-catalog: the tables of the document definition (see {@link DeclaredDocuments#specs}) → Debezium (Flink CDC's
  * incremental Postgres source: a snapshot, then pgoutput from its own slot and a publication of
  * these tables only) → the standard Debezium JSON envelope on {@code cdc.catalog.<table>}, keyed by
  * the row's primary key, exactly once. A deployment that already runs Debezium Server or Kafka
@@ -39,7 +39,6 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 public final class CatalogCaptureJob implements WeirJob {
 
   public static final String NAME = "cdc-catalog";
-  public static final List<String> TABLES = List.of("product", "brand", "category");
 
   @Override
   public String name() {
@@ -48,28 +47,21 @@ public final class CatalogCaptureJob implements WeirJob {
 
   @Override
   public List<String> topics(WeirConfig config) {
-    if (DeclaredDocuments.configured(config)) {
-      return DeclaredDocuments.topics(config, DeclaredDocuments.plans(config)).stream()
-          .filter(t -> t.startsWith(config.get(SearchIndexOptions.CDC_TOPIC_PREFIX)))
-          .toList();
-    }
-    return TABLES.stream().map(t -> topic(config, t)).toList();
+    return DeclaredDocuments.topics(config, DeclaredDocuments.plans(config)).stream()
+        .filter(t -> t.startsWith(config.get(SearchIndexOptions.CDC_TOPIC_PREFIX)))
+        .toList();
   }
 
   /**
    * The tables captured ({@code schema.table}) and each one's key columns: those the definition
-   * declares, link tables included, or the built-in catalog's.
+   * declares, link tables included.
    */
   static Map<String, List<String>> capturedTables(WeirConfig config) {
     Map<String, List<String>> tables = new LinkedHashMap<>();
-    if (DeclaredDocuments.configured(config)) {
-      for (DocumentPlan plan : DeclaredDocuments.plans(config)) {
-        for (DocumentPlan.Source source : DeclaredDocuments.tables(List.of(plan))) {
-          tables.putIfAbsent(source.name(), DeclaredDocuments.keyColumns(plan, source));
-        }
+    for (DocumentPlan plan : DeclaredDocuments.plans(config)) {
+      for (DocumentPlan.Source source : DeclaredDocuments.tables(List.of(plan))) {
+        tables.putIfAbsent(source.name(), DeclaredDocuments.keyColumns(plan, source));
       }
-    } else {
-      TABLES.forEach(t -> tables.put("public." + t, List.of("id")));
     }
     return tables;
   }
@@ -96,7 +88,7 @@ public final class CatalogCaptureJob implements WeirJob {
       exists.setString(1, publication);
       if (!exists.executeQuery().next()) {
         c.createStatement().execute("CREATE PUBLICATION " + publication + " FOR TABLE " + tables);
-      } else if (DeclaredDocuments.configured(config)) {
+      } else {
         c.createStatement().execute("ALTER PUBLICATION " + publication + " SET TABLE " + tables);
       }
     } catch (SQLException e) {

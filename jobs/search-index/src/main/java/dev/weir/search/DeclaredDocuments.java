@@ -28,7 +28,12 @@ import dev.weir.search.join.TopicRows;
 import dev.weir.sink.elasticsearch.ElasticsearchClients;
 import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import dev.weir.sink.elasticsearch.ElasticsearchSink;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weir.schema.Json;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -39,6 +44,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -48,26 +54,60 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * Declared documents ({@link SearchIndexOptions#DOCUMENTS}): the definition file, planned against
- * the source database's catalog, and the topics of the tables it names.
+ * Declared documents: the definition file ({@link SearchIndexOptions#DOCUMENTS}, by default the
+ * bundled products definition), planned against the source database's catalog, and the topics of
+ * the tables it names.
  */
 public final class DeclaredDocuments {
 
   private DeclaredDocuments() {}
 
-  /** Whether the job indexes declared documents rather than the built-in products. */
-  public static boolean configured(WeirConfig config) {
-    return config.getOptional(SearchIndexOptions.DOCUMENTS).isPresent();
+  /** The definition bundled with weir: today's products catalog, the default document. */
+  public static final String PRODUCTS_RESOURCE = "weir/schemas/documents/products.json";
+
+  /**
+   * The documents of the definition file ({@link SearchIndexOptions#DOCUMENTS}), or without one
+   * the bundled products definition, behind {@link SearchIndexOptions#ALIAS} and with its prices
+   * from {@link SearchIndexOptions#PRICING_TOPIC}.
+   */
+  public static List<DocumentSpec> specs(WeirConfig config) {
+    Optional<String> file = config.getOptional(SearchIndexOptions.DOCUMENTS);
+    if (file.isPresent()) {
+      return DefinitionFile.read(Path.of(file.get()));
+    }
+    return List.of(products(config));
+  }
+
+  /** The bundled products definition, with the alias and the price topic of {@code config}. */
+  static DocumentSpec products(WeirConfig config) {
+    ArrayNode file;
+    try (InputStream in =
+        DeclaredDocuments.class.getClassLoader().getResourceAsStream(PRODUCTS_RESOURCE)) {
+      if (in == null) {
+        throw new IllegalStateException(PRODUCTS_RESOURCE + " is not on the class path");
+      }
+      file = (ArrayNode) Json.mapper().readTree(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    ObjectNode document = (ObjectNode) file.get(0);
+    document.put("index", config.get(SearchIndexOptions.ALIAS));
+    for (JsonNode child : document.path("nodes").path("children")) {
+      if (child.path("weir").has("topic")) {
+        ((ObjectNode) child.get("weir")).put("topic", config.get(SearchIndexOptions.PRICING_TOPIC));
+      }
+    }
+    return DefinitionFile.parse(file.toString()).get(0);
   }
 
   /**
-   * The documents of the definition file, planned against the catalog of the source database
-   * ({@link SearchIndexOptions#CATALOG_URL}); a definition that does not fit it is refused here,
-   * with the node named, before any job starts.
+   * The documents of {@link #specs}, planned against the catalog of the source database ({@link
+   * SearchIndexOptions#CATALOG_URL}); a definition that does not fit it is refused here, with the
+   * node named, before any job starts.
    */
   public static List<DocumentPlan> plans(WeirConfig config) {
-    String file = config.get(SearchIndexOptions.DOCUMENTS);
-    List<DocumentSpec> specs = DefinitionFile.read(Path.of(file));
+    String file = config.getOptional(SearchIndexOptions.DOCUMENTS).orElse(PRODUCTS_RESOURCE);
+    List<DocumentSpec> specs = specs(config);
     String url = config.get(SearchIndexOptions.CATALOG_URL);
     try (Connection c = PostgresConnectionProvider.open(config, url)) {
       PostgresCatalog catalog = new PostgresCatalog(c);
