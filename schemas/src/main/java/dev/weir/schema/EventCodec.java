@@ -33,7 +33,9 @@ public final class EventCodec<T> implements Serializable {
   private transient JsonSchema jsonSchema;
 
   private EventCodec(EventSchema schema, Class<T> type, int maxBytes) {
-    if (!schema.javaType().equals(type)) {
+    // Any event object binds as a declared row: a declared topic node may have its events
+    // checked against one of weir's schemas (its "weir.event_schema").
+    if (!schema.javaType().equals(type) && type != DeclaredRow.class) {
       throw new IllegalArgumentException(schema + " is read as " + schema.javaType().getName());
     }
     this.schema = schema;

@@ -29,4 +29,23 @@ public enum EventSchema {
   public Class<?> javaType() {
     return javaType;
   }
+
+  /**
+   * The schema of the events of one topic named {@code family} (not the change topics, the declared
+   * rows' or the DLQ's): what a declared topic node may name to have its events checked.
+   */
+  public static java.util.Optional<EventSchema> topicFamily(String family) {
+    return java.util.Arrays.stream(values())
+        .filter(s -> s != CDC_CATALOG && s != DECLARED_ROWS && s != DLQ)
+        .filter(s -> s.family.equals(family))
+        .findFirst();
+  }
+
+  /** The families {@link #topicFamily} knows. */
+  public static java.util.List<String> topicFamilies() {
+    return java.util.Arrays.stream(values())
+        .filter(s -> topicFamily(s.family).isPresent())
+        .map(EventSchema::family)
+        .toList();
+  }
 }

@@ -1,5 +1,8 @@
 package dev.weir.search;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.common.DeadLetters;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
@@ -10,6 +13,7 @@ import dev.weir.schema.ChangeEvent;
 import dev.weir.schema.DeclaredRow;
 import dev.weir.schema.EventCodec;
 import dev.weir.schema.EventSchema;
+import dev.weir.schema.Json;
 import dev.weir.search.copy.CopyWriter;
 import dev.weir.search.copy.DocumentCopy;
 import dev.weir.search.definition.DefinitionException;
@@ -28,10 +32,6 @@ import dev.weir.search.join.TopicRows;
 import dev.weir.sink.elasticsearch.ElasticsearchClients;
 import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import dev.weir.sink.elasticsearch.ElasticsearchSink;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.weir.schema.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -66,9 +66,9 @@ public final class DeclaredDocuments {
   public static final String PRODUCTS_RESOURCE = "weir/schemas/documents/products.json";
 
   /**
-   * The documents of the definition file ({@link SearchIndexOptions#DOCUMENTS}), or without one
-   * the bundled products definition, behind {@link SearchIndexOptions#ALIAS} and with its prices
-   * from {@link SearchIndexOptions#PRICING_TOPIC}.
+   * The documents of the definition file ({@link SearchIndexOptions#DOCUMENTS}), or without one the
+   * bundled products definition, behind {@link SearchIndexOptions#ALIAS} and with its prices from
+   * {@link SearchIndexOptions#PRICING_TOPIC}.
    */
   public static List<DocumentSpec> specs(WeirConfig config) {
     Optional<String> file = config.getOptional(SearchIndexOptions.DOCUMENTS);
@@ -182,7 +182,7 @@ public final class DeclaredDocuments {
                   config,
                   dlq,
                   source.topic(),
-                  EventCodec.of(EventSchema.DECLARED_ROWS, DeclaredRow.class),
+                  EventCodec.of(eventSchema(source), DeclaredRow.class),
                   new TopicRows(
                       source,
                       keyColumns(plan, source),
@@ -206,6 +206,13 @@ public final class DeclaredDocuments {
       rows.put(name, table);
     }
     return rows;
+  }
+
+  /** What a topic node's events are checked against: its declared event schema, or any object. */
+  static EventSchema eventSchema(DocumentPlan.Source source) {
+    return source.eventSchema() == null
+        ? EventSchema.DECLARED_ROWS
+        : EventSchema.topicFamily(source.eventSchema()).orElseThrow();
   }
 
   /**

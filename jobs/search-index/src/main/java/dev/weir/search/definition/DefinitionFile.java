@@ -2,6 +2,7 @@ package dev.weir.search.definition;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.weir.schema.EventSchema;
 import dev.weir.schema.Json;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -21,10 +22,10 @@ import java.util.regex.Pattern;
  * Reads a document definition: PGSync's {@code schema.json} as it is (a list of {@code {database,
  * index, nodes}}; {@code nodes} an object, or a one-element list as older files have it), plus
  * weir's extensions, each under a key {@code "weir"}: on a document, {@code copy_table}; on a node,
- * {@code topic}, {@code version} and {@code types} (a node fed by Kafka), {@code path} (a path up a
- * tree). PGSync keys weir does not apply ({@code setting}, {@code plugins}, {@code routing}, {@code
- * transform.concat}, ...) are refused, not silently ignored, unless they are empty; so is any other
- * key weir does not read.
+ * {@code topic}, {@code version}, {@code types} and {@code event_schema} (a node fed by Kafka),
+ * {@code path} (a path up a tree). PGSync keys weir does not apply ({@code setting}, {@code
+ * plugins}, {@code routing}, {@code transform.concat}, ...) are refused, not silently ignored,
+ * unless they are empty; so is any other key weir does not read.
  */
 public final class DefinitionFile {
 
@@ -221,14 +222,17 @@ public final class DefinitionFile {
     NodeSpec.PathSpec pathSpec = null;
     JsonNode weir = n.get("weir");
     if (weir != null) {
-      unknownKeys(weir, Set.of("topic", "version", "types", "path"), "node '" + path + "': weir");
+      unknownKeys(
+          weir,
+          Set.of("topic", "version", "types", "event_schema", "path"),
+          "node '" + path + "': weir");
       if (weir.has("path")) {
         pathSpec = pathSpec(weir.get("path"), path, root, relationship);
       }
       if (weir.has("topic") || !weir.has("path")) {
         topic = topicSource(weir, path, root, primaryKey, relationship);
       } else {
-        for (String key : List.of("version", "types")) {
+        for (String key : List.of("version", "types", "event_schema")) {
           if (weir.has(key)) {
             throw DefinitionException.at(
                 path, "weir." + key + " is for a topic node: it has no weir.topic");
@@ -306,7 +310,20 @@ public final class DefinitionFile {
       throw DefinitionException.at(
           path, "a topic node names its relationship's foreign_key (no catalog to ask)");
     }
-    return new NodeSpec.TopicSource(name, version, types);
+    String eventSchema = null;
+    if (weir.has("event_schema")) {
+      eventSchema = requiredText(weir, "event_schema", "node '" + path + "': weir");
+      if (EventSchema.topicFamily(eventSchema).isEmpty()) {
+        throw DefinitionException.at(
+            path,
+            "weir.event_schema '"
+                + eventSchema
+                + "' is not one of weir's event schemas ("
+                + String.join(", ", EventSchema.topicFamilies())
+                + ")");
+      }
+    }
+    return new NodeSpec.TopicSource(name, version, types, eventSchema);
   }
 
   private static NodeSpec.PathSpec pathSpec(

@@ -32,6 +32,8 @@ public record DocumentPlan(
    * @param columns every column the job reads of it → its PostgreSQL type
    * @param topic the topic of a topic node (else null: the table's change topic is derived)
    * @param versionField a topic node's version field
+   * @param eventSchema the event schema a topic node's events are checked against (one of weir's
+   *     {@link dev.weir.schema.EventSchema} families), or null: any object of the declared types
    */
   public record Source(
       String name,
@@ -39,7 +41,8 @@ public record DocumentPlan(
       String table,
       Map<String, String> columns,
       String topic,
-      String versionField)
+      String versionField,
+      String eventSchema)
       implements Serializable {
 
     public boolean isTopic() {

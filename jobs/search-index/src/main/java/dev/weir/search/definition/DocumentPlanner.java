@@ -380,16 +380,26 @@ public final class DocumentPlanner {
               spec.topic().topic(),
               table.columns(),
               spec.topic().topic(),
-              spec.topic().version());
+              spec.topic().version(),
+              spec.topic().eventSchema());
       // Several nodes may read one topic (a price and its currency as two fields): all their
       // fields are read.
       sources.merge(
           name,
           declared,
           (a, b) -> {
+            if (!java.util.Objects.equals(a.versionField(), b.versionField())
+                || !java.util.Objects.equals(a.eventSchema(), b.eventSchema())) {
+              throw DefinitionException.at(
+                  spec.path(),
+                  "another node reads topic "
+                      + a.topic()
+                      + " with another weir.version or weir.event_schema: they must agree");
+            }
             Map<String, String> columns = new LinkedHashMap<>(a.columns());
             b.columns().forEach(columns::putIfAbsent);
-            return new Source(name, null, a.table(), columns, a.topic(), a.versionField());
+            return new Source(
+                name, null, a.table(), columns, a.topic(), a.versionField(), a.eventSchema());
           });
       return name;
     }
@@ -404,6 +414,7 @@ public final class DocumentPlanner {
             table.schema(),
             table.table(),
             new LinkedHashMap<>(table.columns()),
+            null,
             null,
             null));
     return table.qualifiedName();

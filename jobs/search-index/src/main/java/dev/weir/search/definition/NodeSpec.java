@@ -66,7 +66,8 @@ public record NodeSpec(
    * @param types field → PostgreSQL type name, for the fields the document takes (no catalog to
    *     ask)
    */
-  public record TopicSource(String topic, String version, Map<String, String> types) {}
+  public record TopicSource(
+      String topic, String version, Map<String, String> types, String eventSchema) {}
 
   /**
    * A scalar node whose field is the list of its column's values along a chain of rows of its own

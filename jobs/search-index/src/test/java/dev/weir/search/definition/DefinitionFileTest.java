@@ -187,6 +187,29 @@ class DefinitionFileTest {
     assertThat(price.topic().types())
         .containsEntry("product_id", "bigint")
         .containsEntry("amount", "numeric(14,4)");
+    assertThat(price.topic().eventSchema()).isNull();
+  }
+
+  @Test
+  void weirEventSchemaNamesOneOfWeirsSchemasForATopicsEvents() {
+    String price =
+        """
+        {'table': 'book', 'children': [{'table': 'prices', 'primary_key': ['product_id'],
+         'relationship': {'type': 'one_to_one', 'variant': 'object',
+           'foreign_key': {'parent': ['id'], 'child': ['product_id']}},
+         'weir': {'topic': 'p', 'version': 'version', 'event_schema': %s}}]}
+        """;
+    assertThat(one(file(price.formatted("'pricing.events'"))).root().children().get(0).topic())
+        .extracting(NodeSpec.TopicSource::eventSchema)
+        .isEqualTo("pricing.events");
+    refused(
+        file(price.formatted("'prices.v2'")),
+        "node 'book.prices': weir.event_schema 'prices.v2' is not one of weir's event schemas"
+            + " (activity.events, tracking.events, identity.events, tracking.enriched,"
+            + " pricing.events)");
+    refused(
+        file(price.formatted("'cdc.catalog'")),
+        "node 'book.prices': weir.event_schema 'cdc.catalog' is not one of weir's event schemas");
   }
 
   @Test
@@ -591,8 +614,8 @@ class DefinitionFileTest {
   void aNodesWeirKeysAreTopicVersionTypesAndPath() {
     refused(
         child("{'table': 'prices', 'weir': {'topics': 'x'}}", "object"),
-        "node 'book.prices': weir: 'topics' is not something weir reads (it reads [path, topic,"
-            + " types, version])");
+        "node 'book.prices': weir: 'topics' is not something weir reads (it reads [event_schema,"
+            + " path, topic, types, version])");
     refused(
         child("{'table': 'prices', 'weir': 'pricing.events'}", "object"),
         "node 'book.prices': weir must be an object");
@@ -712,6 +735,12 @@ class DefinitionFileTest {
                 + " 'relationship': {'type': 'one_to_one', 'variant': 'scalar'},"
                 + " 'weir': {'path': {'parent': ['parent_id']}, 'version': 'v'}}]}"),
         "node 'book.category': weir.version is for a topic node: it has no weir.topic");
+    refused(
+        file(
+            "{'table': 'book', 'children': [{'table': 'category',"
+                + " 'relationship': {'type': 'one_to_one', 'variant': 'scalar'},"
+                + " 'weir': {'path': {'parent': ['parent_id']}, 'event_schema': 'pricing.events'}}]}"),
+        "node 'book.category': weir.event_schema is for a topic node: it has no weir.topic");
   }
 
   // --- helpers

@@ -237,6 +237,38 @@ class DocumentPlannerTest {
   }
 
   @Test
+  void nodesReadingOneTopicAgreeOnItsVersionAndEventSchema() {
+    String node =
+        """
+        {"table": "%s", "label": "%s", "columns": ["%s"], "primary_key": ["isbn"],
+         "relationship": {"type": "one_to_one", "variant": "scalar",
+                          "foreign_key": {"parent": ["isbn"], "child": ["isbn"]}},
+         "weir": {"topic": "pricing.events", "version": "version", %s
+                  "types": {"isbn": "text", "amount": "numeric", "currency": "text"}}}
+        """;
+    String schema = "\"event_schema\": \"pricing.events\",";
+    DocumentPlan agreeing =
+        plan(
+            root(
+                "book",
+                "[\"title\"]",
+                node.formatted("price", "price", "amount", schema)
+                    + ", "
+                    + node.formatted("currency", "currency", "currency", schema)));
+    assertThat(agreeing.sources().get("topic:pricing.events").eventSchema())
+        .isEqualTo("pricing.events");
+    assertError(
+        root(
+            "book",
+            "[\"title\"]",
+            node.formatted("price", "price", "amount", schema)
+                + ", "
+                + node.formatted("currency", "currency", "currency", "")),
+        "node 'book.currency': another node reads topic pricing.events with another"
+            + " weir.version or weir.event_schema: they must agree");
+  }
+
+  @Test
   void aPathsParentColumnsMatchTheKey() {
     assertError(
         root(

@@ -16,7 +16,7 @@ class ChangeRowsTest {
     ChangeRows rows =
         new ChangeRows(
             new DocumentPlan.Source(
-                "public.review", "public", "review", Map.of("id", "uuid"), null, null),
+                "public.review", "public", "review", Map.of("id", "uuid"), null, null, null),
             List.of("id"));
     ChangeEvent truncate =
         new ChangeEvent(

@@ -50,7 +50,8 @@ class TopicNodeTest {
           "pricing.events",
           Map.of("book_isbn", "text", "amount", "numeric", "currency", "text", "version", "bigint"),
           "pricing.events",
-          "version");
+          "version",
+          null);
   private JoinSimulator join;
 
   @AfterEach
