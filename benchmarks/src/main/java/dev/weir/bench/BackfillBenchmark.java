@@ -7,8 +7,13 @@ import dev.weir.cli.load.CatalogLoader;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.postgres.PostgresConnectionProvider;
-import dev.weir.search.SearchDocument;
-import dev.weir.search.SearchDocumentStore;
+import dev.weir.search.DeclaredDocuments;
+import dev.weir.search.SearchIndexOptions;
+import dev.weir.search.copy.DocumentCopy;
+import dev.weir.search.copy.DocumentCopyWriter;
+import dev.weir.search.definition.DocumentPlan;
+import dev.weir.search.index.DocumentIndex;
+import dev.weir.search.join.DocumentChange;
 import dev.weir.sink.elasticsearch.DocumentOperation;
 import dev.weir.sink.elasticsearch.ElasticsearchClients;
 import dev.weir.sink.elasticsearch.ElasticsearchSettings;
@@ -23,8 +28,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * backfill, side by side in one run on the local stack, over a copy of {@code documents} generated
- * search documents (~6 kB descriptions) written to search_document as the search-index job writes
- * them:
+ * products documents (~6 kB descriptions) written to product_document by the search-index job's
+ * copy writer:
  *
  * <ol>
  *   <li>a <b>raw bulk load</b> of the very same documents ({@link RawBulk}, as many loaders as the
@@ -37,6 +42,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  */
 public final class BackfillBenchmark {
 
+  private static final String CATALOG = "bench_backfill_catalog";
   private static final String RAW = "bench-backfill-raw";
   private static final String TARGET = "bench-backfill-weir";
 
@@ -63,23 +69,31 @@ public final class BackfillBenchmark {
   public static Result run(LocalStack stack, int documents, int parallelism, int rounds)
       throws Exception {
     Connections connections = stack.up();
+    // The products definition is planned against the catalog's tables, which stay empty: the
+    // documents go to the copy directly.
+    stack.recreatePostgresDatabase(CATALOG);
+    String catalogUrl = connections.postgresJdbcUrl(CATALOG);
     WeirConfig config =
         BenchDatabases.fresh(stack, connections, "bench_backfill")
+            .with(SearchIndexOptions.CATALOG_URL, catalogUrl)
             .with(WeirOptions.PARALLELISM, Integer.toString(parallelism))
             .with(BackfillOptions.TARGET, TARGET)
             // Nothing streams here: no in-flight writes to wait for before the catch-up pass.
             .with(BackfillOptions.SETTLE, "0 s");
-    fill(config, documents);
+    CatalogLoader.createTables(config, catalogUrl);
+    DocumentPlan plan = DeclaredDocuments.plans(config).get(0);
+    fill(config, plan, documents);
+    String mapping = new DocumentIndex(plan).mapping();
     try (var transport = ElasticsearchClients.transport(ElasticsearchSettings.from(config))) {
       ElasticsearchClient es = new ElasticsearchClient(transport);
-      List<DocumentOperation> copy = copy(config);
+      List<DocumentOperation> copy = copy(config, plan);
       // Warm the node (JIT, first index creation) so neither side pays for it.
-      RawBulk.load(es, RAW, copy.subList(0, Math.min(documents, 2 * RawBulk.BATCH)), 1);
+      RawBulk.load(es, RAW, mapping, copy.subList(0, Math.min(documents, 2 * RawBulk.BATCH)), 1);
       // Rounds of both sides in turn; the best of each is kept (a shared machine is noisy).
       double raw = Double.MAX_VALUE;
       Run first = null;
       for (int round = 0; round < rounds; round++) {
-        raw = Math.min(raw, RawBulk.load(es, RAW, copy, parallelism));
+        raw = Math.min(raw, RawBulk.load(es, RAW, mapping, copy, parallelism));
         es.indices().delete(d -> d.index(RAW));
         es.indices().delete(d -> d.index(TARGET).ignoreUnavailable(true));
         Run run = backfill(config);
@@ -92,15 +106,19 @@ public final class BackfillBenchmark {
     }
   }
 
-  /** The copy: {@code documents} generated documents, written by the job's store. */
-  private static void fill(WeirConfig config, int documents) throws Exception {
+  /** The copy: {@code documents} generated documents, written by the job's copy writer. */
+  private static void fill(WeirConfig config, DocumentPlan plan, int documents) throws Exception {
     CatalogLoader generator = new CatalogLoader(11);
-    try (SearchDocumentStore store = SearchDocumentStore.open(config)) {
-      List<SearchDocument> batch = new ArrayList<>();
+    DocumentCopy copy = new DocumentCopy(plan);
+    try (Connection c = PostgresConnectionProvider.open(config)) {
+      copy.migrate(c);
+    }
+    try (DocumentCopyWriter writer = copy.writer(PostgresConnectionProvider.open(config))) {
+      List<DocumentChange> batch = new ArrayList<>();
       for (long id = 1; id <= documents; id++) {
-        batch.add(generator.document(id, 1_000 + id));
+        batch.add(generator.document(plan, id, 1_000 + id));
         if (batch.size() == 500 || id == documents) {
-          store.write(batch);
+          writer.write(batch);
           batch.clear();
         }
       }
@@ -108,11 +126,12 @@ public final class BackfillBenchmark {
   }
 
   /** The copy's documents as the operations a raw loader sends (the backfill sends the same). */
-  private static List<DocumentOperation> copy(WeirConfig config) throws Exception {
+  private static List<DocumentOperation> copy(WeirConfig config, DocumentPlan plan)
+      throws Exception {
     List<DocumentOperation> ops = new ArrayList<>();
     try (Connection c = PostgresConnectionProvider.open(config)) {
-      for (SearchDocument d : SearchDocumentStore.readRange(c, Long.MIN_VALUE, Long.MAX_VALUE)) {
-        ops.add(DocumentOperation.index(RAW, Long.toString(d.productId), d.docVersion, d.toJson()));
+      for (DocumentCopy.CopiedDocument d : new DocumentCopy(plan).readRange(c, null, null)) {
+        ops.add(DocumentOperation.index(RAW, d.id(), d.version(), d.source()));
       }
     }
     return ops;
@@ -135,8 +154,8 @@ public final class BackfillBenchmark {
     md.append("the local stack (PostgreSQL with fsync off, one Elasticsearch node). Input: ")
         .append(String.format("%,d", r.documents()))
         .append(
-            " search documents (descriptions of ~6 kB) in `search_document`, written by the job's"
-                + " store. Parallelism ")
+            " products documents (descriptions of ~6 kB) in `product_document`, written by the"
+                + " job's copy writer. Parallelism ")
         .append(r.parallelism())
         .append(" for the backfill, as many loaders for the raw bulk. ")
         .append(r.rounds())

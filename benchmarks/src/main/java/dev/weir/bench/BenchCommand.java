@@ -275,7 +275,7 @@ public final class BenchCommand {
           "search-index on today's catalog declared as schemas/documents/products.json: a brand"
               + " shared by every product renamed (seconds until every document shows it, writes"
               + " per document), WAL per price-only change vs a hand-written UPDATE, end-to-end"
-              + " documents/s vs raw bulk (declared and built-in job side by side).")
+              + " documents/s vs raw bulk.")
   int documents(
       @Option(
               names = "--products",

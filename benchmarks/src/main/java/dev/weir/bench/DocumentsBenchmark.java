@@ -13,8 +13,11 @@ import dev.weir.common.kafka.KafkaIo;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.common.postgres.TableStats;
 import dev.weir.search.CatalogCaptureJob;
+import dev.weir.search.DeclaredDocuments;
 import dev.weir.search.SearchIndexJob;
 import dev.weir.search.SearchIndexOptions;
+import dev.weir.search.definition.DocumentPlan;
+import dev.weir.search.index.DocumentIndex;
 import dev.weir.sink.elasticsearch.ElasticsearchClients;
 import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import dev.weir.stack.Connections;
@@ -44,8 +47,7 @@ import org.apache.flink.core.execution.JobClient;
  *       against a hand-written {@code UPDATE} of just the changed columns (price, content_hash,
  *       doc_version) of the same rows, on a copy of the same table in the same run;
  *   <li><b>end to end</b>: documents/s from the start of the topics until the alias counts every
- *       product, the declared job and the built-in products job each against the raw bulk of the
- *       documents it indexed.
+ *       product, against the raw bulk of the documents the job indexed.
  * </ol>
  */
 public final class DocumentsBenchmark {
@@ -66,7 +68,7 @@ public final class DocumentsBenchmark {
     }
   }
 
-  /** One end-to-end side: a job's load and the raw bulk of its documents. */
+  /** The end-to-end pass: the job's load and the raw bulk of its documents. */
   public record EndToEnd(Load job, Load raw, TableStats copy) {
     double ratio() {
       return job.documentsPerSecond() / raw.documentsPerSecond();
@@ -81,7 +83,6 @@ public final class DocumentsBenchmark {
       Writes declaredWrites,
       Writes handWritten,
       PacedInput.Latency priceLatency,
-      EndToEnd builtIn,
       EndToEnd declared) {}
 
   /** Price changes per second of the paced live input the latency is measured on. */
@@ -120,6 +121,8 @@ public final class DocumentsBenchmark {
       String pricing = live.get(SearchIndexOptions.PRICING_TOPIC);
       CatalogLoader loader = new CatalogLoader(11);
       loader.load(live, catalogUrl, pricing, products, 1, 0, Duration.ZERO);
+      DocumentPlan plan = DeclaredDocuments.plans(live).get(0);
+      String copyTable = plan.copyTable();
 
       // 1 and 2: the capture and the declared job running, as deployed.
       String alias = INDEX + "-live";
@@ -134,7 +137,6 @@ public final class DocumentsBenchmark {
       PacedInput.Latency priceLatency;
       try {
         SearchIndexBenchmark.awaitCount(() -> SearchIndexBenchmark.count(es, alias), products);
-        String copyTable = "product_document";
         rename = fanOut(live, es, alias, copyTable, catalogUrl, products, 1);
         burst = fanOut(live, es, alias, copyTable, catalogUrl, products, BURST);
         Writes[] writes = priceOnly(live, loader, pricing, copyTable, products);
@@ -146,23 +148,20 @@ public final class DocumentsBenchmark {
         capture.cancel().get();
       }
 
-      // 3: end to end from the start of the topics, each job on a fresh copy and index.
+      // 3: end to end from the start of the topics, on a fresh copy and index.
       SearchIndexBenchmark.awaitMergesDone(es);
-      WeirConfig builtIn =
-          SearchIndexOptions.ownCatalog(
-                  BenchDatabases.fresh(stack, connections, "bench_documents_builtin"),
-                  catalogUrl,
-                  CATALOG,
-                  "bench.documents",
-                  INDEX + "-builtin")
-              .with(SearchIndexOptions.INITIAL_INDEX, INDEX + "-builtin-weir");
-      EndToEnd builtInPass =
-          endToEnd(stack, es, builtIn, INDEX + "-builtin", "search_document", products, "built-in");
       WeirConfig declared =
           config(stack, connections, workDir, "bench_documents_declared", INDEX + "-declared");
       EndToEnd declaredPass =
           endToEnd(
-              stack, es, declared, INDEX + "-declared", "product_document", products, "declared");
+              stack,
+              es,
+              declared,
+              INDEX + "-declared",
+              new DocumentIndex(plan).mapping(),
+              copyTable,
+              products,
+              "declared");
       return new Result(
           products,
           measured,
@@ -171,7 +170,6 @@ public final class DocumentsBenchmark {
           declaredWrites,
           handWritten,
           priceLatency,
-          builtInPass,
           declaredPass);
     } finally {
       CatalogCaptureJob.dropSlot(live);
@@ -403,6 +401,7 @@ public final class DocumentsBenchmark {
       ElasticsearchClient es,
       WeirConfig config,
       String alias,
+      String mapping,
       String copyTable,
       int products,
       String name)
@@ -424,7 +423,7 @@ public final class DocumentsBenchmark {
     }
     Load raw =
         SearchIndexBenchmark.rawBulk(
-            stack, es, SearchIndexBenchmark.documents(es, alias), alias + "-raw");
+            stack, es, mapping, SearchIndexBenchmark.documents(es, alias), alias + "-raw");
     return new EndToEnd(weir, raw, copyStats(config, copyTable));
   }
 
@@ -571,7 +570,7 @@ public final class DocumentsBenchmark {
     }
     md.append("\n## End to end: documents per second\n\n");
     md.append(
-        "Each job from the start of the topics (its consumer group deleted) on a fresh copy"
+        "The job from the start of the topics (its consumer group deleted) on a fresh copy"
             + " database and index, timed from RUNNING until the alias counts every product; then"
             + " the raw bulk of the documents it indexed, with their versions. The JVM and"
             + " Elasticsearch are warm (the live job above ran first).\n\n");
@@ -579,41 +578,32 @@ public final class DocumentsBenchmark {
         "| job | documents | seconds | documents/s | raw bulk documents/s | ratio | copy rows"
             + " written per document | index operations per document |\n");
     md.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
-    for (EndToEnd e : List.of(r.builtIn(), r.declared())) {
-      md.append(
-          String.format(
-              Locale.ROOT,
-              "| %s | %,d | %.1f | %,.0f | %,.0f | %.2f | %.2f | %.2f |%n",
-              e.job().name(),
-              e.job().documents(),
-              e.job().seconds(),
-              e.job().documentsPerSecond(),
-              e.raw().documentsPerSecond(),
-              e.ratio(),
-              (double) (e.copy().inserted() + e.copy().updated()) / e.job().documents(),
-              (double) e.job().elasticsearch().indexed() / e.job().documents()));
-    }
+    EndToEnd e = r.declared();
     md.append(
         String.format(
             Locale.ROOT,
-            "%n- declared / built-in, each as a ratio to its raw bulk: **%.2f / %.2f**.%n",
-            r.declared().ratio(),
-            r.builtIn().ratio()));
+            "| %s | %,d | %.1f | %,.0f | %,.0f | %.2f | %.2f | %.2f |%n",
+            e.job().name(),
+            e.job().documents(),
+            e.job().seconds(),
+            e.job().documentsPerSecond(),
+            e.raw().documentsPerSecond(),
+            e.ratio(),
+            (double) (e.copy().inserted() + e.copy().updated()) / e.job().documents(),
+            (double) e.job().elasticsearch().indexed() / e.job().documents()));
     md.append(
-        "\nCPU seconds each process used during each job's timed window (Linux /proc; the"
-            + " benchmark JVM is the job's MiniCluster):\n\n| process | built-in | declared |\n"
-            + "|---|---:|---:|\n");
-    java.util.Set<String> processes = new java.util.TreeSet<>(r.builtIn().job().cpu().keySet());
-    processes.addAll(r.declared().job().cpu().keySet());
-    for (String process : processes) {
-      md.append(
-          String.format(
-              Locale.ROOT,
-              "| %s | %.1f | %.1f |%n",
-              process,
-              r.builtIn().job().cpu().getOrDefault(process, 0.0),
-              r.declared().job().cpu().getOrDefault(process, 0.0)));
-    }
+        String.format(
+            Locale.ROOT,
+            "%n- weir / the raw bulk of the same documents: **%.2f**.%n",
+            r.declared().ratio()));
+    md.append(
+        "\nCPU seconds each process used during the job's timed window (Linux /proc; the"
+            + " benchmark JVM is the job's MiniCluster):\n\n| process | declared |\n"
+            + "|---|---:|\n");
+    new java.util.TreeMap<>(e.job().cpu())
+        .forEach(
+            (process, seconds) ->
+                md.append(String.format(Locale.ROOT, "| %s | %.1f |%n", process, seconds)));
     return md.toString();
   }
 }

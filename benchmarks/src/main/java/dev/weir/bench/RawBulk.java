@@ -7,7 +7,7 @@ import co.elastic.clients.elasticsearch.core.BulkResponse;
 import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
 import co.elastic.clients.util.BinaryData;
 import co.elastic.clients.util.ContentType;
-import dev.weir.search.ProductsIndex;
+import dev.weir.search.index.DocumentIndex;
 import dev.weir.sink.elasticsearch.DocumentOperation;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,21 +30,28 @@ final class RawBulk {
 
   /**
    * Loads {@code documents} (their ids, versions and sources) into a fresh {@code index} made from
-   * the mapping; returns the seconds from the first request until the last answered.
+   * {@code mapping}; returns the seconds from the first request until the last answered.
    */
   static double load(
-      ElasticsearchClient es, String index, List<DocumentOperation> documents, int loaders)
+      ElasticsearchClient es,
+      String index,
+      String mapping,
+      List<DocumentOperation> documents,
+      int loaders)
       throws Exception {
-    createIndex(es, index);
+    createIndex(es, index, mapping);
     long start = System.nanoTime();
     send(es, index, documents, loaders);
     return (System.nanoTime() - start) / 1e9;
   }
 
-  /** A fresh index with the products mapping (an old one of that name deleted). */
-  static void createIndex(ElasticsearchClient es, String index) throws Exception {
+  /**
+   * A fresh index (an old one of that name deleted) from {@code mapping}, a create-index body: the
+   * job's own ({@link DocumentIndex#mapping()}), so both sides index the same fields.
+   */
+  static void createIndex(ElasticsearchClient es, String index, String mapping) throws Exception {
     es.indices().delete(d -> d.index(index).ignoreUnavailable(true));
-    ProductsIndex.create(es, index);
+    DocumentIndex.create(es, index, mapping);
   }
 
   /** Bulk requests of {@link #BATCH} documents, {@code loaders} at a time, into an index. */

@@ -14,8 +14,12 @@ import dev.weir.common.kafka.KafkaIo;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.common.postgres.TableStats;
 import dev.weir.search.CatalogCaptureJob;
+import dev.weir.search.DeclaredDocuments;
 import dev.weir.search.SearchIndexJob;
 import dev.weir.search.SearchIndexOptions;
+import dev.weir.search.copy.DocumentCopy;
+import dev.weir.search.definition.DocumentPlan;
+import dev.weir.search.index.DocumentIndex;
 import dev.weir.sink.elasticsearch.DocumentOperation;
 import dev.weir.sink.elasticsearch.ElasticsearchClients;
 import dev.weir.sink.elasticsearch.ElasticsearchSettings;
@@ -27,10 +31,10 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.ResultSetMetaData;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -47,17 +51,18 @@ import org.apache.kafka.common.errors.GroupIdNotFoundException;
  * <ol>
  *   <li>a catalog of {@code products} products (descriptions of ~6 kB) is filled and captured by
  *       cdc-catalog into Kafka (not measured);
- *   <li><b>end to end</b>: the search-index job reads the topics and writes search_document and
- *       Elasticsearch; timed from the job's RUNNING until every document is searchable. Then a
- *       <b>raw bulk load</b> of the very same documents (read back from weir's index) into a fresh
- *       index with the same mapping, one loader per core. Each side also reports the CPU each
- *       process used ({@link CpuUse}) and its rate after warm-up ({@link CountTimeline}). Done
- *       twice, the second compared (the first pays the JIT of a fresh JVM and perhaps a fresh
- *       Elasticsearch), and once more after the price changes with Elasticsearch on a core of its
- *       own ({@link CpuAffinity});
+ *   <li><b>end to end</b>: the search-index job (the bundled products definition) reads the topics
+ *       and writes its copy, product_document, and Elasticsearch; timed from the job's RUNNING
+ *       until every document is searchable. Then a <b>raw bulk load</b> of the very same documents
+ *       (read back from weir's index) into a fresh index with the same mapping, one loader per
+ *       core. Each side also reports the CPU each process used ({@link CpuUse}) and its rate after
+ *       warm-up ({@link CountTimeline}). Done twice, the second compared (the first pays the JIT of
+ *       a fresh JVM and perhaps a fresh Elasticsearch), and once more after the price changes with
+ *       Elasticsearch on a core of its own ({@link CpuAffinity});
  *   <li><b>price-only changes</b>: a new price for every product. weir's job writes them to
- *       search_document; the naive side applies the same final rows as plain full-row upserts to a
- *       copy seeded with the same rows. WAL bytes and TOAST tuples written, each side on its own.
+ *       product_document; the naive side applies the same final rows as plain full-row upserts to a
+ *       table of the same shape seeded with the same rows. WAL bytes and TOAST tuples written, each
+ *       side on its own.
  * </ol>
  */
 public final class SearchIndexBenchmark {
@@ -226,13 +231,18 @@ public final class SearchIndexBenchmark {
     WeirConfig cores = config(stack, connections, parallelism, "bench_search_cores", CORES_ALIAS);
     CatalogCaptureJob.dropSlot(config);
     stack.recreatePostgresDatabase(CATALOG);
+    // The definition is planned against the catalog's tables: they come first.
+    CatalogLoader.createTables(config, config.get(SearchIndexOptions.CATALOG_URL));
+    DocumentPlan plan = DeclaredDocuments.plans(config).get(0);
+    DocumentCopy copy = new DocumentCopy(plan);
+    String mapping = new DocumentIndex(plan).mapping();
     KafkaIo.deleteTopics(config, SearchIndexJob.inputs(config));
     ElasticsearchClient es = ElasticsearchClients.blocking(ElasticsearchSettings.from(config));
     try {
-      for (String alias : List.of(FIRST_ALIAS, ALIAS, CORES_ALIAS)) {
-        for (String index : List.of(alias + "-weir", alias + "-raw")) {
-          es.indices().delete(d -> d.index(index).ignoreUnavailable(true));
-        }
+      // Every index of an earlier run, behind the three aliases (the job makes its own, <alias>-v1,
+      // only where the alias is missing) or the raw bulk's: each pass starts on an empty alias.
+      for (String index : es.indices().get(g -> g.index(ALIAS + "*")).result().keySet()) {
+        es.indices().delete(d -> d.index(index));
       }
       // 1. The catalog, captured into Kafka.
       CatalogLoader loader = new CatalogLoader(7, descriptionChars);
@@ -251,7 +261,7 @@ public final class SearchIndexBenchmark {
       // JVM also compiles its code, and the first load of a fresh Elasticsearch compiles
       // Elasticsearch's: a deployment pays that once, so the second pass is the one compared.
       awaitMergesDone(es); // later loads follow one that settled (Load.settle)
-      Pass cold = pass(stack, es, first, products, "weir, the first job of a fresh JVM");
+      Pass cold = pass(stack, es, mapping, first, products, "weir, the first job of a fresh JVM");
       forgetOffsets(config);
       long submitted = System.nanoTime();
       JobClient job = JobRunner.start(new SearchIndexJob(), environment(), config);
@@ -264,7 +274,7 @@ public final class SearchIndexBenchmark {
         try (CountTimeline indexed = new CountTimeline(() -> count(es, ALIAS))) {
           weir =
               Load.timed(
-                  "weir: Kafka → join → search_document + Elasticsearch",
+                  "weir: Kafka → join → product_document + Elasticsearch",
                   products,
                   running,
                   indexed,
@@ -273,18 +283,19 @@ public final class SearchIndexBenchmark {
                   ALIAS);
         }
         weir = weir.settle(es, ALIAS, cpu);
-        List<String> seeded = rows(config);
+        List<String> seeded = rows(config, copy);
 
         // 3. Price-only changes through the job, round after round.
         Writes weirWrites;
         List<List<String>> afterEachRound = new ArrayList<>();
         try (Connection c = PostgresConnectionProvider.open(config)) {
-          TableStats before = TableStats.read(c, "search_document");
+          TableStats before = TableStats.read(c, copy.table());
           c.createStatement().execute("CHECKPOINT");
           String wal = TableStats.walPosition(c);
           long version = System.currentTimeMillis() + 1_000_000;
           for (int round = 0; round < rounds; round++) {
             version++;
+            Map<String, Long> held = versions(c, copy);
             try (EventProducer producer = new EventProducer(config)) {
               for (long id = 1; id <= products; id++) {
                 producer.send(
@@ -294,16 +305,15 @@ public final class SearchIndexBenchmark {
               }
               producer.flush();
             }
-            long v = version;
-            awaitCount(() -> priceVersions(c, v), products);
-            afterEachRound.add(rows(config));
+            awaitCount(() -> newer(c, copy, held), products);
+            afterEachRound.add(rows(config, copy));
           }
           long walBytes = TableStats.walBytesSince(c, wal);
           List<WalRecords> records = WalRecords.between(c, wal, TableStats.walPosition(c));
           // The job's connections report their counts when they close (an idle one may wait 10 s).
           job.cancel().get();
           job = null;
-          TableStats written = TableStats.read(c, "search_document").minus(before);
+          TableStats written = TableStats.read(c, copy.table()).minus(before);
           weirWrites =
               new Writes(
                   "weir: only the changed columns",
@@ -314,9 +324,9 @@ public final class SearchIndexBenchmark {
                   records);
         }
         List<Json> documents = documents(es, ALIAS);
-        Load raw = rawBulk(stack, es, documents, ALIAS + "-raw");
-        Writes naive = naiveUpserts(stack, connections, seeded, afterEachRound);
-        Pass separate = separateCores(stack, es, cores, products);
+        Load raw = rawBulk(stack, es, mapping, documents, ALIAS + "-raw");
+        Writes naive = naiveUpserts(stack, connections, copy, seeded, afterEachRound);
+        Pass separate = separateCores(stack, es, mapping, cores, products);
         return new Result(
             products, descriptionChars, cold, weir, raw, separate, weirWrites, naive, jobStart);
       } finally {
@@ -357,7 +367,6 @@ public final class SearchIndexBenchmark {
             CATALOG,
             "bench",
             alias)
-        .with(SearchIndexOptions.INITIAL_INDEX, alias + "-weir")
         .with(WeirOptions.PARALLELISM, Integer.toString(parallelism));
   }
 
@@ -366,7 +375,12 @@ public final class SearchIndexBenchmark {
    * of the topics until every document is searchable, then the raw bulk of its documents.
    */
   private static Pass pass(
-      LocalStack stack, ElasticsearchClient es, WeirConfig config, int products, String name)
+      LocalStack stack,
+      ElasticsearchClient es,
+      String mapping,
+      WeirConfig config,
+      int products,
+      String name)
       throws Exception {
     forgetOffsets(config);
     String alias = config.get(SearchIndexOptions.ALIAS);
@@ -383,7 +397,7 @@ public final class SearchIndexBenchmark {
     } finally {
       job.cancel().get();
     }
-    Load raw = rawBulk(stack, es, documents(es, alias), alias + "-raw");
+    Load raw = rawBulk(stack, es, mapping, documents(es, alias), alias + "-raw");
     return new Pass(weir, raw);
   }
 
@@ -393,7 +407,8 @@ public final class SearchIndexBenchmark {
    * Elasticsearch's CPU, as with nodes of its own. Null on a single core or without taskset.
    */
   private static Pass separateCores(
-      LocalStack stack, ElasticsearchClient es, WeirConfig config, int products) throws Exception {
+      LocalStack stack, ElasticsearchClient es, String mapping, WeirConfig config, int products)
+      throws Exception {
     int cores = Runtime.getRuntime().availableProcessors();
     if (cores < 2 || !CpuAffinity.available()) {
       return null;
@@ -409,7 +424,7 @@ public final class SearchIndexBenchmark {
         }
       }
       CpuAffinity.pin(ProcessHandle.current().pid(), rest);
-      return pass(stack, es, config, products, "weir, Elasticsearch on a core of its own");
+      return pass(stack, es, mapping, config, products, "weir, Elasticsearch on a core of its own");
     } finally {
       for (LocalService service : stack.services()) {
         service.pinToCpus(all);
@@ -477,8 +492,12 @@ public final class SearchIndexBenchmark {
     }
   }
 
-  /** The same documents bulk-loaded by a plain client ({@link RawBulk}), one loader per core. */
-  static Load rawBulk(LocalStack stack, ElasticsearchClient es, List<Json> documents, String index)
+  /**
+   * The same documents bulk-loaded by a plain client ({@link RawBulk}), one loader per core, into
+   * an index made from {@code mapping} (the job's).
+   */
+  static Load rawBulk(
+      LocalStack stack, ElasticsearchClient es, String mapping, List<Json> documents, String index)
       throws Exception {
     int loaders = Runtime.getRuntime().availableProcessors();
     List<DocumentOperation> ops = new ArrayList<>();
@@ -490,7 +509,7 @@ public final class SearchIndexBenchmark {
               d.version(),
               d.source().toJson().toString().getBytes(StandardCharsets.UTF_8)));
     }
-    RawBulk.createIndex(es, index);
+    RawBulk.createIndex(es, index, mapping);
     awaitMergesDone(es);
     CpuUse cpu;
     Load raw;
@@ -515,24 +534,30 @@ public final class SearchIndexBenchmark {
   }
 
   /**
-   * A copy seeded with the rows weir's copy had before the price changes, then the rows it has
-   * after them, written the plain way: every column of every row upserted.
+   * A table made as weir's copy is ({@link DocumentCopy#migrate}), seeded with the rows weir's copy
+   * had before the price changes, then the rows it has after them, written the plain way: every
+   * column of every row upserted.
    */
   private static Writes naiveUpserts(
-      LocalStack stack, Connections connections, List<String> seeded, List<List<String>> rounds)
+      LocalStack stack,
+      Connections connections,
+      DocumentCopy copy,
+      List<String> seeded,
+      List<List<String>> rounds)
       throws Exception {
     WeirConfig naive = BenchDatabases.fresh(stack, connections, "bench_search_naive");
     try (Connection c = PostgresConnectionProvider.open(naive)) {
-      upsertAll(c, seeded);
-      TableStats before = TableStats.read(c, "search_document");
+      copy.migrate(c);
+      upsertAll(c, copy, seeded);
+      TableStats before = TableStats.read(c, copy.table());
       c.createStatement().execute("CHECKPOINT");
       String wal = TableStats.walPosition(c);
       for (List<String> round : rounds) {
-        upsertAll(c, round);
+        upsertAll(c, copy, round);
       }
       long walBytes = TableStats.walBytesSince(c, wal);
       List<WalRecords> records = WalRecords.between(c, wal, TableStats.walPosition(c));
-      TableStats written = TableStats.read(c, "search_document").minus(before);
+      TableStats written = TableStats.read(c, copy.table()).minus(before);
       return new Writes(
           "plain full-row upsert",
           rounds.stream().mapToLong(List::size).sum(),
@@ -543,14 +568,17 @@ public final class SearchIndexBenchmark {
     }
   }
 
-  /** The rows of search_document as JSON (one per row), by product id. */
-  private static List<String> rows(WeirConfig config) throws Exception {
+  /** The rows of the copy as JSON (one per row), by doc_id. */
+  private static List<String> rows(WeirConfig config, DocumentCopy copy) throws Exception {
     List<String> rows = new ArrayList<>();
     try (Connection c = PostgresConnectionProvider.open(config);
         Statement s = c.createStatement();
         ResultSet rs =
             s.executeQuery(
-                "SELECT row_to_json(d)::text FROM search_document d ORDER BY product_id")) {
+                "SELECT row_to_json(d)::text FROM "
+                    + copy.quotedTable()
+                    + " d ORDER BY "
+                    + DocumentPlan.DOC_ID)) {
       while (rs.next()) {
         rows.add(rs.getString(1));
       }
@@ -559,24 +587,23 @@ public final class SearchIndexBenchmark {
   }
 
   /** INSERT … ON CONFLICT DO UPDATE SET every column, in batches of 500 per transaction. */
-  private static void upsertAll(Connection c, List<String> rows) throws Exception {
-    List<String> columns = new ArrayList<>();
-    try (ResultSet rs = c.createStatement().executeQuery("SELECT * FROM search_document LIMIT 0")) {
-      ResultSetMetaData meta = rs.getMetaData();
-      for (int i = 1; i <= meta.getColumnCount(); i++) {
-        columns.add(meta.getColumnName(i));
-      }
-    }
+  private static void upsertAll(Connection c, DocumentCopy copy, List<String> rows)
+      throws Exception {
     String set =
         String.join(
             ", ",
-            columns.stream()
-                .filter(n -> !n.equals("product_id"))
-                .map(n -> n + " = excluded." + n)
+            copy.columns().stream()
+                .filter(column -> !column.name().equals(DocumentPlan.DOC_ID))
+                .map(column -> column.quoted() + " = excluded." + column.quoted())
                 .toList());
     String sql =
-        "INSERT INTO search_document SELECT * FROM json_populate_record(NULL::search_document, ?::json)"
-            + " ON CONFLICT (product_id) DO UPDATE SET "
+        "INSERT INTO "
+            + copy.quotedTable()
+            + " SELECT * FROM json_populate_record(NULL::"
+            + copy.quotedTable()
+            + ", ?::json) ON CONFLICT ("
+            + DocumentPlan.DOC_ID
+            + ") DO UPDATE SET "
             + set;
     c.setAutoCommit(false);
     try (PreparedStatement s = c.prepareStatement(sql)) {
@@ -592,15 +619,36 @@ public final class SearchIndexBenchmark {
     c.setAutoCommit(true);
   }
 
-  private static long priceVersions(Connection c, long version) throws Exception {
-    try (PreparedStatement s =
-        c.prepareStatement("SELECT count(*) FROM search_document WHERE price_version = ?")) {
-      s.setLong(1, version);
-      try (ResultSet rs = s.executeQuery()) {
-        rs.next();
-        return rs.getLong(1);
+  /** doc_id → doc_version of every document in the copy. */
+  private static Map<String, Long> versions(Connection c, DocumentCopy copy) throws Exception {
+    Map<String, Long> versions = new HashMap<>();
+    try (Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery(
+                "SELECT "
+                    + DocumentPlan.DOC_ID
+                    + ", "
+                    + DocumentPlan.DOC_VERSION
+                    + " FROM "
+                    + copy.quotedTable())) {
+      while (rs.next()) {
+        versions.put(rs.getString(1), rs.getLong(2));
       }
     }
+    return versions;
+  }
+
+  /**
+   * How many documents the copy holds in a newer version than {@code held}: all of them once a
+   * round's prices are written (the copy keeps no price version, but a document's version only
+   * grows and a round changes every product's price). Compared here, not in SQL: a table of the
+   * held versions would write WAL within the step measured.
+   */
+  private static long newer(Connection c, DocumentCopy copy, Map<String, Long> held)
+      throws Exception {
+    return versions(c, copy).entrySet().stream()
+        .filter(d -> d.getValue() > held.getOrDefault(d.getKey(), Long.MAX_VALUE))
+        .count();
   }
 
   static long count(ElasticsearchClient es, String index) throws Exception {
@@ -700,9 +748,9 @@ public final class SearchIndexBenchmark {
                 r.descriptionChars()));
     md.append("## Price-only changes: what the copy writes\n\n");
     md.append(
-        "Rounds of a new price for every product (the first round after a CHECKPOINT). weir's job writes them to `search_document`; the naive side"
+        "Rounds of a new price for every product (the first round after a CHECKPOINT). weir's job writes them to `product_document`; the naive side"
             + " upserts the same final rows, every column (`INSERT … ON CONFLICT DO UPDATE SET` all), into a"
-            + " copy seeded with the same rows. WAL is the server's `pg_current_wal_lsn()` difference over"
+            + " table of the same shape seeded with the same rows. WAL is the server's `pg_current_wal_lsn()` difference over"
             + " the step, TOAST tuples are `n_tup_ins` of the table's TOAST table.\n\n");
     md.append(
         "| | changes | WAL bytes | WAL bytes / change | rows updated | TOAST tuples written |\n");

@@ -9,7 +9,7 @@ class ProfilesTest {
   @Test
   void onlyFlinkTaskThreadsAreStages() {
     assertThat(Profiles.isTaskThread("Source: tracking -> Enricher (1/2)#0")).isTrue();
-    assertThat(Profiles.isTaskThread("search_document: Writer (1/1)")).isTrue();
+    assertThat(Profiles.isTaskThread("copy product_document (1/1)")).isTrue();
     // The benchmark's own thread (input generation, the naive side) is not one of the job's.
     assertThat(Profiles.isTaskThread("main")).isFalse();
     assertThat(Profiles.isTaskThread("kafka-producer-network-thread | producer-1")).isFalse();
