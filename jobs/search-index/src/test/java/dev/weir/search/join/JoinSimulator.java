@@ -16,6 +16,8 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.state.KeyedStateBackend;
+import org.apache.flink.runtime.state.KeyedStateHandle;
+import org.apache.flink.runtime.state.StateBackend;
 import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
@@ -51,6 +53,9 @@ final class JoinSimulator implements AutoCloseable {
   private long clock;
   private final Map<Channel, Integer> preference = new java.util.HashMap<>();
 
+  /** Where the operators keep their state; null: the harness's own (on the heap). */
+  private final StateBackend backend;
+
   /** One channel between two operators: a queue of records and watermarks, delivered in order. */
   private static final class Channel {
     final String name;
@@ -67,6 +72,7 @@ final class JoinSimulator implements AutoCloseable {
     final String name;
     final KeySelector<I, String> key;
     final java.util.function.Supplier<KeyedProcessFunction<String, I, O>> function;
+    final StateBackend backend;
     KeyedOneInputStreamOperatorTestHarness<String, I, O> harness;
     final Map<String, Long> inputWatermarks = new LinkedHashMap<>();
     final List<Channel> outputs = new ArrayList<>();
@@ -75,12 +81,14 @@ final class JoinSimulator implements AutoCloseable {
     Operator(
         String name,
         java.util.function.Supplier<KeyedProcessFunction<String, I, O>> function,
-        KeySelector<I, String> key)
+        KeySelector<I, String> key,
+        StateBackend backend)
         throws Exception {
       this.name = name;
       this.function = function;
       this.key = key;
-      this.harness = harness(function.get(), key, null);
+      this.backend = backend;
+      this.harness = harness(function.get(), key, null, backend);
     }
 
     @SuppressWarnings("unchecked")
@@ -107,8 +115,14 @@ final class JoinSimulator implements AutoCloseable {
   }
 
   JoinSimulator(DocumentPlan plan, long seed) throws Exception {
+    this(plan, seed, null);
+  }
+
+  /** The operators keeping their state in {@code backend} (null: on the heap). */
+  JoinSimulator(DocumentPlan plan, long seed, StateBackend backend) throws Exception {
     this.plan = plan;
     this.random = new Random(seed);
+    this.backend = backend;
     this.nodeRows = new NodeRows(plan);
     Operator<RowChange, NodeRow> tracker =
         add("track", () -> new RowTracker(plan, 0, TOMBSTONE_TTL), RowChange::stateKey);
@@ -152,7 +166,7 @@ final class JoinSimulator implements AutoCloseable {
       java.util.function.Supplier<KeyedProcessFunction<String, I, O>> function,
       KeySelector<I, String> key)
       throws Exception {
-    Operator<I, O> op = new Operator<>(name, function, key);
+    Operator<I, O> op = new Operator<>(name, function, key, backend);
     operators.put(name, op);
     return op;
   }
@@ -186,11 +200,32 @@ final class JoinSimulator implements AutoCloseable {
     op.harness.setStateTtlProcessingTime(ttlNow);
     OperatorSubtaskState snapshot = op.harness.snapshot(1, clock);
     op.harness.close();
-    op.harness = harness(op.function.get(), op.key, snapshot);
+    op.harness = harness(op.function.get(), op.key, snapshot, op.backend);
     op.harness.setStateTtlProcessingTime(ttlNow);
     // A restored operator starts without a watermark, and its inputs' come again.
     op.watermark = Long.MIN_VALUE;
     op.inputWatermarks.replaceAll((c, w) -> Long.MIN_VALUE);
+  }
+
+  /**
+   * Takes checkpoint {@code checkpointId} of every operator and confirms it; returns, per operator,
+   * the size of what its keyed state's snapshot adds (with RocksDB's incremental checkpoints: the
+   * files new since the last confirmed checkpoint, and the few every checkpoint uploads).
+   * Everything must have been delivered.
+   */
+  Map<String, Long> checkpoint(long checkpointId) throws Exception {
+    assertThat(channels.values()).allMatch(c -> c.queue.isEmpty());
+    Map<String, Long> added = new LinkedHashMap<>();
+    for (Operator<?, ?> op : operators.values()) {
+      OperatorSubtaskState state = op.harness.snapshot(checkpointId, clock);
+      op.harness.notifyOfCompletedCheckpoint(checkpointId);
+      added.put(
+          op.name,
+          state.getManagedKeyedState().stream()
+              .mapToLong(KeyedStateHandle::getCheckpointedSize)
+              .sum());
+    }
+    return added;
   }
 
   /** Keyed state per state name, summed over the operators: how many keys hold each. */
@@ -382,11 +417,15 @@ final class JoinSimulator implements AutoCloseable {
   private static <I, O> KeyedOneInputStreamOperatorTestHarness<String, I, O> harness(
       KeyedProcessFunction<String, I, O> function,
       KeySelector<I, String> key,
-      OperatorSubtaskState restoreFrom)
+      OperatorSubtaskState restoreFrom,
+      StateBackend backend)
       throws Exception {
     var h =
         new KeyedOneInputStreamOperatorTestHarness<>(
             new KeyedProcessOperator<>(function), key, Types.STRING);
+    if (backend != null) {
+      h.setStateBackend(backend);
+    }
     if (restoreFrom != null) {
       h.initializeState(restoreFrom);
     }
