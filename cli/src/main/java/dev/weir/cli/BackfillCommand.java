@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
       "Rebuild an Elasticsearch index from the Postgres copy while the streaming indexer keeps"
           + " running: a copy pass, the alias swap (--swap-alias), a catch-up pass, then the"
           + " documents the copy no longer has are deleted from the target.",
-      "The copy is the products document's search_document, or with --documents FILE the copy"
+      "The copy is the products document's product_document, or with --documents FILE the copy"
           + " table of the document that definition declares (as `weir run search-index"
           + " --documents FILE` writes it).",
       "Documents the target already holds with the same content hash are not sent again, so a re-run"

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.VersionType;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.backfill.Backfill;
 import dev.weir.backfill.BackfillJob;
 import dev.weir.backfill.BackfillOptions;
@@ -12,16 +13,20 @@ import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.JobRunner;
 import dev.weir.common.postgres.PostgresConnectionProvider;
-import dev.weir.search.ProductsIndex;
-import dev.weir.search.SearchDocument;
-import dev.weir.search.SearchDocumentStore;
+import dev.weir.schema.Json;
+import dev.weir.search.DeclaredDocuments;
+import dev.weir.search.SearchIndexJob;
 import dev.weir.search.SearchIndexOptions;
+import dev.weir.search.copy.DocumentCopy;
+import dev.weir.search.copy.DocumentCopyWriter;
+import dev.weir.search.definition.DocumentPlan;
+import dev.weir.search.index.DocumentIndex;
+import dev.weir.search.join.DocumentChange;
 import dev.weir.sink.elasticsearch.ElasticsearchClients;
 import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import java.io.StringReader;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -41,9 +46,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * weir backfill on the real stack: search_document in PostgreSQL → a new index, while a writer does
- * what the streaming job's two sinks do (the copy through {@link SearchDocumentStore}, the alias
- * with external versions).
+ * weir backfill on the real stack: the products document's copy in PostgreSQL → a new index, while
+ * a writer does what the streaming job's two sinks do (the copy through {@link DocumentCopyWriter},
+ * the alias with external versions).
  */
 @ExtendWith(LocalStackExtension.class)
 class BackfillITCase {
@@ -54,21 +59,25 @@ class BackfillITCase {
           new MiniClusterResourceConfiguration.Builder().setNumberSlotsPerTaskManager(4).build());
 
   private final String run = UUID.randomUUID().toString().substring(0, 8);
-  private final String alias = "it-backfill-" + run;
+  private String alias;
   private WeirConfig config;
+  private DocumentPlan plan;
   private ElasticsearchClient es;
 
   @BeforeEach
   void copyAndOldIndex() throws Exception {
     config =
-        TestDatabases.fresh(LocalStackExtension.config(), "it_backfill")
-            .with(SearchIndexOptions.ALIAS, alias)
+        TestDatabases.withFreshCatalog(
+                TestDatabases.fresh(LocalStackExtension.config(), "it_backfill"),
+                "it.backfill",
+                run)
             .with(BackfillOptions.SETTLE, "2 s")
-            .with(BackfillOptions.SPLIT_SIZE, "100")
-            .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
-    dev.weir.common.postgres.Migrations.apply(config);
+            .with(BackfillOptions.SPLIT_SIZE, "100");
+    alias = config.get(SearchIndexOptions.ALIAS);
+    plan = DeclaredDocuments.plans(config).get(0);
+    // The copy table and the alias's first index, as the streaming job's start makes them.
+    new SearchIndexJob().prepare(config);
     es = ElasticsearchClients.blocking(ElasticsearchSettings.from(config));
-    ProductsIndex.ensureAlias(ElasticsearchSettings.from(config), alias, alias + "-v1");
   }
 
   @Test
@@ -129,7 +138,7 @@ class BackfillITCase {
   @Test
   void aBackfillKilledMidwayResumesWithoutResendingWhatWasDone() throws Exception {
     // Enough that the first run is still going when it is killed.
-    List<SearchDocument> docs = seedCopy(20_000);
+    List<DocumentChange> docs = seedCopy(20_000);
     WeirConfig target =
         config.with(BackfillOptions.TARGET, alias + "-v2").with(WeirOptions.PARALLELISM, "1");
     JobClient killed =
@@ -159,7 +168,7 @@ class BackfillITCase {
       throws Exception {
     seed(200);
     String target = alias + "-v2";
-    ProductsIndex.create(es, target);
+    new DocumentIndex(plan).create(es, target);
     // A refusal retrying cannot fix (403): an index someone made read-only.
     es.indices().putSettings(p -> p.index(target).settings(x -> x.blocks(b -> b.write(true))));
     try {
@@ -184,19 +193,21 @@ class BackfillITCase {
   }
 
   /** The same documents in the copy and behind the alias, as the streaming job leaves them. */
-  /** As {@link JobGraphSecretsTest} checks the streaming jobs (backfill's build reads the copy). */
+  /**
+   * As {@link JobGraphSecretsITCase} checks the streaming jobs (backfill's build reads the copy).
+   */
   @Test
   void theJobGraphHoldsNoPassword() throws Exception {
     WeirConfig withTarget = config.with(BackfillOptions.TARGET, alias + "-graph");
 
-    String graph = JobGraphSecretsTest.serializedGraph(new BackfillJob(), withTarget);
+    String graph = JobGraphSecretsITCase.serializedGraph(new BackfillJob(), withTarget);
 
     assertThat(graph).as("the graph's size").hasSizeGreaterThan(10_000);
     assertThat(graph).doesNotContain(withTarget.postgresPassword());
   }
 
   private void seed(int products) throws Exception {
-    for (SearchDocument d : seedCopy(products)) {
+    for (DocumentChange d : seedCopy(products)) {
       index(d);
     }
     // Searchable before anyone counts them (the refresh interval is a second).
@@ -204,27 +215,33 @@ class BackfillITCase {
   }
 
   /** Documents in the copy only. */
-  private List<SearchDocument> seedCopy(int products) throws Exception {
-    List<SearchDocument> docs = new ArrayList<>();
+  private List<DocumentChange> seedCopy(int products) throws Exception {
+    List<DocumentChange> docs = new ArrayList<>();
     for (long id = 1; id <= products; id++) {
       docs.add(doc(id, 64 * id, "9.99"));
     }
-    try (SearchDocumentStore store = SearchDocumentStore.open(config)) {
-      store.write(docs);
+    try (DocumentCopyWriter copy = copyWriter()) {
+      for (int from = 0; from < docs.size(); from += 1000) {
+        copy.write(docs.subList(from, Math.min(from + 1000, docs.size())));
+      }
     }
     return docs;
+  }
+
+  private DocumentCopyWriter copyWriter() throws java.sql.SQLException {
+    return new DocumentCopy(plan).writer(PostgresConnectionProvider.open(config));
   }
 
   /** Price changes and a few deletes, written as the streaming job's sinks write them. */
   private void stream(AtomicBoolean streaming, AtomicReference<Throwable> failure) {
     Random random = new Random(1);
     long round = 1;
-    try (SearchDocumentStore store = SearchDocumentStore.open(config)) {
+    try (DocumentCopyWriter store = copyWriter()) {
       while (streaming.get()) {
         long id = 1 + random.nextInt(1500);
         long version = 64 * id + 1_000_000 * round++;
         if (random.nextInt(20) == 0) {
-          store.write(List.of(SearchDocument.deletion(id, version)));
+          store.write(List.of(DocumentChange.deletion(Long.toString(id), version)));
           try {
             es.delete(
                 d ->
@@ -237,7 +254,7 @@ class BackfillITCase {
             // already deleted (404) or newer (409)
           }
         } else {
-          SearchDocument d = doc(id, version, (1 + random.nextInt(9000)) / 100.0 + "");
+          DocumentChange d = doc(id, version, (1 + random.nextInt(9000)) / 100.0 + "");
           store.write(List.of(d));
           index(d);
         }
@@ -248,15 +265,16 @@ class BackfillITCase {
     }
   }
 
-  private void index(SearchDocument d) throws Exception {
+  private void index(DocumentChange d) throws Exception {
+    byte[] source = new DocumentIndex(plan).document(d);
     try {
       es.index(
           i ->
               i.index(alias)
-                  .id(Long.toString(d.productId))
-                  .version(d.docVersion)
+                  .id(d.id)
+                  .version(d.version)
                   .versionType(VersionType.External)
-                  .withJson(new StringReader(new String(d.toJson(), StandardCharsets.UTF_8))));
+                  .withJson(new StringReader(new String(source, StandardCharsets.UTF_8))));
     } catch (co.elastic.clients.elasticsearch._types.ElasticsearchException e) {
       if (e.status() != 409) {
         throw e;
@@ -264,39 +282,45 @@ class BackfillITCase {
     }
   }
 
-  private static SearchDocument doc(long id, long version, String price) throws Exception {
-    SearchDocument d = new SearchDocument();
-    d.productId = id;
-    d.isNew = true; // written whole; on conflict only a newer version applies
-    d.sku = "SKU-" + id;
-    d.name = "Product " + id;
-    d.description = ("A long description of product " + id + ". ").repeat(40);
-    d.attributes = "{\"colour\":\"red\"}";
-    d.brandId = 1 + id % 7;
-    d.brandName = "Brand " + d.brandId;
-    d.categoryId = 11L;
-    d.categoryPath = List.of("Outdoor", "Hiking");
-    d.price = new BigDecimal(price);
-    d.currency = "EUR";
-    d.priceVersion = version;
-    d.updatedAt = "2026-11-21T10:00:00Z";
-    d.contentHash =
-        java.util.Arrays.copyOf(
-            MessageDigest.getInstance("SHA-256")
-                .digest((id + "|" + d.price).getBytes(StandardCharsets.UTF_8)),
-            16);
-    d.docVersion = version;
+  /** A product's document, whole (written as new: on conflict only a newer version applies). */
+  private DocumentChange doc(long id, long version, String price) {
+    ObjectNode fields = Json.mapper().createObjectNode();
+    fields.put("product_id", id);
+    fields.put("sku", "SKU-" + id);
+    fields.put("name", "Product " + id);
+    fields.put("description", ("A long description of product " + id + ". ").repeat(40));
+    fields.putObject("attributes").put("colour", "red");
+    fields.put("brand_id", 1 + id % 7);
+    fields.put("category_id", 11L);
+    fields.put("updated_at", "2026-11-21T10:00:00Z");
+    fields.put("brand_name", "Brand " + (1 + id % 7));
+    fields.putArray("category_path").add("Outdoor").add("Hiking");
+    fields.put("price", new BigDecimal(price));
+    fields.put("currency", "EUR");
+    List<DocumentPlan.DocumentField> names = plan.documentFields();
+    DocumentChange d = new DocumentChange();
+    d.id = Long.toString(id);
+    d.values = new String[names.size()];
+    d.changed = new boolean[names.size()];
+    for (int i = 0; i < names.size(); i++) {
+      d.values[i] = fields.get(names.get(i).name()).toString();
+      d.changed[i] = true;
+    }
+    d.isNew = true;
+    d.contentHash = DocumentChange.contentHash(d.values);
+    d.version = version;
     return d;
   }
 
-  /** product id → version#content hash, of the copy. */
+  /** document id → version#content hash, of the copy. */
   private Map<String, String> copy() throws Exception {
     Map<String, String> rows = new TreeMap<>();
     try (var c = PostgresConnectionProvider.open(config);
         var rs =
             c.createStatement()
                 .executeQuery(
-                    "SELECT product_id, doc_version, encode(content_hash, 'hex') FROM search_document")) {
+                    "SELECT doc_id, doc_version, encode(content_hash, 'hex') FROM "
+                        + plan.copyTable())) {
       while (rs.next()) {
         rows.put(rs.getString(1), rs.getLong(2) + "#" + rs.getString(3));
       }
@@ -304,7 +328,7 @@ class BackfillITCase {
     return rows;
   }
 
-  /** product id → version#content hash, of an index. */
+  /** document id → version#content hash, of an index. */
   private Map<String, String> indexed(String index) throws Exception {
     es.indices().refresh(r -> r.index(index));
     Map<String, String> docs = new TreeMap<>();

@@ -74,7 +74,7 @@ class IndexDeletedITCase {
         TestDatabases.withFreshCatalog(
             TestDatabases.fresh(LocalStackExtension.config(), "it_deleted"), "it.deleted", run);
     String alias = config.get(SearchIndexOptions.ALIAS);
-    String index = config.get(SearchIndexOptions.INITIAL_INDEX);
+    String index = alias + "-v1"; // the index the job creates behind a new alias
     ElasticsearchClient es = ElasticsearchClients.blocking(ElasticsearchSettings.from(config));
     catalog(
         "INSERT INTO brand VALUES (1, 'Acme')",

@@ -1,11 +1,18 @@
 package dev.weir.it;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.weir.search.ProductsIndex;
-import dev.weir.search.SearchDocument;
+import dev.weir.common.config.WeirConfig;
+import dev.weir.schema.Json;
+import dev.weir.search.DeclaredDocuments;
+import dev.weir.search.SearchIndexOptions;
+import dev.weir.search.definition.DocumentPlan;
+import dev.weir.search.index.DocumentIndex;
+import dev.weir.search.index.SearchContract;
+import dev.weir.search.join.DocumentChange;
 import dev.weir.sink.elasticsearch.ElasticsearchClients;
 import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import java.io.StringReader;
@@ -21,21 +28,30 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The search contract for API consumers: the example queries of schemas/elasticsearch/examples
  * (quoted in docs/search-contract.md), run against documents as the job writes them ({@link
- * SearchDocument#toJson}), in an index made from the mapping in schemas/, through an alias.
+ * DocumentIndex#document}) in an index with the mapping the job derives from the bundled products
+ * definition, through an alias.
  */
 @ExtendWith(LocalStackExtension.class)
 class SearchContractITCase {
 
-  private static final String ALIAS = "it-contract-" + UUID.randomUUID().toString().substring(0, 8);
+  private static final String RUN = UUID.randomUUID().toString().substring(0, 8);
+  private static String alias;
+  private static DocumentPlan plan;
   private static ElasticsearchClient es;
 
   @BeforeAll
   static void indexSomeProducts() throws Exception {
-    es = ElasticsearchClients.blocking(ElasticsearchSettings.from(LocalStackExtension.config()));
-    ProductsIndex.create(es, ALIAS + "-v1");
+    WeirConfig config =
+        TestDatabases.withFreshCatalog(
+            TestDatabases.fresh(LocalStackExtension.config(), "it_contract"), "it.contract", RUN);
+    alias = config.get(SearchIndexOptions.ALIAS);
+    plan = DeclaredDocuments.plans(config).get(0);
+    DocumentIndex index = new DocumentIndex(plan);
+    es = ElasticsearchClients.blocking(ElasticsearchSettings.from(config));
+    index.create(es, alias + "-v1");
     es.indices()
-        .updateAliases(u -> u.actions(a -> a.add(add -> add.index(ALIAS + "-v1").alias(ALIAS))));
-    List<SearchDocument> docs =
+        .updateAliases(u -> u.actions(a -> a.add(add -> add.index(alias + "-v1").alias(alias))));
+    List<DocumentChange> docs =
         List.of(
             doc(
                 1,
@@ -75,14 +91,14 @@ class SearchContractITCase {
                 List.of("Electronics"),
                 "100.00",
                 "EUR"));
-    for (SearchDocument d : docs) {
+    for (DocumentChange d : docs) {
       es.index(
           i ->
-              i.index(ALIAS)
-                  .id(Long.toString(d.productId))
-                  .withJson(new StringReader(new String(d.toJson()))));
+              i.index(alias)
+                  .id(d.id)
+                  .withJson(new StringReader(new String(index.document(d), UTF_8))));
     }
-    es.indices().refresh(r -> r.index(ALIAS));
+    es.indices().refresh(r -> r.index(alias));
   }
 
   @Test
@@ -108,15 +124,28 @@ class SearchContractITCase {
   }
 
   @Test
+  void theMappingDerivedFromTheProductsDefinitionIsTheDocumentedOne() throws Exception {
+    String documented;
+    try (var in =
+        getClass()
+            .getClassLoader()
+            .getResourceAsStream("weir/schemas/elasticsearch/products.mapping.json")) {
+      documented = new String(in.readAllBytes(), UTF_8);
+    }
+    assertThat(Json.mapper().readTree(new DocumentIndex(plan).mapping()))
+        .isEqualTo(Json.mapper().readTree(documented));
+  }
+
+  @Test
   void theSearchContractPageQuotesEveryExampleQueryAsItIs() throws Exception {
     String readme = squeezed(Files.readString(Path.of("..", "docs", "search-contract.md")));
-    for (String name : ProductsIndex.EXAMPLE_QUERIES) {
-      assertThat(readme).as(name).contains(squeezed(ProductsIndex.exampleQuery(name)));
+    for (String name : SearchContract.EXAMPLE_QUERIES) {
+      assertThat(readme).as(name).contains(squeezed(SearchContract.exampleQuery(name)));
     }
   }
 
   private static List<ObjectNode> run(String example) throws Exception {
-    return ProductsIndex.search(es, ALIAS, ProductsIndex.exampleQuery(example));
+    return SearchContract.search(es, alias, SearchContract.exampleQuery(example));
   }
 
   private static List<Long> ids(List<ObjectNode> hits) {
@@ -139,7 +168,8 @@ class SearchContractITCase {
     return List.of("Home", "Home Kitchen");
   }
 
-  private static SearchDocument doc(
+  /** A product's document as the job makes it: its fields in the plan's order, as JSON. */
+  private static DocumentChange doc(
       long id,
       String name,
       String description,
@@ -148,19 +178,28 @@ class SearchContractITCase {
       List<String> path,
       String price,
       String currency) {
-    SearchDocument d = new SearchDocument();
-    d.productId = id;
-    d.sku = String.format("SKU-%06d", id);
-    d.name = name;
-    d.description = description;
-    d.attributes = "{\"colour\":\"red\"}";
-    d.brandId = brandId;
-    d.brandName = brandName;
-    d.categoryId = id * 100;
-    d.categoryPath = path;
-    d.price = new BigDecimal(price);
-    d.currency = currency;
-    d.updatedAt = "2026-11-21T10:00:00Z";
+    ObjectNode fields = Json.mapper().createObjectNode();
+    fields.put("product_id", id);
+    fields.put("sku", String.format("SKU-%06d", id));
+    fields.put("name", name);
+    fields.put("description", description);
+    fields.putObject("attributes").put("colour", "red");
+    fields.put("brand_id", brandId);
+    fields.put("category_id", id * 100);
+    fields.put("updated_at", "2026-11-21T10:00:00Z");
+    fields.put("brand_name", brandName);
+    path.forEach(fields.putArray("category_path")::add);
+    fields.put("price", new BigDecimal(price));
+    fields.put("currency", currency);
+    List<DocumentPlan.DocumentField> names = plan.documentFields();
+    DocumentChange d = new DocumentChange();
+    d.id = Long.toString(id);
+    d.values = new String[names.size()];
+    for (int i = 0; i < names.size(); i++) {
+      assertThat(fields.has(names.get(i).name())).as(names.get(i).name()).isTrue();
+      d.values[i] = fields.get(names.get(i).name()).toString();
+    }
+    d.contentHash = DocumentChange.contentHash(d.values);
     return d;
   }
 }

@@ -29,9 +29,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -166,20 +163,15 @@ class SecuredConnectionsITCase {
         .anyMatch(c -> c.startsWith("walsender"))
         .allSatisfy(c -> assertThat(c).endsWith("ssl=true"));
 
-    // A CA that did not sign the server's certificate: the capture's own connections refuse the
-    // server. (Built and run without prepare(), whose JDBC connection would refuse it first.)
+    // A CA that did not sign the server's certificate: the capture refuses the server before any
+    // job starts (reading the definition's tables from the catalog, with the capture's URL).
     WeirConfig untrusted =
         config.with(
             SearchIndexOptions.CATALOG_URL,
             catalogUrl.replace(LocalStackExtension.stack().tls().caPem().toString(), otherCa()));
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     JobRunner.configure(env, untrusted);
-    Configuration noRestarts = new Configuration();
-    noRestarts.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
-    env.configure(noRestarts);
-    new CatalogCaptureJob().build(env, untrusted);
-    JobClient refused = env.executeAsync("cdc-catalog, untrusted CA");
-    assertThat(catchThrowable(() -> refused.getJobExecutionResult().get(60, TimeUnit.SECONDS)))
+    assertThat(catchThrowable(() -> new CatalogCaptureJob().build(env, untrusted)))
         .hasStackTraceContaining("unable to find valid certification path");
 
     WeirConfig withAParameterItCannotUse =
@@ -247,14 +239,16 @@ class SecuredConnectionsITCase {
     String[] user = LocalStackExtension.stack().securedElasticsearchCredentials();
     String prefix = "it.secured.cdc." + run + ".";
     WeirConfig withoutTheCa =
-        TestDatabases.fresh(LocalStackExtension.config(), "it_secured_es")
+        TestDatabases.withFreshCatalog(
+                TestDatabases.fresh(LocalStackExtension.config(), "it_secured_es"),
+                "it.secured",
+                run)
             .with(WeirOptions.ELASTICSEARCH_URL, secured.address())
             .with(WeirOptions.ELASTICSEARCH_USERNAME, user[0])
             .with(WeirOptions.ELASTICSEARCH_PASSWORD_FILE, secret(user[1]))
             .with(SearchIndexOptions.CDC_TOPIC_PREFIX, prefix)
             .with(SearchIndexOptions.PRICING_TOPIC, "it.secured.pricing." + run)
             .with(SearchIndexOptions.ALIAS, "it-secured-" + run)
-            .with(SearchIndexOptions.INITIAL_INDEX, "it-secured-" + run + "-v1")
             .with(WeirOptions.DLQ_TOPIC, "it.secured.dlq." + run)
             .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
     WeirConfig config =

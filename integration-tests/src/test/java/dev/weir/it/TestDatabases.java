@@ -6,11 +6,6 @@ import dev.weir.common.config.WeirOptions;
 import dev.weir.common.postgres.Migrations;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.search.SearchIndexOptions;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -58,31 +53,6 @@ public final class TestDatabases {
             .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
     CatalogLoader.createTables(config, catalogUrl);
     return config;
-  }
-
-  /**
-   * {@code config} reading the products document from schemas/documents/products.json as it is, but
-   * for the index (its {@link SearchIndexOptions#ALIAS}) and the pricing topic (its {@link
-   * SearchIndexOptions#PRICING_TOPIC}): the file is written to {@code dir}.
-   */
-  public static WeirConfig withProductsDefinition(WeirConfig config, Path dir) throws IOException {
-    String file;
-    try (InputStream in =
-        TestDatabases.class
-            .getClassLoader()
-            .getResourceAsStream("weir/schemas/documents/products.json")) {
-      file = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-    Path definition = dir.resolve("products.json");
-    Files.writeString(
-        definition,
-        file.replace(
-                "\"index\": \"products\"",
-                "\"index\": \"" + config.get(SearchIndexOptions.ALIAS) + "\"")
-            .replace(
-                "\"topic\": \"pricing.events\"",
-                "\"topic\": \"" + config.get(SearchIndexOptions.PRICING_TOPIC) + "\""));
-    return config.with(SearchIndexOptions.DOCUMENTS, definition.toString());
   }
 
   /** A second fresh database, as the archive of {@code config}. */

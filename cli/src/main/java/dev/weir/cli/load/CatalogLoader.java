@@ -1,9 +1,9 @@
 package dev.weir.cli.load;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.kafka.KafkaIo;
 import dev.weir.common.postgres.PostgresConnectionProvider;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.schema.Json;
 import dev.weir.search.definition.DocumentPlan;
 import dev.weir.search.join.DocumentChange;

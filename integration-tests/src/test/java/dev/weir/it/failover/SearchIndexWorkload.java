@@ -31,7 +31,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 /**
  * The catalog path: each batch renames one of 20 products in the catalog database (captured by
  * cdc-catalog) and sends it a new price version; every document must end with its product's last
- * name and highest price, in Elasticsearch and in search_document, at the same version in both.
+ * name and highest price, in Elasticsearch and in the copy (product_document), at the same version
+ * in both.
  */
 final class SearchIndexWorkload extends Workload {
 
@@ -106,7 +107,7 @@ final class SearchIndexWorkload extends Workload {
         .as("Elasticsearch: name|price of each product")
         .isEqualTo(expected);
     assertThat(Await.until(Duration.ofSeconds(60), this::copied, expected::equals))
-        .as("search_document: name|price of each product")
+        .as("product_document: name|price of each product")
         .isEqualTo(expected);
     // The index and the copy agree on each document's version: no write regressed either.
     assertThat(Await.until(Duration.ofSeconds(30), this::indexedVersions, copiedVersions()::equals))
@@ -155,7 +156,9 @@ final class SearchIndexWorkload extends Workload {
   }
 
   private Map<String, String> copied() throws Exception {
-    return rows("name || '|' || coalesce(rtrim(rtrim(price::text, '0'), '.'), '')");
+    // The price is a jsonb label there.
+    return rows(
+        "name || '|' || coalesce(rtrim(rtrim(((price #>> '{}')::numeric)::text, '0'), '.'), '')");
   }
 
   private Map<String, String> copiedVersions() throws Exception {
@@ -168,7 +171,7 @@ final class SearchIndexWorkload extends Workload {
         TestDatabases.strings(
             config,
             config.get(WeirOptions.POSTGRES_URL),
-            "SELECT product_id || '=' || " + value + " FROM search_document")) {
+            "SELECT product_id || '=' || " + value + " FROM product_document")) {
       rows.put(row.substring(0, row.indexOf('=')), row.substring(row.indexOf('=') + 1));
     }
     return rows;

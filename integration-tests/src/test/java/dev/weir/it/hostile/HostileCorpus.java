@@ -70,19 +70,9 @@ final class HostileCorpus {
    * "generate" key (records too large or too deep to keep in a file).
    */
   static HostileCorpus load(String file, String topic, Function<String, byte[]> generated) {
-    return load(file, topic, generated, null);
-  }
-
-  /**
-   * The same, for a variant of the job that reads the records otherwise: a case's {@code variant}
-   * object, if it has one, replaces its {@code expect} and {@code reason} (e.g. the declared
-   * products document takes a JSON array as attributes, which the built-in one refuses).
-   */
-  static HostileCorpus load(
-      String file, String topic, Function<String, byte[]> generated, String variant) {
     List<Case> cases = new ArrayList<>();
     for (JsonNode c : resource("hostile/" + file + ".json")) {
-      JsonNode verdict = variant != null && c.has(variant) ? c.get(variant) : c;
+      JsonNode verdict = c;
       boolean dlq = verdict.path("expect").asText().equals("dlq");
       assertThat(dlq || verdict.path("expect").asText().equals("processed"))
           .as("expect of %s", c.path("case"))

@@ -20,9 +20,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *
  * <ol>
  *   <li><b>copy pass</b>: {@link BackfillJob} sends the target every document of the copy (the
- *       products document's search_document, or a declared document's copy table: {@link
- *       CopySource}) it does not hold with the same content hash, with the document's stored
- *       version;
+ *       document's copy table: {@link CopySource}) it does not hold with the same content hash,
+ *       with the document's stored version;
  *   <li>with {@code swap}: the alias moves to the target in one alias update; from then on the
  *       streaming job writes there;
  *   <li>after {@link BackfillOptions#SETTLE} (the streaming job's writes in flight land in the

@@ -19,8 +19,8 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 /**
  * backfill, one pass: the copy cut into splits of ids → each split compared with the target ({@link
  * SplitComparer}) → the documents the target lacks, bulk-written with their versions. A bounded
- * job; {@link Backfill} runs it (twice, around the alias swap). The copy is the products document's
- * search_document, or a declared document's copy table ({@link CopySource#of}).
+ * job; {@link Backfill} runs it (twice, around the alias swap). The copy is the document's copy
+ * table ({@link CopySource#of}).
  */
 public final class BackfillJob implements WeirJob {
 

@@ -5,9 +5,8 @@ import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 
 /**
- * The backfill's options. The copy is at postgres.url: the products document's search_document, or
- * with search.documents (a definition file) a declared document's copy table, behind the
- * definition's alias; else the alias is search.alias.
+ * The backfill's options. The copy is at postgres.url: the copy table of the document of
+ * search.documents (by default the bundled products definition, behind search.alias).
  */
 public final class BackfillOptions {
 
@@ -16,9 +15,8 @@ public final class BackfillOptions {
           .stringType()
           .noDefaultValue()
           .withDescription(
-              "The index to rebuild: created if missing from the document's mapping (the products"
-                  + " mapping in schemas/, or the one derived from the definition), else its mapping"
-                  + " must match.");
+              "The index to rebuild: created if missing from the mapping derived from the"
+                  + " document's definition, else its mapping must match.");
 
   public static final ConfigOption<String> DOCUMENT =
       ConfigOptions.key("backfill.document")

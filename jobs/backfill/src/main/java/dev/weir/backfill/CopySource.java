@@ -52,8 +52,8 @@ interface CopySource extends Serializable {
 
   /**
    * The copy the configuration names: a declared document's ({@link SearchIndexOptions#DOCUMENTS},
-   * by default the bundled products definition; the one {@link BackfillOptions#DOCUMENT} names
-   * when the file declares several).
+   * by default the bundled products definition; the one {@link BackfillOptions#DOCUMENT} names when
+   * the file declares several).
    */
   static CopySource of(WeirConfig config) {
     List<DocumentPlan> plans = DeclaredDocuments.plans(config);

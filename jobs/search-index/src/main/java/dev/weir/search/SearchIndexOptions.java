@@ -13,35 +13,32 @@ public final class SearchIndexOptions {
           .stringType()
           .defaultValue("cdc.catalog.")
           .withDescription(
-              "Debezium change events of the catalog: <prefix>product, <prefix>brand,"
-                  + " <prefix>category.");
+              "Debezium change events of the captured tables: <prefix><table>, or"
+                  + " <prefix><schema>.<table> outside public.");
 
   public static final ConfigOption<String> PRICING_TOPIC =
       ConfigOptions.key("search.pricing-topic")
           .stringType()
           .defaultValue("pricing.events")
-          .withDescription("Prices from the pricing service (the highest version wins).");
+          .withDescription(
+              "The bundled products definition's prices (the highest version wins); a definition"
+                  + " file names its own topics.");
 
   public static final ConfigOption<String> ALIAS =
       ConfigOptions.key("search.alias")
           .stringType()
           .defaultValue("products")
-          .withDescription("The Elasticsearch alias searches use and the job writes to.");
-
-  public static final ConfigOption<String> INITIAL_INDEX =
-      ConfigOptions.key("search.initial-index")
-          .stringType()
-          .defaultValue("products-v1")
           .withDescription(
-              "The index created behind the alias when the alias does not exist yet (mapping from"
-                  + " schemas/elasticsearch/products.mapping.json).");
+              "The bundled products definition's Elasticsearch alias, which searches use and the"
+                  + " job writes to (its first index: <alias>-v1); a definition file names its own"
+                  + " (its index).");
 
   public static final ConfigOption<Duration> WRITE_FLUSH =
       ConfigOptions.key("search.write-flush")
           .durationType()
           .defaultValue(Duration.ofMillis(500))
           .withDescription(
-              "How long writes to search_document may wait to be batched (also at each checkpoint).");
+              "How long writes to the copy table may wait to be batched (also at each checkpoint).");
 
   public static final ConfigOption<Duration> INDEX_FLUSH =
       ConfigOptions.key("search.index-flush")
@@ -63,14 +60,15 @@ public final class SearchIndexOptions {
           .withDescription(
               "A document definition file (PGSync's schema.json format, with weir's extensions):"
                   + " search-index indexes the documents it declares, and cdc-catalog captures"
-                  + " exactly its tables. Without it, the built-in products document.");
+                  + " exactly its tables. Without it, the bundled products definition"
+                  + " (schemas/documents/products.json) behind search.alias.");
 
   public static final ConfigOption<Duration> COALESCE =
       ConfigOptions.key("search.coalesce")
           .durationType()
           .defaultValue(Duration.ofMillis(200))
           .withDescription(
-              "Declared documents: how long the join gathers changes of one row or document"
+              "How long the join gathers changes of one row or document"
                   + " before passing it on (a burst of changes makes one write).");
 
   public static final ConfigOption<Duration> CHANGE_LAG =
@@ -78,7 +76,7 @@ public final class SearchIndexOptions {
           .durationType()
           .defaultValue(Duration.ofSeconds(1))
           .withDescription(
-              "Declared documents: how long after its commit a change reaches its topic, at most,"
+              "How long after its commit a change reaches its topic, at most,"
                   + " and how long a topic with nothing to read waits before it counts as caught"
                   + " up. A document is written once every topic has been read up to the changes it"
                   + " holds, so a backlog or a replay from the start is written in the order it was"
@@ -90,7 +88,7 @@ public final class SearchIndexOptions {
           .intType()
           .defaultValue(0)
           .withDescription(
-              "Declared documents: raise it (by one, up to 127) when the source database moves to"
+              "Raise it (by one, up to 127) when the source database moves to"
                   + " a new PostgreSQL cluster and is captured without a new snapshot: its LSNs"
                   + " start lower, and changes would otherwise look older than those held.");
 
@@ -100,8 +98,7 @@ public final class SearchIndexOptions {
           .defaultValue(Duration.ofDays(7))
           .withDescription(
               "How long the join remembers a deleted row's last stamp and a deleted document's"
-                  + " version (to recognize a late re-delivery); the built-in products job keeps a"
-                  + " deleted product, or a price whose product never came, as long.");
+                  + " version (to recognize a late re-delivery).");
 
   /**
    * A PostgreSQL identifier weir names in SQL (a slot, a publication): lower-case letters, digits
@@ -147,8 +144,7 @@ public final class SearchIndexOptions {
         .with(CATALOG_PUBLICATION, slot)
         .with(CDC_TOPIC_PREFIX, topics + ".cdc.catalog.")
         .with(PRICING_TOPIC, topics + ".pricing.events")
-        .with(ALIAS, alias)
-        .with(INITIAL_INDEX, alias + "-v1");
+        .with(ALIAS, alias);
   }
 
   private SearchIndexOptions() {}

@@ -11,7 +11,10 @@ import org.flywaydb.core.api.output.MigrateResult;
  */
 public final class Migrations {
 
-  /** weir's own tables: feed_entry, identity_mapping, search_document. */
+  /**
+   * weir's own tables: feed_entry, identity_mapping (and search_document, the copy of an earlier
+   * products job, left for its users to drop). Document copies are search-index's own.
+   */
   public static final String WEIR = "weir";
 
   /** The activity feed's cold store (may live in another database). */

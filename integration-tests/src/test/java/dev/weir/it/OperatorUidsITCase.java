@@ -3,24 +3,27 @@ package dev.weir.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.weir.backfill.BackfillOptions;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.job.JobRunner;
 import dev.weir.common.job.WeirJob;
+import dev.weir.search.SearchIndexOptions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamNode;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A savepoint restores an operator's state into the operator with the same uid. These uids are what
  * a rebuilt jar must keep for an upgrade from a savepoint to carry the state over.
  */
-class OperatorUidsTest {
+@ExtendWith(LocalStackExtension.class)
+class OperatorUidsITCase {
 
   /** What {@code operator-uids.txt} must say; a changed line means savepoints no longer map. */
   @Test
@@ -90,13 +93,29 @@ class OperatorUidsTest {
     return new ArrayList<>(env.getStreamGraph().getStreamNodes());
   }
 
+  private static WeirConfig config;
+
+  /**
+   * The default configuration, but for the catalog: search-index and cdc-catalog plan their
+   * document (the bundled products definition) against the source database's catalog as they build.
+   */
   private static WeirConfig config() {
-    // Building connects to nothing; the password only has to be there.
-    return WeirConfig.from(Map.of("backfill.target", "products-v2"), Map.of("PGPASSWORD", "-"));
+    if (config == null) {
+      try {
+        WeirConfig base = LocalStackExtension.config().with(BackfillOptions.TARGET, "products-v2");
+        String catalogUrl =
+            TestDatabases.withFreshCatalog(base, "it.uids", "graph")
+                .get(SearchIndexOptions.CATALOG_URL);
+        config = base.with(SearchIndexOptions.CATALOG_URL, catalogUrl);
+      } catch (java.sql.SQLException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    return config;
   }
 
   private static List<String> recorded() throws IOException {
-    try (InputStream in = OperatorUidsTest.class.getResourceAsStream("/operator-uids.txt")) {
+    try (InputStream in = OperatorUidsITCase.class.getResourceAsStream("/operator-uids.txt")) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8)
           .lines()
           .filter(l -> !l.isBlank() && !l.startsWith("#"))
