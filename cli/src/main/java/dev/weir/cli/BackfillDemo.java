@@ -40,7 +40,7 @@ final class BackfillDemo {
       hitsBefore.add(CatalogDemo.printQuery(out, es, name));
     }
     out.println(
-        "   weir backfill --documents products.json --target "
+        "   weir backfill --target "
             + TARGET
             + " --swap-alias: a copy pass, the alias swap, a catch-up pass for what changed"
             + " meanwhile, then deletes of what the copy no longer has");
