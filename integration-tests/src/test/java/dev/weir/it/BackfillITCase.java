@@ -297,19 +297,7 @@ class BackfillITCase {
     fields.putArray("category_path").add("Outdoor").add("Hiking");
     fields.put("price", new BigDecimal(price));
     fields.put("currency", "EUR");
-    List<DocumentPlan.DocumentField> names = plan.documentFields();
-    DocumentChange d = new DocumentChange();
-    d.id = Long.toString(id);
-    d.values = new String[names.size()];
-    d.changed = new boolean[names.size()];
-    for (int i = 0; i < names.size(); i++) {
-      d.values[i] = fields.get(names.get(i).name()).toString();
-      d.changed[i] = true;
-    }
-    d.isNew = true;
-    d.contentHash = DocumentChange.contentHash(d.values);
-    d.version = version;
-    return d;
+    return DocumentChange.whole(plan, Long.toString(id), fields, version);
   }
 
   /** document id → version#content hash, of the copy. */

@@ -191,15 +191,6 @@ class SearchContractITCase {
     path.forEach(fields.putArray("category_path")::add);
     fields.put("price", new BigDecimal(price));
     fields.put("currency", currency);
-    List<DocumentPlan.DocumentField> names = plan.documentFields();
-    DocumentChange d = new DocumentChange();
-    d.id = Long.toString(id);
-    d.values = new String[names.size()];
-    for (int i = 0; i < names.size(); i++) {
-      assertThat(fields.has(names.get(i).name())).as(names.get(i).name()).isTrue();
-      d.values[i] = fields.get(names.get(i).name()).toString();
-    }
-    d.contentHash = DocumentChange.contentHash(d.values);
-    return d;
+    return DocumentChange.whole(plan, Long.toString(id), fields, 1);
   }
 }

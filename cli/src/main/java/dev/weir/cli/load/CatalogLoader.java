@@ -236,19 +236,7 @@ public final class CatalogLoader {
         BigDecimal.valueOf(500 + random.nextInt(50_000))
             .divide(BigDecimal.valueOf(100), 2, RoundingMode.UNNECESSARY));
     fields.put("currency", "EUR");
-    List<DocumentPlan.DocumentField> names = plan.documentFields();
-    DocumentChange d = new DocumentChange();
-    d.id = Long.toString(id);
-    d.values = new String[names.size()];
-    d.changed = new boolean[names.size()];
-    for (int i = 0; i < names.size(); i++) {
-      d.values[i] = fields.path(names.get(i).name()).toString();
-      d.changed[i] = true;
-    }
-    d.isNew = true;
-    d.contentHash = DocumentChange.contentHash(d.values);
-    d.version = version;
-    return d;
+    return DocumentChange.whole(plan, Long.toString(id), fields, version);
   }
 
   private static void insertCategory(PreparedStatement s, long id, String name, Long parent)

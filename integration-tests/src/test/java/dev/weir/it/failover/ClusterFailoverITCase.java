@@ -240,10 +240,17 @@ class ClusterFailoverITCase {
     // Each submission of a job to a session cluster loads its classes anew; a job that ended
     // must let them go, or the processes run out of metaspace (the JobManager died of it after
     // about nine submissions). A process may keep the last job's class loader a while after it
-    // ended, so the count after a second run and cancel must not exceed the count after the first.
+    // ended (up to half a minute allowed for it to go), so the count after a second run and cancel
+    // must not exceed the count after the first.
+    Map<String, Integer> before = cluster.jobClassLoaders();
     runAndCancelSearchIndex();
-    Thread.sleep(30_000);
-    Map<String, Integer> afterOne = cluster.jobClassLoaders();
+    Map<String, Integer> afterOne =
+        Await.until(
+            Duration.ofSeconds(30),
+            cluster::jobClassLoaders,
+            now ->
+                now.entrySet().stream()
+                    .allMatch(e -> e.getValue() <= before.getOrDefault(e.getKey(), 0)));
     runAndCancelSearchIndex();
     Map<String, Integer> afterTwo =
         Await.until(

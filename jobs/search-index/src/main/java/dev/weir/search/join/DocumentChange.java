@@ -1,5 +1,7 @@
 package dev.weir.search.join;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.weir.search.definition.DocumentPlan;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -36,6 +38,30 @@ public class DocumentChange {
     DocumentChange d = new DocumentChange();
     d.id = id;
     d.deleted = true;
+    d.version = version;
+    return d;
+  }
+
+  /**
+   * A whole document of {@code plan}, new, from each field's value by name (documents made outside
+   * the join: a loader's, a test's); every field of the plan must be in {@code fields}.
+   */
+  public static DocumentChange whole(DocumentPlan plan, String id, JsonNode fields, long version) {
+    List<DocumentPlan.DocumentField> names = plan.documentFields();
+    DocumentChange d = new DocumentChange();
+    d.id = id;
+    d.values = new String[names.size()];
+    d.changed = new boolean[names.size()];
+    for (int i = 0; i < names.size(); i++) {
+      JsonNode value = fields.get(names.get(i).name());
+      if (value == null) {
+        throw new IllegalArgumentException("no value for field " + names.get(i).name());
+      }
+      d.values[i] = value.toString();
+      d.changed[i] = true;
+    }
+    d.isNew = true;
+    d.contentHash = contentHash(d.values);
     d.version = version;
     return d;
   }
