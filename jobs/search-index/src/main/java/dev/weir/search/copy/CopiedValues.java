@@ -36,6 +36,12 @@ public final class CopiedValues {
     if (copied == null) {
       return field.isLabel() && field.child().many() ? "[]" : "null";
     }
+    if (!field.isLabel() && isText(field.pgType()) && isPlainString(copied)) {
+      // A large text (a description) as it is, not parsed and written again: PostgreSQL and the
+      // join (Jackson) escape a string alike but for the backslash-u escapes, which take the long
+      // way.
+      return copied;
+    }
     JsonNode value;
     try {
       value = Json.mapper().readTree(copied);
@@ -49,6 +55,19 @@ public final class CopiedValues {
       leaf(field.name(), value, field.pgType(), out);
     }
     return out.toString();
+  }
+
+  private static boolean isText(String pgType) {
+    ValueType type = ValueType.of(pgType);
+    return (type == ValueType.TEXT || type == ValueType.KEYWORD) && !ValueType.isArray(pgType);
+  }
+
+  /** A JSON string with no backslash-u escape (where PostgreSQL writes lower-case hex). */
+  private static boolean isPlainString(String json) {
+    return json.length() >= 2
+        && json.charAt(0) == '"'
+        && json.charAt(json.length() - 1) == '"'
+        && json.indexOf("\\u") < 0;
   }
 
   /** A child's label: a list of its rows' values (one_to_many), or one value or null. */

@@ -112,6 +112,24 @@ class CopiedValuesTest {
   }
 
   @Test
+  void aTextReadBackIsTheJoinsStringWhateverItsEscapes() {
+    DocumentPlan.DocumentField isbn = plan.documentFields().get(0);
+    // As to_jsonb(text)::text prints them: PostgreSQL escapes control characters other than
+    // b f n r t as backslash-u 00xx, lower case, where Jackson writes upper case.
+    Map<String, String> printedByPostgres =
+        Map.of(
+            "quotes \"and\" a back\\slash / é 😀", "\"quotes \\\"and\\\" a back\\\\slash / é 😀\"",
+            "lines\nand\ttabs\r\b\f", "\"lines\\nand\\ttabs\\r\\b\\f\"",
+            "a unit separator \u001f", "\"a unit separator \\u001f\"",
+            "a back\\u and no escape", "\"a back\\\\u and no escape\"");
+    printedByPostgres.forEach(
+        (text, copied) ->
+            assertThat(CopiedValues.field(plan, isbn, copied))
+                .as(copied)
+                .isEqualTo(Values.normalize("isbn", text, "text").toString()));
+  }
+
+  @Test
   void nullsEmptyListsAndMissingChildrenReadBackAsTheJoinWritesThem() {
     String[] streamed = {
       "\"b-2\"", "null", "null", "null", "null", "null", "[]", "null", "false", "null", "[]", "[]",
