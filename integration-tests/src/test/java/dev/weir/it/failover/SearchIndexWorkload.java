@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch.core.search.Hit;
+import dev.weir.cli.BundledDocuments;
+import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.kafka.KafkaIo;
 import dev.weir.common.postgres.PostgresConnectionProvider;
@@ -18,7 +20,10 @@ import dev.weir.sink.elasticsearch.ElasticsearchClients;
 import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import dev.weir.stack.LocalService;
 import dev.weir.stack.LocalStack;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
@@ -44,9 +49,11 @@ final class SearchIndexWorkload extends Workload {
   SearchIndexWorkload(String run) throws Exception {
     super(
         List.of(CatalogCaptureJob.NAME, SearchIndexJob.NAME),
-        TestDatabases.withFreshCatalog(
-            TestDatabases.fresh(LocalStackExtension.config(), "it_failover_search"),
-            "it.failover",
+        withShallowCategoryPath(
+            TestDatabases.withFreshCatalog(
+                TestDatabases.fresh(LocalStackExtension.config(), "it_failover_search"),
+                "it.failover",
+                run),
             run));
     catalogUrl = config.get(SearchIndexOptions.CATALOG_URL);
     es = ElasticsearchClients.blocking(ElasticsearchSettings.from(config));
@@ -65,6 +72,25 @@ final class SearchIndexWorkload extends Workload {
                   + PRODUCTS
                   + ") AS i");
     }
+  }
+
+  /**
+   * The products definition with a category path of at most 2 levels (the catalog here has one):
+   * each level is a stage of the join, and these tests are about the cluster, not the document;
+   * fewer tasks deploy, restore and checkpoint faster on 2 cores.
+   */
+  private static WeirConfig withShallowCategoryPath(WeirConfig config, String run)
+      throws IOException {
+    Path file =
+        BundledDocuments.write(
+            Files.createTempDirectory("weir-failover-" + run).resolve("products.json"),
+            "products.json",
+            config.get(SearchIndexOptions.ALIAS),
+            config.get(SearchIndexOptions.PRICING_TOPIC));
+    String definition = Files.readString(file);
+    Files.writeString(file, definition.replace("\"max_depth\": 8", "\"max_depth\": 2"));
+    assertThat(Files.readString(file)).contains("\"max_depth\": 2");
+    return config.with(SearchIndexOptions.DOCUMENTS, file.toString());
   }
 
   @Override
