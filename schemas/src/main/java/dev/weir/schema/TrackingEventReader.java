@@ -2,9 +2,7 @@ package dev.weir.schema;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import java.time.DateTimeException;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.util.Arrays;
 
 /**
@@ -148,64 +146,9 @@ final class TrackingEventReader {
    */
   static Instant instant(String s) {
     int n = s.length();
-    if (n < 20
-        || n > 30
-        || s.charAt(4) != '-'
-        || s.charAt(7) != '-'
-        || s.charAt(10) != 'T'
-        || s.charAt(13) != ':'
-        || s.charAt(16) != ':'
-        || s.charAt(n - 1) != 'Z') {
-      return null;
+    if (n < 20 || n > 30 || s.charAt(0) == '0' || s.charAt(n - 1) != 'Z') {
+      return null; // another form, or a year before 1000: the long way
     }
-    int year = digits(s, 0, 4);
-    int month = digits(s, 5, 7);
-    int day = digits(s, 8, 10);
-    int hour = digits(s, 11, 13);
-    int minute = digits(s, 14, 16);
-    int second = digits(s, 17, 19);
-    if (year < 1000 || month < 0 || day < 0 || hour < 0 || hour > 23 || minute < 0) {
-      return null;
-    }
-    if (minute > 59 || second < 0 || second > 59) {
-      return null;
-    }
-    int nanos = 0;
-    if (n > 20) {
-      if (s.charAt(19) != '.' || n == 21) {
-        return null;
-      }
-      int fraction = digits(s, 20, n - 1);
-      if (fraction < 0) {
-        return null;
-      }
-      int scale = n - 1 - 20;
-      nanos = fraction;
-      for (int i = scale; i < 9; i++) {
-        nanos *= 10;
-      }
-    } else if (s.charAt(19) != 'Z') {
-      return null;
-    }
-    long days;
-    try {
-      days = LocalDate.of(year, month, day).toEpochDay();
-    } catch (DateTimeException e) {
-      return null; // 2026-02-30
-    }
-    return Instant.ofEpochSecond(days * 86_400 + hour * 3_600L + minute * 60L + second, nanos);
-  }
-
-  /** The decimal value of s[from, to), or -1 if any character is not a digit. */
-  private static int digits(String s, int from, int to) {
-    int value = 0;
-    for (int i = from; i < to; i++) {
-      char c = s.charAt(i);
-      if (c < '0' || c > '9') {
-        return -1;
-      }
-      value = value * 10 + (c - '0');
-    }
-    return value;
+    return IsoInstant.parse(s);
   }
 }

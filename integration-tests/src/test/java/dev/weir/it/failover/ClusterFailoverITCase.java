@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -245,25 +246,21 @@ class ClusterFailoverITCase {
     Map<String, Integer> before = cluster.jobClassLoaders();
     runAndCancelSearchIndex();
     Map<String, Integer> afterOne =
-        Await.until(
-            Duration.ofSeconds(30),
-            cluster::jobClassLoaders,
-            now ->
-                now.entrySet().stream()
-                    .allMatch(e -> e.getValue() <= before.getOrDefault(e.getKey(), 0)));
+        Await.until(Duration.ofSeconds(30), cluster::jobClassLoaders, atMost(before));
     runAndCancelSearchIndex();
     Map<String, Integer> afterTwo =
-        Await.until(
-            Duration.ofSeconds(90),
-            cluster::jobClassLoaders,
-            now ->
-                now.entrySet().stream()
-                    .allMatch(e -> e.getValue() <= afterOne.getOrDefault(e.getKey(), 0)));
+        Await.until(Duration.ofSeconds(90), cluster::jobClassLoaders, atMost(afterOne));
     assertThat(afterTwo)
         .as("job class loaders alive per process after two runs (after one: %s)", afterOne)
         .allSatisfy(
             (process, loaders) ->
                 assertThat(loaders).isLessThanOrEqualTo(afterOne.getOrDefault(process, 0)));
+  }
+
+  /** No process holds more job class loaders than in {@code earlier}. */
+  private static Predicate<Map<String, Integer>> atMost(Map<String, Integer> earlier) {
+    return now ->
+        now.entrySet().stream().allMatch(e -> e.getValue() <= earlier.getOrDefault(e.getKey(), 0));
   }
 
   /**
