@@ -196,6 +196,23 @@ class DocumentCopyITCase {
   }
 
   @Test
+  void theRowsWrittenSinceAMarkAreTheOnlyOnesACatchUpReads() throws Exception {
+    for (String id : List.of("1", "2", "3", "4")) {
+      write(BookDocuments.change(plan, id, 1, book("book " + id)));
+    }
+    long mark = DocumentCopy.writeMark(sql);
+    assertThat(copy.writtenSince(sql, mark)).isEmpty();
+
+    write(BookDocuments.change(plan, "3", 2, book("book 3, revised"))); // a large value changed
+    write(BookDocuments.change(plan, "5", 1, book("book 5"))); // a new document
+    write(BookDocuments.change(plan, "1", 1, book("book 1"))); // unchanged: not written
+
+    assertThat(copy.writtenSince(sql, mark)).containsExactly("3", "5");
+    assertThat(copy.contentHashes(sql, List.of("3", "5", "9"))).containsOnlyKeys("3", "5");
+    assertThat(copy.contentHashes(sql, List.of("3")).get("3")).isEqualTo(copied("3").contentHash());
+  }
+
+  @Test
   void aNewColumnOfTheDefinitionIsAddedAndATypeChangeIsRefused() throws Exception {
     write(BookDocuments.change(plan, "1", 1, book("A desert planet.")));
     assertThat(

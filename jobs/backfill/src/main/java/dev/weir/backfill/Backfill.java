@@ -10,6 +10,7 @@ import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.apache.flink.core.execution.JobClient;
@@ -25,8 +26,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  *   <li>with {@code swap}: the alias moves to the target in one alias update; from then on the
  *       streaming job writes there;
  *   <li>after {@link BackfillOptions#SETTLE} (the streaming job's writes in flight land in the
- *       copy), a <b>catch-up pass</b>: the same job again. It sends only what changed in the copy
- *       during the copy pass (every other document is skipped by its hash); versions keep it from
+ *       copy), a <b>catch-up pass</b>: the same job again, over only the documents written to the
+ *       copy since the copy pass began (the rows a transaction from then on wrote; none: no pass).
+ *       It sends those the target does not hold with the same hash; versions keep it from
  *       regressing anything the streaming job wrote to the target meanwhile;
  *   <li>documents in the target that the copy no longer has (deleted during the rebuild, when the
  *       streaming delete went to the old index) are deleted, with a version above the one held: a
@@ -91,7 +93,9 @@ public final class Backfill {
     String target = BackfillOptions.target(config);
     CopySource copy = CopySource.of(config);
     long total = BackfillJob.count(config, copy);
-    Map<String, Long> copyPass = pass(config, copy, env.get(), "copy", total, progress);
+    long mark = BackfillJob.writeMark(config, copy);
+    Map<String, Long> copyPass =
+        pass(config, new BackfillJob(copy), env.get(), "copy", total, progress);
     boolean dryRun = config.get(BackfillOptions.DRY_RUN);
     long deleted = 0;
     Map<String, Long> catchUp = Map.of();
@@ -106,8 +110,20 @@ public final class Backfill {
           TargetIndex.swap(es, copy.alias(), target);
         }
         Thread.sleep(config.get(BackfillOptions.SETTLE).toMillis());
-        catchUp =
-            pass(config, copy, env.get(), "catch-up", BackfillJob.count(config, copy), progress);
+        List<String> written = BackfillJob.writtenSince(config, copy, mark);
+        if (!written.isEmpty()) {
+          catchUp =
+              pass(
+                  config,
+                  new BackfillJob(copy, written),
+                  env.get(),
+                  "catch-up",
+                  written.size(),
+                  progress);
+        }
+        LOG.info(
+            "catch-up pass: {} documents written to the copy since the copy pass began",
+            written.size());
         deleted = deleteWhatTheCopyNoLongerHas(config, copy, es, target);
       }
     }
@@ -122,17 +138,17 @@ public final class Backfill {
         Duration.ofNanos(System.nanoTime() - start));
   }
 
-  /** Runs one pass of {@link BackfillJob} to its end, reporting progress every second. */
+  /** Runs one pass ({@code job}) to its end, reporting progress every second. */
   static Map<String, Long> pass(
       WeirConfig config,
-      CopySource copy,
+      BackfillJob backfill,
       StreamExecutionEnvironment env,
       String name,
       long total,
       Progress progress)
       throws Exception {
     long start = System.nanoTime();
-    JobClient job = JobRunner.start(new BackfillJob(copy), env, config);
+    JobClient job = JobRunner.start(backfill, env, config);
     var result = job.getJobExecutionResult();
     while (!result.isDone()) {
       try {

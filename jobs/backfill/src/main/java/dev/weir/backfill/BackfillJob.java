@@ -27,14 +27,22 @@ public final class BackfillJob implements WeirJob {
   public static final String NAME = "backfill";
 
   private final CopySource copy;
+  private final List<String> only;
 
   /** The copy the configuration names, found when the job is prepared and built. */
   public BackfillJob() {
-    this(null);
+    this(null, null);
   }
 
+  /** A pass over the whole copy. */
   BackfillJob(CopySource copy) {
+    this(copy, null);
+  }
+
+  /** A pass over the documents of {@code only} (null: the whole copy). */
+  BackfillJob(CopySource copy, List<String> only) {
     this.copy = copy;
+    this.only = only;
   }
 
   @Override
@@ -75,7 +83,9 @@ public final class BackfillJob implements WeirJob {
     env.configure(restarts);
     String target = BackfillOptions.target(config);
     CopySource source = copy(config);
-    List<Split> splits = splits(config, source, config.get(BackfillOptions.SPLIT_SIZE));
+    int splitSize = config.get(BackfillOptions.SPLIT_SIZE);
+    List<Split> splits =
+        only == null ? splits(config, source, splitSize) : Split.of(only, splitSize);
     env.fromSequence(0, splits.size() - 1)
         .name("splits of " + source.table())
         .uid(NAME + "-splits")
@@ -97,6 +107,25 @@ public final class BackfillJob implements WeirJob {
   static List<Split> splits(WeirConfig config, CopySource copy, int splitSize) {
     try (Connection c = PostgresConnectionProvider.open(config)) {
       return copy.splits(c, splitSize);
+    } catch (SQLException e) {
+      throw unreadable(config, copy, e);
+    }
+  }
+
+  /** A mark to take before a pass, for {@link #writtenSince}. Fails clearly without the table. */
+  static long writeMark(WeirConfig config, CopySource copy) {
+    try (Connection c = PostgresConnectionProvider.open(config)) {
+      copy.count(c); // a missing table fails here, with the message every pass gives
+      return copy.writeMark(c);
+    } catch (SQLException e) {
+      throw unreadable(config, copy, e);
+    }
+  }
+
+  /** The ids of the copy's documents written since {@code mark}. */
+  static List<String> writtenSince(WeirConfig config, CopySource copy, long mark) {
+    try (Connection c = PostgresConnectionProvider.open(config)) {
+      return copy.writtenSince(c, mark);
     } catch (SQLException e) {
       throw unreadable(config, copy, e);
     }

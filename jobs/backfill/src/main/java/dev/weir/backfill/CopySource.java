@@ -41,6 +41,18 @@ interface CopySource extends Serializable {
   /** id → content hash (null if none) of a split's documents. */
   Map<String, byte[]> contentHashes(Connection c, Split split) throws SQLException;
 
+  /** id → content hash (null if none) of those of {@code ids} the copy holds. */
+  Map<String, byte[]> contentHashes(Connection c, Collection<String> ids) throws SQLException;
+
+  /** A mark taken before a pass reads the copy, for {@link #writtenSince}. */
+  long writeMark(Connection c) throws SQLException;
+
+  /**
+   * The ids of the documents written since {@code mark} was taken (a few written just before it may
+   * be among them), in order: all a pass that began at the mark may not have seen.
+   */
+  List<String> writtenSince(Connection c, long mark) throws SQLException;
+
   /** A split's whole documents. */
   List<CopiedDocument> read(Connection c, Split split) throws SQLException;
 

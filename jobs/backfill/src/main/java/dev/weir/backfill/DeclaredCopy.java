@@ -63,6 +63,22 @@ final class DeclaredCopy implements CopySource {
   }
 
   @Override
+  public Map<String, byte[]> contentHashes(Connection c, Collection<String> ids)
+      throws SQLException {
+    return copy.contentHashes(c, ids);
+  }
+
+  @Override
+  public long writeMark(Connection c) throws SQLException {
+    return DocumentCopy.writeMark(c);
+  }
+
+  @Override
+  public List<String> writtenSince(Connection c, long mark) throws SQLException {
+    return copy.writtenSince(c, mark);
+  }
+
+  @Override
   public List<CopiedDocument> read(Connection c, Split split) throws SQLException {
     return copy.readRange(c, split.from(), split.until());
   }

@@ -69,7 +69,10 @@ final class SplitComparer extends RichFlatMapFunction<Long, DocumentOperation> {
   public void flatMap(Long index, Collector<DocumentOperation> out) throws Exception {
     Split split = splits[index.intValue()];
     // Compare the hashes first: whole documents (large descriptions) are read only to be sent.
-    Map<String, byte[]> hashes = source.contentHashes(copy, split);
+    Map<String, byte[]> hashes =
+        split.listed()
+            ? source.contentHashes(copy, split.ids())
+            : source.contentHashes(copy, split);
     if (hashes.isEmpty()) {
       return;
     }
@@ -79,7 +82,7 @@ final class SplitComparer extends RichFlatMapFunction<Long, DocumentOperation> {
     List<CopiedDocument> docs;
     if (differing.isEmpty()) {
       docs = List.of();
-    } else if (differing.size() == hashes.size()) {
+    } else if (differing.size() == hashes.size() && !split.listed()) {
       docs = source.read(copy, split); // nothing held (a first run): the range, in one scan
     } else {
       docs = source.read(copy, differing);

@@ -24,6 +24,18 @@ class SplitTest {
   }
 
   @Test
+  void listedIdsAreCutIntoSplitsOfAtMostTheSizeInTheirOrder() {
+    List<Split> splits = Split.of(List.of("a", "b", "c", "d", "e"), 2);
+
+    assertThat(splits).allMatch(Split::listed);
+    assertThat(splits)
+        .extracting(Split::ids)
+        .containsExactly(List.of("a", "b"), List.of("c", "d"), List.of("e"));
+    assertThat(Split.of(List.of(), 2)).isEmpty();
+    assertThat(Split.between(List.of("a"))).noneMatch(Split::listed);
+  }
+
+  @Test
   void everyIdOfAnyKindIsInExactlyOneSplitAndIdsAddedOutsideTheStartsToo() {
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < 500; i++) {

@@ -227,6 +227,48 @@ public final class DocumentCopy implements Serializable {
   }
 
   /**
+   * A mark for {@link #writtenSince}: the oldest transaction a snapshot taken now does not see as
+   * committed (32 bits of it, as a row's {@code xmin} holds). Taken before a pass reads the copy,
+   * every row written after that pass read it carries this transaction or a later one.
+   */
+  public static long writeMark(Connection c) throws SQLException {
+    try (Statement s = c.createStatement();
+        ResultSet rs =
+            s.executeQuery("SELECT xid(pg_snapshot_xmin(pg_current_snapshot()))::text")) {
+      rs.next();
+      return Long.parseLong(rs.getString(1));
+    }
+  }
+
+  /**
+   * The doc_ids of rows last written by the transaction of {@code mark} ({@link #writeMark}) or a
+   * later one, in order: what may have changed since a pass that began at the mark read the copy (a
+   * few written just before it too, which the caller compares anyway). One pass over the table's
+   * rows without reading their large values; compared by age, so transaction ids that wrapped
+   * around in between are still ordered right.
+   */
+  public List<String> writtenSince(Connection c, long mark) throws SQLException {
+    String id = quote(DocumentPlan.DOC_ID);
+    try (PreparedStatement s =
+        c.prepareStatement(
+            "SELECT "
+                + id
+                + " FROM "
+                + quotedTable()
+                + " WHERE age(xmin) <= age(?::text::xid) ORDER BY "
+                + id)) {
+      s.setString(1, Long.toString(mark));
+      List<String> ids = new ArrayList<>();
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          ids.add(rs.getString(1));
+        }
+      }
+      return ids;
+    }
+  }
+
+  /**
    * The first doc_id of each run of {@code size} documents, in order (empty when the copy is):
    * split {@code i} is the ids from {@code starts[i]} up to, not including, {@code starts[i + 1]}
    * (the last: to the end). One pass over the primary key.
@@ -301,6 +343,35 @@ public final class DocumentCopy implements Serializable {
                 + quotedTable()
                 + range(from, until))) {
       bindRange(s, from, until);
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          hashes.put(rs.getString(1), rs.getBytes(2));
+        }
+      }
+    }
+    return hashes;
+  }
+
+  /** doc_id → content hash of those of {@code ids} the copy holds. */
+  public Map<String, byte[]> contentHashes(Connection c, Collection<String> ids)
+      throws SQLException {
+    Map<String, byte[]> hashes = new LinkedHashMap<>();
+    if (ids.isEmpty()) {
+      return hashes;
+    }
+    try (PreparedStatement s =
+        c.prepareStatement(
+            "SELECT "
+                + quote(DocumentPlan.DOC_ID)
+                + ", "
+                + quote(DocumentPlan.CONTENT_HASH)
+                + " FROM "
+                + quotedTable()
+                + " WHERE "
+                + quote(DocumentPlan.DOC_ID)
+                + " = ANY (?) ORDER BY "
+                + quote(DocumentPlan.DOC_ID))) {
+      s.setArray(1, c.createArrayOf("text", ids.toArray()));
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
           hashes.put(rs.getString(1), rs.getBytes(2));
