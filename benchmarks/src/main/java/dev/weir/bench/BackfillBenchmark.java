@@ -183,15 +183,16 @@ public final class BackfillBenchmark {
     double wholeRatio = r.first().docsPerSecond() / r.rawDocsPerSecond();
     md.append(
         String.format(
-            "%n- copy pass / raw bulk: **%.2f** (target ≥ 0.9: %s); the whole run / raw bulk: **%.2f**.%n",
-            copyRatio, copyRatio >= 0.9 ? "met" : "NOT met", wholeRatio));
+            "%n- the whole run / raw bulk: **%.2f** (target ≥ 0.9: %s); the copy pass alone: %.2f.%n",
+            wholeRatio, wholeRatio >= 0.9 ? "met" : "NOT met", copyRatio));
     md.append(
         "- The copy pass is timed from the job's submission (a MiniCluster start included) until its"
             + " last bulk request is answered; the raw bulk from its first request until its last is"
             + " answered, with the documents already in memory. Both are counted again afterwards. The"
-            + " whole run adds the catch-up pass (a second bounded job that compares every content hash"
-            + " again and sends what changed, the price of running alongside streaming) and the read of the target's ids for"
-            + " deletes.\n\n");
+            + " whole run adds the index's refresh, the catch-up pass (the documents written to the"
+            + " copy since the copy pass began, here none: nothing streams during the benchmark, so"
+            + " no second job runs; with streaming it is a bounded job over those documents only) and"
+            + " the deletes check, which reads every id the target holds.\n\n");
     md.append("## A second run over the unchanged index\n\n");
     md.append(
         "| | sent | skipped as unchanged | bytes sent | seconds |\n|---|---:|---:|---:|---:|\n");

@@ -31,16 +31,19 @@ public final class BenchAll {
       int latencySeconds,
       int searchProducts,
       int searchRounds,
+      int documentsProducts,
       int backfillDocuments,
       int backfillRounds) {
 
     public static Sizes quick() {
-      return new Sizes("quick", 50_000, 20_000, 200_000, 200_000, 200_000, 10, 2_000, 2, 5_000, 1);
+      return new Sizes(
+          "quick", 50_000, 20_000, 200_000, 200_000, 200_000, 10, 2_000, 2, 2_000, 5_000, 1);
     }
 
     public static Sizes full() {
       return new Sizes(
-          "full", 500_000, 50_000, 1_000_000, 1_000_000, 3_000_000, 30, 5_000, 5, 50_000, 2);
+          "full", 500_000, 50_000, 1_000_000, 1_000_000, 3_000_000, 30, 5_000, 5, 10_000, 50_000,
+          2);
     }
   }
 
@@ -99,6 +102,13 @@ public final class BenchAll {
             out,
             "search-index",
             () -> SearchIndexBenchmark.run(stack, sizes.searchProducts(), sizes.searchRounds(), 1));
+    // The declared document's own targets: WAL against a hand-written UPDATE, a shared change.
+    log.accept("search-index on the declared document: WAL by hand, a change every root shares");
+    DocumentsBenchmark.Result documents =
+        DocumentsBenchmark.run(
+            stack,
+            sizes.documentsProducts(),
+            stack.envFile().getParent().resolve("bench-documents"));
     log.accept("backfill");
     BackfillBenchmark.Result backfill =
         profiled(
@@ -157,6 +167,9 @@ public final class BenchAll {
         out.resolve("search-index.md"),
         SearchIndexBenchmark.markdown(search, again + " (search-index)"));
     Files.writeString(
+        out.resolve("search-index-documents.md"),
+        DocumentsBenchmark.markdown(documents, again + " (search-index, declared document)"));
+    Files.writeString(
         out.resolve("backfill.md"), BackfillBenchmark.markdown(backfill, again + " (backfill)"));
     Path report = out.resolve("README.md");
     Files.writeString(
@@ -172,6 +185,7 @@ public final class BenchAll {
                 identity,
                 identityKafka,
                 search,
+                documents,
                 backfill,
                 scaling,
                 profiles,

@@ -25,6 +25,7 @@ final class BenchAllReport {
       IdentityBenchmark.Result identity,
       IdentityThroughputBenchmark.Report identityKafka,
       SearchIndexBenchmark.Result search,
+      DocumentsBenchmark.Result documents,
       BackfillBenchmark.Result backfill,
       Map<String, Map<Integer, Double>> scaling,
       List<Profiles.Profile> profiles,
@@ -39,6 +40,7 @@ final class BenchAllReport {
     IdentityBenchmark.Result identity = m.identity();
     IdentityThroughputBenchmark.Report identityKafka = m.identityKafka();
     SearchIndexBenchmark.Result search = m.search();
+    DocumentsBenchmark.Result documents = m.documents();
     BackfillBenchmark.Result backfill = m.backfill();
     Map<String, Map<Integer, Double>> scaling = m.scaling();
     List<Profiles.Profile> profiles = m.profiles();
@@ -49,8 +51,8 @@ final class BenchAllReport {
     double searchWalRatio =
         ((double) search.naiveWrites().walBytes() / search.naiveWrites().changes())
             / ((double) search.weirWrites().walBytes() / search.weirWrites().changes());
-    double searchVsRaw = search.ratio();
-    double backfillVsRaw = backfill.first().copyPassDocsPerSecond() / backfill.rawDocsPerSecond();
+    double searchVsRaw = search.judgedRatio();
+    double backfillVsRaw = backfill.first().docsPerSecond() / backfill.rawDocsPerSecond();
     double rerunBytes =
         (double) backfill.second().summary().bytesSent()
             / Math.max(1, backfill.first().summary().bytesSent());
@@ -66,19 +68,12 @@ final class BenchAllReport {
             .append(sizes.mode())
             .append(" sizes.\n\n");
 
-    md.append("## The design's targets\n\n| what | target | measured | |\n|---|---|---:|---|\n");
-    row(
-        md,
-        "activity-feed: WAL per entry / each final entry INSERTed once (80 % collating)",
-        "≤ 1.2×",
-        String.format("%.2f×", feed80.walOverFloor()),
-        feed80.walOverFloor() <= 1.2);
-    row(
-        md,
-        "activity-feed: row writes per event (80 % collating)",
-        "≤ 0.2",
-        String.format("%.3f", feed80.weir().rowWritesPerEvent()),
-        feed80.weir().rowWritesPerEvent() <= 0.2 + 1e-9);
+    md.append("## The design's targets\n\n")
+        .append("Each judged by this run's own measurements; throughput at steady state, from")
+        .append(
+            " Kafka, against the limit measured in the same run.\n\n| what | target | measured | |\n|---|---|---:|---|\n");
+    List<String> bounds = new java.util.ArrayList<>();
+    int cores = Runtime.getRuntime().availableProcessors();
     row(
         md,
         "activity-feed: events/s from Kafka / decode-and-discard of the same topic (steady state)",
@@ -91,24 +86,38 @@ final class BenchAllReport {
         "≥ 2×",
         String.format("%.2f×", feedOfNaive),
         feedOfNaive >= 2);
+    if (feedOfLimit < 0.5 || feedOfNaive < 2) {
+      bounds.add(
+          String.format(
+              "**activity-feed from Kafka: CPU per event.** In weir's steady window the processes"
+                  + " measured kept %.0f %% of the %d cores busy; weir's job, PostgreSQL and Kafka"
+                  + " used %.0f µs of CPU per event, the decode-and-discard job %.0f µs, the naive"
+                  + " loop %.0f µs. With the cores busy a rate follows the inverse of its CPU per"
+                  + " event: at most about %.2f of the limit (measured %.2f) and %.2f× the naive"
+                  + " loop (measured %.2f×). Where the job's CPU goes: the profile below and"
+                  + " [activity-feed-kafka.md](activity-feed-kafka.md).",
+              100 * feedKafka.weir().busyShare(cores),
+              cores,
+              feedKafka.weir().cpuMicrosPerEvent(),
+              feedKafka.limit().cpuMicrosPerEvent(),
+              feedKafka.naive().cpuMicrosPerEvent(),
+              feedKafka.limit().cpuMicrosPerEvent() / feedKafka.weir().cpuMicrosPerEvent(),
+              feedOfLimit,
+              feedKafka.naive().cpuMicrosPerEvent() / feedKafka.weir().cpuMicrosPerEvent(),
+              feedOfNaive));
+    }
     row(
         md,
-        "search-index: WAL of price-only changes, full-row upsert / weir",
-        "≥ 50×",
-        x(searchWalRatio),
-        searchWalRatio >= 50);
+        "activity-feed: row writes per event (80 % collating)",
+        "≤ 0.2",
+        String.format("%.3f", feed80.weir().rowWritesPerEvent()),
+        feed80.weir().rowWritesPerEvent() <= 0.2 + 1e-9);
     row(
         md,
-        "search-index: TOAST tuples written by price-only changes",
-        "0",
-        Long.toString(search.weirWrites().toast()),
-        search.weirWrites().toast() == 0);
-    row(
-        md,
-        "search-index: end-to-end documents/s / raw bulk of the same documents",
-        "≥ 0.8",
-        String.format("%.2f", searchVsRaw),
-        searchVsRaw >= 0.8);
+        "activity-feed: WAL per entry / each final entry INSERTed once (80 % collating)",
+        "≤ 1.2×",
+        String.format("%.2f×", feed80.walOverFloor()),
+        feed80.walOverFloor() <= 1.2);
     row(
         md,
         "identity: Kafka → Kafka events/s / an exactly-once pass-through (steady state)",
@@ -123,28 +132,118 @@ final class BenchAllReport {
         "≥ 100k",
         String.format("%,.0f", identityPerCpuSecond),
         identityPerCpuSecond >= 100_000);
+    if (identityOfPassThrough < 0.5 || identityPerCpuSecond < 100_000) {
+      SteadyState.Side pass = identityKafka.passThrough();
+      bounds.add(
+          String.format(
+              "**identity from Kafka: CPU per event.** In weir's steady window the processes"
+                  + " measured kept %.0f %% of the %d cores busy; weir's job, Kafka and PostgreSQL"
+                  + " used %.0f µs of CPU per event, the exactly-once pass-through %.0f µs: at most"
+                  + " about %.2f of it with the cores busy (measured %.2f). The pass-through's own"
+                  + " JVM, a consumer and a transactional producer and nothing else, used %.1f µs"
+                  + " per event (%,.0f events per CPU-second): the Kafka ends any such job has"
+                  + " leave %.1f µs of the 10 µs the per-CPU-second target allows. Details:"
+                  + " [identity-kafka.md](identity-kafka.md).",
+              100 * identityKafka.weir().busyShare(cores),
+              cores,
+              identityKafka.weir().cpuMicrosPerEvent(),
+              pass.cpuMicrosPerEvent(),
+              pass.cpuMicrosPerEvent() / identityKafka.weir().cpuMicrosPerEvent(),
+              identityOfPassThrough,
+              1e6 / pass.eventsPerJvmCpuSecond(),
+              pass.eventsPerJvmCpuSecond(),
+              Math.max(0, 10 - 1e6 / pass.eventsPerJvmCpuSecond())));
+    }
+    double walOverHand = documents.walOverHandWritten();
     row(
         md,
-        "backfill: documents/s / raw bulk of the same documents (copy pass)",
+        "search-index: WAL per price-only change / a hand-written UPDATE of the changed columns",
+        "≤ 1.2×",
+        String.format("%.2f×", walOverHand),
+        walOverHand <= 1.2);
+    long toast = search.weirWrites().toast() + documents.declaredWrites().toast();
+    row(
+        md,
+        "search-index: TOAST tuples written by price-only changes",
+        "0",
+        Long.toString(toast),
+        toast == 0);
+    row(
+        md,
+        "search-index: end-to-end documents/s / raw bulk of the same documents ("
+            + search.judgedOn()
+            + ")",
+        "≥ 0.9",
+        String.format("%.2f", searchVsRaw),
+        searchVsRaw >= 0.9);
+    if (searchVsRaw < 0.9) {
+      SearchIndexBenchmark.Pass judged =
+          search.separateCores() != null
+              ? search.separateCores()
+              : new SearchIndexBenchmark.Pass(search.weir(), search.raw());
+      bounds.add(
+          String.format(
+              "**search-index end to end.** Over the whole load %.2f, after warm-up %s; the"
+                  + " Elasticsearch CPU per 1,000 documents and the split by process are in"
+                  + " [search-index.md](search-index.md).",
+              judged.ratio(),
+              judged.steadyRatio().map(v -> String.format("%.2f", v)).orElse("not measured")));
+    }
+    double fanOut = documents.fanOutOverRawBulk();
+    row(
+        md,
+        String.format(
+            "search-index: a change every one of %,d roots shares, until all show it / a raw bulk"
+                + " of those documents",
+            documents.rename().documents()),
+        "≤ 2×",
+        String.format("%.2f×", fanOut),
+        fanOut <= 2);
+    if (fanOut > 2) {
+      bounds.add(
+          String.format(
+              "**search-index, a shared change.** Each document is written once to the copy and"
+                  + " once to Elasticsearch (%.2f and %.2f per document), as in a load: the"
+                  + " rename reaches the documents at %,.0f/s, the job's end-to-end load ran at"
+                  + " %,.0f/s and the raw bulk at %,.0f/s in the same run. Details:"
+                  + " [search-index-documents.md](search-index-documents.md).",
+              documents.rename().copyRowsPerDocument(),
+              documents.rename().indexOperationsPerDocument(),
+              documents.rename().documents() / documents.rename().seconds(),
+              documents.declared().job().documentsPerSecond(),
+              documents.declared().raw().documentsPerSecond()));
+    }
+    row(
+        md,
+        "backfill: documents/s / raw bulk of the same documents (whole run)",
         "≥ 0.9",
         String.format("%.2f", backfillVsRaw),
         backfillVsRaw >= 0.9);
+    if (backfillVsRaw < 0.9) {
+      double whole = backfill.first().summary().elapsed().toMillis() / 1e3;
+      bounds.add(
+          String.format(
+              "**backfill, whole run.** The copy pass alone: %.2f of the raw bulk (%.1f s of the"
+                  + " run's %.1f s). The rest, %.1f s, is the refresh, the catch-up pass (only the"
+                  + " documents written since the copy pass began) and the deletes check, which"
+                  + " reads every id the target holds. Details: [backfill.md](backfill.md).",
+              backfill.first().copyPassDocsPerSecond() / backfill.rawDocsPerSecond(),
+              backfill.first().copyPassSeconds(),
+              whole,
+              whole - backfill.first().copyPassSeconds()));
+    }
     row(
         md,
         "backfill: bytes sent by a re-run over the unchanged index",
         "≤ 1 %",
         String.format("%.2f %%", 100 * rerunBytes),
         rerunBytes <= 0.01);
-    Double recovery = slowestRecovery(failover);
-    md.append(
-            "| any job: TaskManager killed mid-stream on the real cluster | 0 lost, 0 duplicated,")
-        .append(" RUNNING again ≤ 15 s | ")
-        .append(
-            recovery == null
-                ? "not measured here: run `ClusterFailoverITCase` (part of `./mvnw verify`) | – |\n"
-                : String.format(
-                    "0 lost, 0 duplicated, slowest %.1f s (last ClusterFailoverITCase run) | %s |\n",
-                    recovery, recovery <= 15 ? "met" : "**NOT met**"));
+    recoveryRow(md, failover, "TaskManager", 15);
+    recoveryRow(md, failover, "JobManager", 30);
+    if (!bounds.isEmpty()) {
+      md.append("\n### What bounds the targets not met, as measured in this run\n\n");
+      bounds.forEach(b -> md.append("- ").append(b).append('\n'));
+    }
 
     md.append("\n## The limits of this machine (the load generator, the reference workload)\n\n")
         .append("`bin/weir bench load` with the knobs of the DocumentDB insert benchmark: ")
@@ -191,6 +290,12 @@ final class BenchAllReport {
         search.weir().documentsPerSecond(),
         "raw bulk of the same documents",
         search.raw().documentsPerSecond());
+    jobRow(
+        md,
+        "backfill (documents/s, whole run)",
+        backfill.first().docsPerSecond(),
+        "raw bulk of the same documents",
+        backfill.rawDocsPerSecond());
     jobRow(
         md,
         "backfill (documents/s, copy pass)",
@@ -370,16 +475,31 @@ final class BenchAllReport {
     return String.format("%.1f×", ratio);
   }
 
+  private static void recoveryRow(StringBuilder md, String failover, String process, int limit) {
+    Double recovery = slowestRecovery(failover, process);
+    md.append("| any job: ")
+        .append(process)
+        .append(" killed mid-stream on the real cluster | 0 lost, 0 duplicated, RUNNING again ≤ ")
+        .append(limit)
+        .append(" s | ")
+        .append(
+            recovery == null
+                ? "not measured here: run `ClusterFailoverITCase` (part of `./mvnw verify`) | – |\n"
+                : String.format(
+                    "0 lost, 0 duplicated, slowest %.1f s (last ClusterFailoverITCase run) | %s |\n",
+                    recovery, recovery <= limit ? "met" : "**NOT met**"));
+  }
+
   private static final Pattern TO_RUNNING = Pattern.compile("(\\d+\\.\\d) s to RUNNING");
 
-  /** The slowest "to RUNNING" time of a TaskManager kill in ClusterFailoverITCase's table. */
-  static Double slowestRecovery(String failover) {
+  /** The slowest "to RUNNING" time of a {@code process} kill in ClusterFailoverITCase's table. */
+  static Double slowestRecovery(String failover, String process) {
     if (failover == null) {
       return null;
     }
     Double slowest = null;
     for (String line : failover.split("\n")) {
-      if (line.contains("kill -9")) {
+      if (line.contains(process + " `kill -9`")) {
         Matcher m = TO_RUNNING.matcher(line);
         if (m.find()) {
           double s = Double.parseDouble(m.group(1));

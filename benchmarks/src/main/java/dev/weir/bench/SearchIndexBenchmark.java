@@ -172,6 +172,14 @@ public final class SearchIndexBenchmark {
     public double ratio() {
       return weir.documentsPerSecond() / raw.documentsPerSecond();
     }
+
+    /** The same after each side's warm-up, where both were long enough to measure. */
+    public Optional<Double> steadyRatio() {
+      if (!weir.steadyMeasured() || !raw.steadyMeasured()) {
+        return Optional.empty();
+      }
+      return Optional.of(weir.steadyDocumentsPerSecond() / raw.steadyDocumentsPerSecond());
+    }
   }
 
   /**
@@ -201,10 +209,24 @@ public final class SearchIndexBenchmark {
 
     /** The same after each side's warm-up, where both were long enough to measure. */
     public Optional<Double> steadyRatio() {
-      if (!weir.steadyMeasured() || !raw.steadyMeasured()) {
-        return Optional.empty();
-      }
-      return Optional.of(weir.steadyDocumentsPerSecond() / raw.steadyDocumentsPerSecond());
+      return new Pass(weir, raw).steadyRatio();
+    }
+
+    /**
+     * The ratio the design's target judges: with Elasticsearch on a core of its own, at steady
+     * state (after warm-up) where that was long enough to measure, else over the whole load;
+     * without a separate-cores pass, the shared cores' second pass.
+     */
+    public double judgedRatio() {
+      Pass judged = separateCores != null ? separateCores : new Pass(weir, raw);
+      return judged.steadyRatio().orElse(judged.ratio());
+    }
+
+    /** How {@link #judgedRatio} was measured, for a report. */
+    public String judgedOn() {
+      Pass judged = separateCores != null ? separateCores : new Pass(weir, raw);
+      return (separateCores != null ? "Elasticsearch on a core of its own" : "shared cores")
+          + (judged.steadyRatio().isPresent() ? ", after warm-up" : ", whole load");
     }
   }
 
@@ -769,12 +791,11 @@ public final class SearchIndexBenchmark {
     double walRatio = (double) r.naiveWrites().walBytes() / r.weirWrites().walBytes();
     md.append(
         String.format(
-            "%n- **%.0f× less WAL** than the full-row upsert (target ≥ 50×: %s); TOAST tuples written by"
-                + " weir: **%d** (target 0: %s).%n%n",
-            walRatio,
-            walRatio >= 50 ? "met" : "NOT met",
-            r.weirWrites().toast(),
-            r.weirWrites().toast() == 0 ? "met" : "NOT met"));
+            "%n- **%.0f× less WAL** than the full-row upsert; TOAST tuples written by"
+                + " weir: **%d** (target 0: %s). The design's WAL target compares weir with a"
+                + " hand-written UPDATE of just the changed columns: `bin/weir bench documents`"
+                + " (search-index-documents.md).%n%n",
+            walRatio, r.weirWrites().toast(), r.weirWrites().toast() == 0 ? "met" : "NOT met"));
     md.append(walBreakdown(r));
     md.append("## End to end: documents per second\n\n");
     md.append(
@@ -783,8 +804,9 @@ public final class SearchIndexBenchmark {
             + " compiles its own: costs a deployment pays once, in its first minute. The second pass"
             + " runs the job again in the same JVM, on a fresh copy database and a fresh index, from"
             + " the start of the topics (its consumer group deleted), with Elasticsearch warmed by the"
-            + " first pass, as it is for each raw bulk, which follows a weir run. The target is judged"
-            + " on the second pass, the first shows what a new deployment's first load looks like.\n\n");
+            + " first pass, as it is for each raw bulk, which follows a weir run. The first pass"
+            + " shows what a new deployment's first load looks like. The target is judged with"
+            + " Elasticsearch on a core of its own, at steady state (below).\n\n");
     md.append(
         "| pass | | documents | seconds | documents/s | after warm-up: documents/s |\n"
             + "|---|---|---:|---:|---:|---:|\n");
@@ -812,20 +834,28 @@ public final class SearchIndexBenchmark {
     double ratio = r.ratio();
     md.append(
         String.format(
-            "%n- weir end to end / raw bulk, second pass: **%.2f** (target ≥ 0.8: %s). First pass:"
+            "%n- weir end to end / raw bulk, second pass, shared cores: **%.2f** (reported, not"
+                + " judged: bounded by Elasticsearch's share of the cores, below). First pass:"
                 + " %.2f.%n",
-            ratio, ratio >= 0.8 ? "met" : "NOT met", r.first().ratio()));
+            ratio, r.first().ratio()));
     if (r.separateCores() != null) {
       md.append(
           String.format(
               "- With Elasticsearch on a core of its own and the rest (weir's job or the bulk client,"
                   + " PostgreSQL, Kafka) on the other%s, on both sides (`taskset`; a third pass, after"
-                  + " the price changes): **%.2f**. That is where the job's work no longer takes"
-                  + " Elasticsearch's CPU, as with Elasticsearch on nodes of its own; the target is"
-                  + " judged on the shared cores above, the stricter.%n",
+                  + " the price changes): %.2f over the whole load, %s after warm-up. That is"
+                  + " where the job's work no longer takes Elasticsearch's CPU, as with"
+                  + " Elasticsearch on nodes of its own.%n",
               Runtime.getRuntime().availableProcessors() > 2 ? "s" : "",
-              r.separateCores().ratio()));
+              r.separateCores().ratio(),
+              r.separateCores().steadyRatio().map(v -> String.format("%.2f", v)).orElse("—")));
     }
+    md.append(
+        String.format(
+            "- **Judged (%s): %.2f** (target ≥ 0.9: %s). The design judges throughput at steady"
+                + " state; the whole load includes the job's first seconds (JIT compilation of a"
+                + " fresh job) and is shown beside it.%n",
+            r.judgedOn(), r.judgedRatio(), r.judgedRatio() >= 0.9 ? "met" : "NOT met"));
     md.append(
         r.steadyRatio()
             .map(
@@ -833,8 +863,7 @@ public final class SearchIndexBenchmark {
                     String.format(
                         "- After warm-up (from the moment the first fifth of the documents was"
                             + " searchable until the last was; counts polled every 100 ms on both"
-                            + " sides), second pass: %.2f. The whole load is what the target is"
-                            + " judged on, as the stricter of the two.%n",
+                            + " sides), second pass, shared cores: %.2f.%n",
                         steady))
             .orElse(
                 String.format(

@@ -46,6 +46,21 @@ final class SteadyState {
     double eventsPerJvmCpuSecond() {
       return events / cpuSeconds.getOrDefault(CpuUse.THIS_JVM, Double.NaN);
     }
+
+    /** CPU microseconds per event of every process measured (the JVM's JIT and GC are in it). */
+    double cpuMicrosPerEvent() {
+      return cpuSeconds.entrySet().stream()
+              .filter(e -> !e.getKey().startsWith("of which"))
+              .mapToDouble(Map.Entry::getValue)
+              .sum()
+          * 1e6
+          / events;
+    }
+
+    /** How busy {@code cores} were over the window, from the processes measured. */
+    double busyShare(int cores) {
+      return cpuMicrosPerEvent() * events / 1e6 / (seconds * cores);
+    }
   }
 
   /** A local MiniCluster configured as the manifests run the jobs: RocksDB, incremental. */

@@ -62,16 +62,6 @@ class LoadGeneratorTest {
         .hasMessageContaining("0-3 secondary indexes");
   }
 
-  @Test
-  void theSlowestRecoveryIsReadFromTheFailoverTable() {
-    String table =
-        "| identity | TaskManager `kill -9`ed, a replacement started | 6.0 s to RUNNING | x |\n"
-            + "| search-index | TaskManager `kill -9`ed, a replacement started | 9.2 s to RUNNING | x |\n"
-            + "| identity | stopped with a savepoint, submitted again from it | 12.5 s to RUNNING | x |\n";
-    assertThat(BenchAllReport.slowestRecovery(table)).isEqualTo(9.2);
-    assertThat(BenchAllReport.slowestRecovery(null)).isNull();
-  }
-
   private static double mean(List<Double> values) {
     return values.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
   }
