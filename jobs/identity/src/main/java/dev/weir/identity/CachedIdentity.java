@@ -10,6 +10,12 @@ public class CachedIdentity {
   /** Whether the store has a row for it. */
   public boolean stored;
 
+  /**
+   * The processing time this mapping was last written to state at, from which its TTL counts (0:
+   * unknown, as in state written before this field: the next hit refreshes it).
+   */
+  public long refreshedAt;
+
   public CachedIdentity() {}
 
   CachedIdentity(String canonicalId, Long earliestSeen, boolean stored) {

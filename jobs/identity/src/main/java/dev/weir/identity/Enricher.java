@@ -27,7 +27,9 @@ import org.apache.flink.util.OutputTag;
  *
  * <ul>
  *   <li><b>Cache.</b> The mapping lives in keyed state with a TTL refreshed on use, so a repeat
- *       distinct id costs no database round trip.
+ *       distinct id costs no database round trip. The refresh is a state write, so a hit writes at
+ *       most once per tenth of the TTL ({@link #REFRESHES_PER_TTL}): a used mapping stays at least
+ *       nine tenths of the TTL after its last use, and a hit is otherwise one state read.
  *   <li><b>Batched lookups.</b> A miss parks the event in keyed state and joins the next lookup:
  *       all misses of a {@code lookup-wait} window (or a full batch) are read in one query. Later
  *       events of a key that is waiting wait behind it, so per-key order holds.
@@ -53,8 +55,16 @@ public class Enricher
   public static final OutputTag<IdentityRecord> WRITES =
       new OutputTag<>("identity-writes", TypeInformation.of(IdentityRecord.class));
 
+  /**
+   * How often within one TTL a hit refreshes its mapping's: with Flink refreshing it on every read
+   * ({@code OnReadAndWrite}), each hit was a RocksDB get and a put, the put about a fifth of the
+   * enrich thread's time (issue 27).
+   */
+  static final int REFRESHES_PER_TTL = 10;
+
   private final IdentityStores.Opener opener;
   private final Duration cacheTtl;
+  private final long refreshEveryMs;
   private final int lookupBatch;
   private final long lookupWaitMs;
 
@@ -78,6 +88,7 @@ public class Enricher
       IdentityStores.Opener opener, Duration cacheTtl, int lookupBatch, Duration lookupWait) {
     this.opener = opener;
     this.cacheTtl = cacheTtl;
+    this.refreshEveryMs = Math.max(1, cacheTtl.toMillis() / REFRESHES_PER_TTL);
     this.lookupBatch = lookupBatch;
     this.lookupWaitMs = Math.max(1, lookupWait.toMillis());
   }
@@ -88,7 +99,7 @@ public class Enricher
         new ValueStateDescriptor<>("mapping", TypeInformation.of(CachedIdentity.class));
     cache.enableTimeToLive(
         StateTtlConfig.newBuilder(cacheTtl)
-            .setUpdateType(StateTtlConfig.UpdateType.OnReadAndWrite)
+            .setUpdateType(StateTtlConfig.UpdateType.OnCreateAndWrite)
             .setStateVisibility(StateTtlConfig.StateVisibility.NeverReturnExpired)
             .build());
     cached = getRuntimeContext().getState(cache);
@@ -120,7 +131,14 @@ public class Enricher
     if (identity != null) {
       // Events wait only while nothing is cached for their key, so none can be waiting here.
       hits.inc();
-      enrich(event, identity, ctx, out);
+      long now = ctx.timerService().currentProcessingTime();
+      boolean refresh = now - identity.refreshedAt >= refreshEveryMs;
+      if (refresh) {
+        identity.refreshedAt = now;
+      }
+      if (!enrich(event, identity, ctx, out) && refresh) {
+        cached.update(identity); // the TTL counts from this write
+      }
       return;
     }
     misses.inc();
@@ -162,6 +180,7 @@ public class Enricher
       lookUpWaitingKeys();
     }
     CachedIdentity identity = lookedUp.remove(key);
+    identity.refreshedAt = ctx.timerService().currentProcessingTime();
     cached.update(identity);
     for (TrackingEvent event : waiting.get()) {
       enrich(event, identity, ctx, out);
@@ -181,7 +200,8 @@ public class Enricher
     toLookUp.clear();
   }
 
-  private void enrich(
+  /** Enriches {@code event}; whether that wrote {@code identity} to state. */
+  private boolean enrich(
       TrackingEvent event,
       CachedIdentity identity,
       Context ctx,
@@ -216,6 +236,7 @@ public class Enricher
       ctx.output(WRITES, write);
     }
     out.collect(event.withCanonicalId(identity.canonicalId));
+    return write != null;
   }
 
   @Override

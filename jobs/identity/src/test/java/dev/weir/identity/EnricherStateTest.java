@@ -41,6 +41,56 @@ class EnricherStateTest {
     }
   }
 
+  @Test
+  void aHitKeepsItsMappingCachedWritingItAtMostOncePerTenthOfTheTimeToLive() throws Exception {
+    long ttl = CACHE_TTL.toMillis();
+    try (var harness = harness()) {
+      at(harness, 0);
+      send(harness, "v-", 2);
+      at(harness, 100); // looked up and cached (written) at 100
+      assertThat(harness.extractOutputValues()).hasSize(2);
+
+      at(harness, 200);
+      send(harness, "v-", 1); // v-0 hit 100 ms after its write: no refresh, its TTL counts from 100
+      at(harness, ttl / 2);
+      sendOne(harness, "v-1"); // v-1 hit half a TTL after its write: refreshed
+      assertThat(harness.extractOutputValues()).hasSize(4);
+
+      at(harness, ttl + 150);
+      sendOne(harness, "v-0"); // expired: a miss, waiting for the next lookup
+      sendOne(harness, "v-1"); // still cached: enriched at once
+      assertThat(harness.extractOutputValues())
+          .hasSize(5)
+          .last()
+          .extracting(e -> e.distinctId())
+          .isEqualTo("v-1");
+    }
+  }
+
+  /** Processing time and the TTL's clock, which are one clock outside a test harness. */
+  private static void at(KeyedTwoInputStreamOperatorTestHarness<?, ?, ?, ?> harness, long millis)
+      throws Exception {
+    harness.setStateTtlProcessingTime(millis);
+    harness.setProcessingTime(millis);
+  }
+
+  private static void sendOne(
+      KeyedTwoInputStreamOperatorTestHarness<
+              IdentityKey, TrackingEvent, MappingChange, dev.weir.schema.EnrichedTrackingEvent>
+          harness,
+      String distinctId)
+      throws Exception {
+    harness.processElement1(
+        new TrackingEvent(
+            distinctId + "-" + System.nanoTime(),
+            "p1",
+            distinctId,
+            "page_view",
+            Instant.EPOCH,
+            new HashMap<>()),
+        0);
+  }
+
   private static void send(
       KeyedTwoInputStreamOperatorTestHarness<
               IdentityKey, TrackingEvent, MappingChange, dev.weir.schema.EnrichedTrackingEvent>
