@@ -6,10 +6,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -36,18 +38,25 @@ final class CpuUse {
   private final Map<String, Long> startTicks;
   private final Map<Long, Long> startThreadTicks;
 
-  private CpuUse(LocalStack stack) {
-    for (LocalService service : stack.services()) {
-      service.pid().ifPresent(pid -> roots.put(service.name(), pid));
-    }
+  private CpuUse(Map<String, Long> processes) {
+    roots.putAll(processes);
     roots.put(THIS_JVM, ProcessHandle.current().pid());
     startTicks = ticks();
     startThreadTicks = threadTicks();
   }
 
-  /** Starts measuring now. */
+  /** Starts measuring now: the stack's services and this JVM. */
   static CpuUse start(LocalStack stack) {
-    return new CpuUse(stack);
+    Map<String, Long> services = new LinkedHashMap<>();
+    for (LocalService service : stack.services()) {
+      service.pid().ifPresent(pid -> services.put(service.name(), pid));
+    }
+    return new CpuUse(services);
+  }
+
+  /** Starts measuring now: these processes (by name) and this JVM. */
+  static CpuUse start(Map<String, Long> processes) {
+    return new CpuUse(processes);
   }
 
   /**
@@ -131,15 +140,30 @@ final class CpuUse {
 
   private Map<String, Long> ticks() {
     Map<String, Long> ticks = new LinkedHashMap<>();
-    roots.forEach((name, pid) -> treeTicks(pid).ifPresent(t -> ticks.put(name, t)));
+    roots.forEach(
+        (name, pid) -> {
+          // A service this JVM started (bench all on a stack that was down) is its descendant:
+          // counted as the service, not again in this JVM's tree.
+          Set<Long> others = new HashSet<>();
+          roots.forEach(
+              (other, otherPid) -> {
+                if (!otherPid.equals(pid)) {
+                  others.add(otherPid);
+                  ProcessHandle.of(otherPid)
+                      .ifPresent(p -> p.descendants().forEach(d -> others.add(d.pid())));
+                }
+              });
+          treeTicks(pid, others).ifPresent(t -> ticks.put(name, t));
+        });
     return ticks;
   }
 
   /**
-   * A process's user + system time, its live descendants' (PostgreSQL's backends), and what its
-   * exited children left it (a backend that closed during the window).
+   * A process's user + system time, its live descendants' (PostgreSQL's backends) but those in
+   * {@code excluded}, and what its exited children left it (a backend that closed during the
+   * window).
    */
-  private static Optional<Long> treeTicks(long pid) {
+  private static Optional<Long> treeTicks(long pid, Set<Long> excluded) {
     Optional<long[]> root = stat(pid);
     if (root.isEmpty()) {
       return Optional.empty();
@@ -147,7 +171,9 @@ final class CpuUse {
     long total = root.get()[0] + root.get()[1];
     for (ProcessHandle child :
         ProcessHandle.of(pid).map(p -> p.descendants().toList()).orElse(List.of())) {
-      total += stat(child.pid()).map(t -> t[0]).orElse(0L);
+      if (!excluded.contains(child.pid())) {
+        total += stat(child.pid()).map(t -> t[0]).orElse(0L);
+      }
     }
     return Optional.of(total);
   }

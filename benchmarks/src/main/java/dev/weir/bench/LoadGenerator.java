@@ -10,6 +10,7 @@ import dev.weir.sink.elasticsearch.ElasticsearchClients;
 import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.Statement;
@@ -159,6 +160,70 @@ public final class LoadGenerator {
     return body.append("\"}").toString();
   }
 
+  /** Documents made per client thread before a load starts, sent in turn. */
+  static final int MADE_PER_THREAD = 2_048;
+
+  /**
+   * Runs {@code knobs} against {@code target} in a JVM of its own (the client's CPU and memory not
+   * shared with the caller's), on the stack this process's environment names; a fresh database for
+   * PostgreSQL.
+   */
+  public static Result inOwnProcess(Target target, Knobs knobs) throws Exception {
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    Process p =
+        new ProcessBuilder(
+                java.toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                Client.class.getName(),
+                target.name(),
+                Integer.toString(knobs.docSize()),
+                Integer.toString(knobs.indexes()),
+                Integer.toString(knobs.batchSize()),
+                Integer.toString(knobs.concurrency()),
+                Long.toString(knobs.count()),
+                Long.toString(knobs.duration().toMillis()),
+                Double.toString(knobs.skew()),
+                Double.toString(knobs.repeat()))
+            .redirectErrorStream(true)
+            .start();
+    String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    int exit = p.waitFor();
+    String[] lines = output.strip().split("\n");
+    String last = lines[lines.length - 1];
+    if (exit != 0 || !last.startsWith(Client.RESULT)) {
+      throw new IllegalStateException(
+          "the load client for " + target.label + " failed (exit " + exit + "):\n" + output);
+    }
+    String[] f = last.substring(Client.RESULT.length()).trim().split(" ");
+    return new Result(target, Long.parseLong(f[0]), Long.parseLong(f[1]), Double.parseDouble(f[2]));
+  }
+
+  /** The load client's JVM: one load, its result on the last line of its output. */
+  static final class Client {
+    static final String RESULT = "load-result:";
+
+    public static void main(String[] args) throws Exception {
+      Target target = Target.valueOf(args[0]);
+      Knobs knobs =
+          new Knobs(
+              Integer.parseInt(args[1]),
+              Integer.parseInt(args[2]),
+              Integer.parseInt(args[3]),
+              Integer.parseInt(args[4]),
+              Long.parseLong(args[5]),
+              Duration.ofMillis(Long.parseLong(args[6])),
+              Double.parseDouble(args[7]),
+              Double.parseDouble(args[8]));
+      dev.weir.stack.LocalStack stack = dev.weir.stack.LocalStack.fromEnvironment();
+      Result r = run(BenchDatabases.fresh(stack, stack.up(), "bench_load"), target, knobs);
+      System.out.println(RESULT + " " + r.records() + " " + r.bytes() + " " + r.seconds());
+      System.exit(0); // the clients' threads are done; do not wait for their pools' timeouts
+    }
+
+    private Client() {}
+  }
+
   /** Runs the load on {@code concurrency} threads; each calls {@code batch} until done. */
   private static Result drive(Target target, Knobs knobs, BatchWriter writer) throws Exception {
     AtomicLong next = new AtomicLong();
@@ -166,6 +231,16 @@ public final class LoadGenerator {
     AtomicLong bytes = new AtomicLong();
     long deadline =
         knobs.duration().isZero() ? Long.MAX_VALUE : System.nanoTime() + knobs.duration().toNanos();
+    // The documents are made before the clock starts: each thread cycles through its own.
+    List<List<String>> made = new ArrayList<>();
+    for (int t = 0; t < knobs.concurrency(); t++) {
+      SplittableRandom random = new SplittableRandom(1000 + t);
+      List<String> docs = new ArrayList<>(MADE_PER_THREAD);
+      for (int i = 0; i < MADE_PER_THREAD; i++) {
+        docs.add(document(i, knobs, random));
+      }
+      made.add(docs);
+    }
     ExecutorService threads = Executors.newFixedThreadPool(knobs.concurrency());
     long start = System.nanoTime();
     try {
@@ -191,7 +266,7 @@ public final class LoadGenerator {
                     for (long i = first; i < end; i++) {
                       long key = key(i, knobs, random);
                       keys.add(key);
-                      String doc = document(key, knobs, random);
+                      String doc = made.get(thread).get((int) (i % MADE_PER_THREAD));
                       docs.add(doc);
                       size += doc.length();
                     }

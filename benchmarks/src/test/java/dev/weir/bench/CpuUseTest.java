@@ -28,6 +28,22 @@ class CpuUseTest {
   }
 
   @Test
+  void aServiceThisJvmStartedIsCountedAsTheServiceNotAgainInThisJvm() throws Exception {
+    Process busy = new ProcessBuilder("sh", "-c", "while :; do :; done").start();
+    try {
+      CpuUse cpu = CpuUse.start(Map.of("busy service", busy.pid()));
+      Thread.sleep(1_000);
+      Map<String, Double> seconds = cpu.seconds();
+
+      assertThat(seconds.get("busy service")).isGreaterThan(0.5);
+      // This JVM slept: its descendant's second is not in it.
+      assertThat(seconds.get(CpuUse.THIS_JVM)).isLessThan(0.3);
+    } finally {
+      busy.destroyForcibly().waitFor();
+    }
+  }
+
+  @Test
   void hotSpotsCompilerAndCollectorThreadsAreTheJvmsParts() {
     assertThat(CpuUse.partOf("C2 CompilerThre")).isEqualTo(CpuUse.JIT);
     assertThat(CpuUse.partOf("C1 CompilerThre")).isEqualTo(CpuUse.JIT);
