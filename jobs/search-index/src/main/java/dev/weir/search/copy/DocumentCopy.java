@@ -332,50 +332,40 @@ public final class DocumentCopy implements Serializable {
    */
   public Map<String, byte[]> contentHashes(Connection c, String from, String until)
       throws SQLException {
-    Map<String, byte[]> hashes = new LinkedHashMap<>();
-    try (PreparedStatement s =
-        c.prepareStatement(
-            "SELECT "
-                + quote(DocumentPlan.DOC_ID)
-                + ", "
-                + quote(DocumentPlan.CONTENT_HASH)
-                + " FROM "
-                + quotedTable()
-                + range(from, until))) {
+    try (PreparedStatement s = c.prepareStatement(selectHashes() + range(from, until))) {
       bindRange(s, from, until);
-      try (ResultSet rs = s.executeQuery()) {
-        while (rs.next()) {
-          hashes.put(rs.getString(1), rs.getBytes(2));
-        }
-      }
+      return hashes(s);
     }
-    return hashes;
   }
 
   /** doc_id → content hash of those of {@code ids} the copy holds. */
   public Map<String, byte[]> contentHashes(Connection c, Collection<String> ids)
       throws SQLException {
-    Map<String, byte[]> hashes = new LinkedHashMap<>();
     if (ids.isEmpty()) {
-      return hashes;
+      return new LinkedHashMap<>();
     }
+    String id = quote(DocumentPlan.DOC_ID);
     try (PreparedStatement s =
-        c.prepareStatement(
-            "SELECT "
-                + quote(DocumentPlan.DOC_ID)
-                + ", "
-                + quote(DocumentPlan.CONTENT_HASH)
-                + " FROM "
-                + quotedTable()
-                + " WHERE "
-                + quote(DocumentPlan.DOC_ID)
-                + " = ANY (?) ORDER BY "
-                + quote(DocumentPlan.DOC_ID))) {
+        c.prepareStatement(selectHashes() + " WHERE " + id + " = ANY (?) ORDER BY " + id)) {
       s.setArray(1, c.createArrayOf("text", ids.toArray()));
-      try (ResultSet rs = s.executeQuery()) {
-        while (rs.next()) {
-          hashes.put(rs.getString(1), rs.getBytes(2));
-        }
+      return hashes(s);
+    }
+  }
+
+  private String selectHashes() {
+    return "SELECT "
+        + quote(DocumentPlan.DOC_ID)
+        + ", "
+        + quote(DocumentPlan.CONTENT_HASH)
+        + " FROM "
+        + quotedTable();
+  }
+
+  private static Map<String, byte[]> hashes(PreparedStatement s) throws SQLException {
+    Map<String, byte[]> hashes = new LinkedHashMap<>();
+    try (ResultSet rs = s.executeQuery()) {
+      while (rs.next()) {
+        hashes.put(rs.getString(1), rs.getBytes(2));
       }
     }
     return hashes;
