@@ -32,12 +32,17 @@ class CpuUseTest {
     Process busy = new ProcessBuilder("sh", "-c", "while :; do :; done").start();
     try {
       CpuUse cpu = CpuUse.start(Map.of("busy service", busy.pid()));
-      Thread.sleep(1_000);
+      // Until the child has had a second of CPU, however busy the machine is.
       Map<String, Double> seconds = cpu.seconds();
+      long deadline = System.nanoTime() + 30_000_000_000L;
+      while (seconds.get("busy service") < 1.0 && System.nanoTime() < deadline) {
+        Thread.sleep(100);
+        seconds = cpu.seconds();
+      }
 
-      assertThat(seconds.get("busy service")).isGreaterThan(0.5);
-      // This JVM slept: its descendant's second is not in it.
-      assertThat(seconds.get(CpuUse.THIS_JVM)).isLessThan(0.3);
+      assertThat(seconds.get("busy service")).isGreaterThanOrEqualTo(1.0);
+      // This JVM mostly slept: its descendant's second is not in it.
+      assertThat(seconds.get(CpuUse.THIS_JVM)).isLessThan(0.5);
     } finally {
       busy.destroyForcibly().waitFor();
     }

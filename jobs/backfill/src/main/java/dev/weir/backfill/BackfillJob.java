@@ -112,10 +112,9 @@ public final class BackfillJob implements WeirJob {
     }
   }
 
-  /** A mark to take before a pass, for {@link #writtenSince}. Fails clearly without the table. */
+  /** A mark to take before a pass, for {@link #writtenSince}. */
   static long writeMark(WeirConfig config, CopySource copy) {
     try (Connection c = PostgresConnectionProvider.open(config)) {
-      copy.count(c); // a missing table fails here, with the message every pass gives
       return copy.writeMark(c);
     } catch (SQLException e) {
       throw unreadable(config, copy, e);
