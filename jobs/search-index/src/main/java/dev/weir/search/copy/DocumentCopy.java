@@ -258,13 +258,7 @@ public final class DocumentCopy implements Serializable {
                 + " WHERE age(xmin) <= age(?::text::xid) ORDER BY "
                 + id)) {
       s.setString(1, Long.toString(mark));
-      List<String> ids = new ArrayList<>();
-      try (ResultSet rs = s.executeQuery()) {
-        while (rs.next()) {
-          ids.add(rs.getString(1));
-        }
-      }
-      return ids;
+      return firstColumn(s);
     }
   }
 
@@ -288,13 +282,7 @@ public final class DocumentCopy implements Serializable {
                 + ") numbered WHERE n % ? = 1 ORDER BY "
                 + id)) {
       s.setInt(1, size);
-      List<String> starts = new ArrayList<>();
-      try (ResultSet rs = s.executeQuery()) {
-        while (rs.next()) {
-          starts.add(rs.getString(1));
-        }
-      }
-      return starts;
+      return firstColumn(s);
     }
   }
 
@@ -359,6 +347,17 @@ public final class DocumentCopy implements Serializable {
         + quote(DocumentPlan.CONTENT_HASH)
         + " FROM "
         + quotedTable();
+  }
+
+  /** The first column of every row {@code s} returns, as text, in order. */
+  private static List<String> firstColumn(PreparedStatement s) throws SQLException {
+    List<String> values = new ArrayList<>();
+    try (ResultSet rs = s.executeQuery()) {
+      while (rs.next()) {
+        values.add(rs.getString(1));
+      }
+    }
+    return values;
   }
 
   private static Map<String, byte[]> hashes(PreparedStatement s) throws SQLException {
