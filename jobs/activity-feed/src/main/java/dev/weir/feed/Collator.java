@@ -78,8 +78,15 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
 
   private final FeedSettings settings;
 
-  /** Events waiting for their turn: arrival time and event. */
-  private transient MapState<String, Pending> pending;
+  /**
+   * Events waiting for their turn: arrival time and event, in arrival order. A list: an arrival is
+   * one append (a RocksDB merge, nothing read) and a release one read and one write, where a map
+   * took a put per event, an iteration and a delete per event (issue 27).
+   */
+  private transient ListState<Pending> waiting;
+
+  /** Where an earlier layout kept the waiting events, by event id; moved into the list on read. */
+  private transient MapState<String, Pending> legacyPending;
 
   /** Entries still in the hot store, by entry id. */
   private transient MapState<String, FeedEntry> entries;
@@ -144,6 +151,9 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
   /** Its event's details in {@link JsonMapSerializer}'s form, not Kryo's. */
   static final TypeInformation<Pending> PENDING = KryoFree.pojoOf(Pending.class);
 
+  static final ListStateDescriptor<Pending> WAITING =
+      new ListStateDescriptor<>("waiting-events", PENDING);
+
   /** Its recent details as a list of POJOs, not Kryo's. */
   static final TypeInformation<FeedEntry> ENTRY = KryoFree.pojoOf(FeedEntry.class);
 
@@ -178,7 +188,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
 
     public long patienceAt = NONE;
 
-    /** How many events wait in {@code pending} ({@link #UNKNOWN} until counted). */
+    /** How many events wait in {@code waiting} ({@link #UNKNOWN} until counted). */
     public int waiting = UNKNOWN;
 
     /** The latest event time among them (meaningful when {@code waiting > 0}). */
@@ -192,6 +202,12 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
 
     /** Whether {@code shown} may hold an entry: 0 no, 1 maybe, {@link #UNKNOWN}. */
     public int shown = UNKNOWN;
+
+    /**
+     * Whether this key's waiting events are in the list. False in a clock of an earlier layout
+     * (restored, the field gets the constructor's value), whose waiting events were in a map.
+     */
+    public boolean waitingListed;
 
     public Clock() {}
   }
@@ -237,7 +253,8 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
 
   @Override
   public void open(OpenContext openContext) {
-    pending =
+    waiting = getRuntimeContext().getListState(WAITING);
+    legacyPending =
         getRuntimeContext().getMapState(new MapStateDescriptor<>("pending", Types.STRING, PENDING));
     entries =
         getRuntimeContext().getMapState(new MapStateDescriptor<>("entries", Types.STRING, ENTRY));
@@ -283,7 +300,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     seen.put(event.eventId(), "");
     markOvertaken(at);
     long now = ctx.timerService().currentProcessingTime();
-    pending.put(event.eventId(), new Pending(event, now));
+    waiting.add(new Pending(event, now));
     clock.waiting++;
     clock.latestWaitingAt = Math.max(clock.latestWaitingAt, at);
     if (clock.releaseAt == NONE || at < clock.releaseAt) {
@@ -308,18 +325,21 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     if (clock.waiting == 0 || (clock.waiting > 0 && clock.latestWaitingAt <= at)) {
       return;
     }
-    int count = 0;
+    List<Pending> all = new ArrayList<>();
     long latest = NONE;
-    for (Map.Entry<String, Pending> waiting : pending.entries()) {
-      Pending p = waiting.getValue();
-      count++;
+    boolean marked = false;
+    for (Pending p : waiting.get()) {
+      all.add(p);
       latest = Math.max(latest, p.at());
       if (p.at() > at && !p.overtaken) {
         p.overtaken = true;
-        waiting.setValue(p);
+        marked = true;
       }
     }
-    clock.waiting = count;
+    if (marked) {
+      waiting.update(all);
+    }
+    clock.waiting = all.size();
     clock.latestWaitingAt = latest;
   }
 
@@ -328,6 +348,9 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     clock = clockState.value();
     clockChanged = false;
     if (clock != null) {
+      if (!clock.waitingListed) {
+        listWaiting();
+      }
       return;
     }
     clock = new Clock();
@@ -335,8 +358,10 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
       clock.waiting = 0; // a new key
       clock.entryTimerAt = Long.MAX_VALUE;
       clock.shown = 0;
+      clock.waitingListed = true;
       return;
     }
+    listWaiting();
     String openId = legacyOpenEntryId.value();
     Long frontier = legacyFrontier.value();
     Long flushAt = legacyFlushAt.value();
@@ -362,6 +387,24 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
       legacyPatienceAt.clear();
       clockChanged = true;
     }
+  }
+
+  /** Moves a key's waiting events from the map of an earlier layout into the list, counted. */
+  private void listWaiting() throws Exception {
+    if (clock.waiting != 0) {
+      List<Pending> moved = new ArrayList<>();
+      long latest = NONE;
+      for (Pending p : legacyPending.values()) {
+        moved.add(p);
+        latest = Math.max(latest, p.at());
+      }
+      waiting.addAll(moved);
+      legacyPending.clear();
+      clock.waiting = moved.size();
+      clock.latestWaitingAt = latest;
+    }
+    clock.waitingListed = true;
+    clockChanged = true;
   }
 
   private void saveClock() throws Exception {
@@ -397,7 +440,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
       // everything older than it, so the order among them is still kept.
       long patientUpTo = Long.MIN_VALUE;
       if (clock.waiting != 0) {
-        for (Pending p : pending.values()) {
+        for (Pending p : waiting.get()) {
           if (p.arrivedAt + settings.outOfOrdernessMs() <= now) {
             patientUpTo = Math.max(patientUpTo, p.at());
           }
@@ -438,38 +481,42 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
       return Waiting.NONE;
     }
     List<Pending> ready = new ArrayList<>();
+    List<Pending> left = new ArrayList<>();
     long earliestAt = Long.MAX_VALUE;
     long earliestArrival = Long.MAX_VALUE;
-    int left = 0;
     long latestLeft = NONE;
-    for (Pending p : pending.values()) {
+    for (Pending p : waiting.get()) {
       if (releasable.test(p)) {
         ready.add(p);
       } else {
-        left++;
+        left.add(p);
         latestLeft = Math.max(latestLeft, p.at());
         earliestAt = Math.min(earliestAt, p.at());
         earliestArrival = Math.min(earliestArrival, p.arrivedAt);
       }
     }
-    clock.waiting = left;
+    clock.waiting = left.size();
     clock.latestWaitingAt = latestLeft;
     clockChanged = true;
-    Waiting waiting = new Waiting(earliestAt, earliestArrival);
+    Waiting stillWaiting = new Waiting(earliestAt, earliestArrival);
     if (ready.isEmpty()) {
-      return waiting;
+      return stillWaiting;
+    }
+    if (left.isEmpty()) {
+      waiting.clear();
+    } else {
+      waiting.update(left);
     }
     ready.sort(Comparator.comparingLong(Pending::at).thenComparing(p -> p.event.eventId()));
     Map<String, FeedEntry> changed = new LinkedHashMap<>();
     for (Pending p : ready) {
-      pending.remove(p.event.eventId());
       apply(p, ctx, out, changed);
     }
     // Each changed entry written once, not once per event applied to it.
     for (FeedEntry entry : changed.values()) {
       entries.put(entry.entryId, entry);
     }
-    return waiting;
+    return stillWaiting;
   }
 
   /**
@@ -618,16 +665,16 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     if (clock.waiting == 0) {
       return view;
     }
-    List<Pending> waiting = new ArrayList<>();
-    pending.values().forEach(waiting::add);
-    if (waiting.isEmpty()) {
+    List<Pending> waitingNow = new ArrayList<>();
+    waiting.get().forEach(waitingNow::add);
+    if (waitingNow.isEmpty()) {
       return view;
     }
-    waiting.sort(Comparator.comparingLong(Pending::at).thenComparing(p -> p.event.eventId()));
+    waitingNow.sort(Comparator.comparingLong(Pending::at).thenComparing(p -> p.event.eventId()));
     String openId = clock.openEntryId;
     FeedEntry open = openId == null ? null : entries.get(openId);
     FeedEntry current = open == null ? null : open.copy();
-    for (Pending p : waiting) {
+    for (Pending p : waitingNow) {
       long at = p.at();
       if (joins(current, at)) {
         current.setLastAt(Math.max(current.lastAt, at));
@@ -772,7 +819,8 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     if (clock.waiting > 0 || clock.openEntryId != null) {
       return; // the open entry is in state: not empty, and nothing read to know it
     }
-    if (entries.isEmpty() && pending.isEmpty() && (clock.shown == 0 || shown.isEmpty())) {
+    // Nothing waits (counted when the clock was read): only the entries and shown are looked at.
+    if (entries.isEmpty() && (clock.shown == 0 || shown.isEmpty())) {
       seen.clear();
       clockState.clear();
       clockChanged = false;

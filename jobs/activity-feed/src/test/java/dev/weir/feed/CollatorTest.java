@@ -11,7 +11,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -401,6 +403,61 @@ class CollatorTest {
     assertThat(clock.openEntryId).isEqualTo(openId);
     assertThat(clock.frontier).isEqualTo(T0.toEpochMilli() + 3 * MIN);
     assertThat(clock.waiting).isZero();
+  }
+
+  /**
+   * Waiting events of a layout that kept them in a map by event id: the key's next call moves them
+   * into the list, and they are applied in order with the events that came after.
+   */
+  @Test
+  void waitingEventsOfAnEarlierLayoutAreMovedIntoTheList() throws Exception {
+    send("e1", 0, "push");
+    send("e3", 2 * MIN, "push");
+    // As the earlier layout left them: in the map, and a clock that does not say they are listed.
+    KeyedStateBackend<CollationKey> backend =
+        ((AbstractStreamOperator<FeedWrite>) harness.getOperator()).getKeyedStateBackend();
+    MapStateDescriptor<String, Collator.Pending> map =
+        new MapStateDescriptor<>("pending", Types.STRING, Collator.PENDING);
+    onKey(
+        key("push"),
+        () -> {
+          ListState<Collator.Pending> list =
+              backend.getPartitionedState(
+                  VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE, Collator.WAITING);
+          MapState<String, Collator.Pending> earlier =
+              backend.getPartitionedState(
+                  VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE, map);
+          for (Collator.Pending p : new ArrayList<>((List<Collator.Pending>) list.get())) {
+            earlier.put(p.event.eventId(), p);
+          }
+          list.clear();
+          return null;
+        });
+    Collator.Clock clock = valueState(key("push"), "clock", Collator.CLOCK);
+    assertThat(clock.waiting).isEqualTo(2);
+    clock.waitingListed = false;
+    setValueState(key("push"), "clock", Collator.CLOCK, clock);
+
+    send("e2", MIN, "push"); // overtakes e3, which the move must find
+    watermark(3 * MIN);
+    flushAt(1_000);
+
+    String openId = FeedEntry.entryId(key("push"), T0.toEpochMilli(), "e1");
+    assertThat(latestEntries()).containsOnlyKeys(openId);
+    assertThat(latestEntries().get(openId).eventCount).isEqualTo(3);
+    clock = valueState(key("push"), "clock", Collator.CLOCK);
+    assertThat(clock.waitingListed).isTrue();
+    assertThat(clock.waiting).isZero();
+    assertThat(
+            onKey(
+                key("push"),
+                () ->
+                    backend
+                        .getPartitionedState(
+                            VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE, map)
+                        .isEmpty()))
+        .as("the earlier layout's map, emptied")
+        .isTrue();
   }
 
   private <T> T valueState(CollationKey key, String name, TypeInformation<T> type)
