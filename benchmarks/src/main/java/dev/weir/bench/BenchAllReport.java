@@ -95,7 +95,7 @@ final class BenchAllReport {
                   + " used %.0f µs of CPU per event, the decode-and-discard job %.0f µs, the naive"
                   + " loop %.0f µs. With the cores busy a rate follows the inverse of its CPU per"
                   + " event: at most about %.2f of the limit (measured %.2f) and %.2f× the naive"
-                  + " loop (measured %.2f×). Where the job's CPU goes: the profile below and"
+                  + " loop (measured %.2f×). %s Where the job's CPU goes: the profile below and"
                   + " [activity-feed-kafka.md](activity-feed-kafka.md).",
               100 * feedKafka.weir().busyShare(cores),
               cores,
@@ -105,7 +105,8 @@ final class BenchAllReport {
               feedKafka.limit().cpuMicrosPerEvent() / feedKafka.weir().cpuMicrosPerEvent(),
               feedOfLimit,
               feedKafka.naive().cpuMicrosPerEvent() / feedKafka.weir().cpuMicrosPerEvent(),
-              feedOfNaive));
+              feedOfNaive,
+              FeedThroughputBenchmark.floorSentence(feedKafka)));
     }
     row(
         md,
@@ -143,7 +144,7 @@ final class BenchAllReport {
                   + " about %.2f of it with the cores busy (measured %.2f). The pass-through's own"
                   + " JVM, a consumer and a transactional producer and nothing else, used %.1f µs"
                   + " per event (%,.0f events per CPU-second): the Kafka ends any such job has"
-                  + " leave %.1f µs of the 10 µs the per-CPU-second target allows. Details:"
+                  + " leave %.1f µs of the 10 µs the per-CPU-second target allows. %s Details:"
                   + " [identity-kafka.md](identity-kafka.md).",
               100 * identityKafka.weir().busyShare(cores),
               cores,
@@ -153,7 +154,8 @@ final class BenchAllReport {
               identityOfPassThrough,
               1e6 / pass.eventsPerJvmCpuSecond(),
               pass.eventsPerJvmCpuSecond(),
-              Math.max(0, 10 - 1e6 / pass.eventsPerJvmCpuSecond())));
+              Math.max(0, 10 - 1e6 / pass.eventsPerJvmCpuSecond()),
+              IdentityThroughputBenchmark.floorSentence(identityKafka)));
     }
     double walOverHand = documents.walOverHandWritten();
     row(

@@ -2,6 +2,7 @@ package dev.weir.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.weir.cli.load.EventProducer;
+import dev.weir.common.DeadLetters;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.JobRunner;
@@ -9,7 +10,9 @@ import dev.weir.common.kafka.EventTimes;
 import dev.weir.common.kafka.KafkaIo;
 import dev.weir.identity.Enricher;
 import dev.weir.identity.IdentityJob;
+import dev.weir.identity.IdentityKey;
 import dev.weir.identity.IdentityOptions;
+import dev.weir.schema.EnrichedTrackingEvent;
 import dev.weir.schema.EventCodec;
 import dev.weir.schema.EventSchema;
 import dev.weir.schema.IdentityEvent;
@@ -29,13 +32,18 @@ import java.util.Properties;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -57,6 +65,10 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  *   <li>the exactly-once pass-through limit: a Flink job that writes every record unchanged to
  *       another topic through the same exactly-once Kafka sink ({@link KafkaIo#exactlyOnceSink}),
  *       checkpointing at the same interval;
+ *   <li>the keyed-state floor: the decoded events keyed as the job keys them, each one's cached id
+ *       read from RocksDB (written on a key's first event), emitted with it through the job's
+ *       exactly-once sink ({@link CachedIdFloor}): what an enrichment from keyed state costs at
+ *       least, without the identity table, lookups, writes or the identity events;
  *   <li>weir: {@link IdentityJob} itself, RocksDB state, checkpoints at the deployed interval, its
  *       exactly-once {@code tracking.enriched} sink and its PostgreSQL identity table.
  * </ol>
@@ -88,6 +100,7 @@ public final class IdentityThroughputBenchmark {
       Duration checkpointInterval,
       SteadyState.Side decode,
       SteadyState.Side passThrough,
+      SteadyState.Side floor,
       SteadyState.Side weir,
       double hitRatio,
       Latency passThroughLatency,
@@ -126,8 +139,9 @@ public final class IdentityThroughputBenchmark {
     String identity = "bench.identity.steady." + run;
     String passOut = "bench.tracking.passthrough." + run;
     String enriched = "bench.tracking.enriched." + run;
+    String floorOut = "bench.tracking.floor." + run;
     KafkaIo.createTopicsIfMissing(base, List.of(tracking, identity), partitions);
-    createLogAppendTimeTopics(base, List.of(passOut, enriched), partitions);
+    createLogAppendTimeTopics(base, List.of(passOut, floorOut, enriched), partitions);
 
     Generator input = new Generator(repeat);
     Preloaded preloaded = preload(base, tracking, identity, input, events);
@@ -156,6 +170,14 @@ public final class IdentityThroughputBenchmark {
             job ->
                 passLatency.set(
                     afterAll(base, input, tracking, passOut, events, latencySeconds, "pass")));
+
+    SteadyState.Side floor =
+        SteadyState.measureJob(
+            stack,
+            "keyed-state floor",
+            tracking,
+            events,
+            () -> startFloor(base, tracking, floorOut, codec, run));
 
     WeirConfig weirDb =
         BenchDatabases.fresh(stack, connections, "bench_identity_steady")
@@ -191,6 +213,7 @@ public final class IdentityThroughputBenchmark {
         base.get(WeirOptions.CHECKPOINT_INTERVAL),
         decode,
         passThrough,
+        floor,
         weir,
         hitRatio[0],
         passLatency.get(),
@@ -377,6 +400,63 @@ public final class IdentityThroughputBenchmark {
     return env.executeAsync("bench exactly-once pass-through");
   }
 
+  private static JobClient startFloor(
+      WeirConfig config, String in, String out, EventCodec<TrackingEvent> codec, String run)
+      throws Exception {
+    StreamExecutionEnvironment env = SteadyState.environment();
+    JobRunner.configure(env, config);
+    env.getConfig().enableObjectReuse(); // as IdentityJob
+    KafkaIo.read(
+            env,
+            config,
+            new DeadLetters("bench-floor-" + run),
+            in,
+            codec,
+            EventTimes.storable(TrackingEvent::time),
+            Enricher.EVENT,
+            KafkaIo.Watermarks.none(),
+            "bench-floor")
+        .keyBy(
+            e -> new IdentityKey(e.projectId(), e.distinctId()),
+            TypeInformation.of(IdentityKey.class))
+        .process(new CachedIdFloor())
+        .returns(Enricher.ENRICHED)
+        .uid("bench-floor-cached-id")
+        .name("cached id")
+        .sinkTo(IdentityJob.enrichedSink(config.with(IdentityOptions.ENRICHED_TOPIC, out)))
+        .uid("bench-floor-sink")
+        .name(out);
+    return env.executeAsync("bench keyed-state floor");
+  }
+
+  /**
+   * The least an enrichment from keyed state does per event: read the key's cached id (written on
+   * the key's first event: the id itself) and emit the event with it. weir's enricher does this on
+   * a hit, and at 99 % hits little else.
+   */
+  static final class CachedIdFloor
+      extends KeyedProcessFunction<IdentityKey, TrackingEvent, EnrichedTrackingEvent> {
+    private static final long serialVersionUID = 1L;
+    private transient ValueState<String> canonicalId;
+
+    @Override
+    public void open(OpenContext context) {
+      canonicalId =
+          getRuntimeContext().getState(new ValueStateDescriptor<>("canonical-id", Types.STRING));
+    }
+
+    @Override
+    public void processElement(
+        TrackingEvent event, Context ctx, Collector<EnrichedTrackingEvent> out) throws Exception {
+      String id = canonicalId.value();
+      if (id == null) {
+        id = event.distinctId();
+        canonicalId.update(id);
+      }
+      out.collect(event.withCanonicalId(id));
+    }
+  }
+
   /** A record's key and value, as they are. */
   static final class KeyAndValue implements KafkaRecordDeserializationSchema<byte[][]> {
     private static final long serialVersionUID = 1L;
@@ -489,6 +569,21 @@ public final class IdentityThroughputBenchmark {
   }
 
   /** The results as Markdown, with the command that made them. */
+  /**
+   * What the keyed-state floor says of the gap to the pass-through: its own share of it, and the
+   * CPU per event of the job's JVM it and weir take.
+   */
+  static String floorSentence(Report r) {
+    return String.format(
+        "The keyed-state floor (decode, a keyed shuffle, one cached id read from RocksDB per event,"
+            + " the same exactly-once sink, nothing else) ran at %.2f of the pass-through, its JVM"
+            + " at %.1f µs per event (%,.0f events per CPU-second) against weir's %.1f µs.",
+        r.floor().eventsPerSecond() / r.passThrough().eventsPerSecond(),
+        1e6 / r.floor().eventsPerJvmCpuSecond(),
+        r.floor().eventsPerJvmCpuSecond(),
+        1e6 / r.weir().eventsPerJvmCpuSecond());
+  }
+
   public static String markdown(Report r, String command) {
     StringBuilder md = BenchReport.header("identity at steady state, from Kafka to Kafka", command);
     md.append(
@@ -522,17 +617,22 @@ public final class IdentityThroughputBenchmark {
             + "- **exactly-once pass-through**: every record written unchanged (key and value) to"
             + " another topic through `KafkaIo.exactlyOnceSink`, transactions committed on each"
             + " checkpoint.\n"
+            + "- **keyed-state floor**: the decoded events keyed by (project, distinct id), each"
+            + " one's cached id read from RocksDB (written on the key's first event) and the event"
+            + " written with it through the job's exactly-once sink: an enrichment from keyed state"
+            + " and nothing else.\n"
             + "- **weir identity**: `IdentityJob` itself: both sources, the identify/alias/merge"
             + " resolver, the keyed enricher (keyed-state cache, batched lookups), its exactly-once"
             + " `tracking.enriched` sink and the batched identity-table writes to PostgreSQL.\n\n");
+    md.append(floorSentence(r)).append("\n\n");
     Map<String, SteadyState.Side> limits = new LinkedHashMap<>();
     limits.put("vs decode", r.decode());
     limits.put("vs pass-through", r.passThrough());
     md.append(
-        SteadyState.table(List.of(r.decode(), r.passThrough(), r.weir()), limits)
+        SteadyState.table(List.of(r.decode(), r.passThrough(), r.floor(), r.weir()), limits)
             .replace("benchmark JVM |", "the job's JVM |"));
     md.append("\n| side | events per CPU-second of the job's JVM |\n|---|---:|\n");
-    for (SteadyState.Side s : List.of(r.decode(), r.passThrough(), r.weir())) {
+    for (SteadyState.Side s : List.of(r.decode(), r.passThrough(), r.floor(), r.weir())) {
       md.append(String.format("| %s | %,.0f |%n", s.name(), s.eventsPerJvmCpuSecond()));
     }
     md.append(

@@ -130,7 +130,8 @@ public final class IdentityJob implements WeirJob {
         .name("identity table");
   }
 
-  static Sink<EnrichedTrackingEvent> enrichedSink(WeirConfig config) {
+  /** {@code tracking.enriched}, exactly once (the benchmarks' floor writes through it too). */
+  public static Sink<EnrichedTrackingEvent> enrichedSink(WeirConfig config) {
     EnrichedJson json = new EnrichedJson();
     return KafkaIo.exactlyOnceSink(
         config,
