@@ -41,6 +41,14 @@ abstract class Workload implements AutoCloseable {
   }
 
   /**
+   * The services a test then freezes for a minute, after restarting each: those whose clients must
+   * ride out a connection that hangs rather than one refused. None unless a workload says.
+   */
+  List<LocalService> frozen(LocalStack stack) {
+    return List.of();
+  }
+
+  /**
    * Sends batch {@code n} (1, 2, ...). May fail while a service is down; sending the same batch
    * again must then give the same results.
    */
