@@ -1,6 +1,7 @@
 package dev.weir.bench;
 
 import dev.weir.cli.load.EventProducer;
+import dev.weir.common.DeadLetters;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.job.JobRunner;
 import dev.weir.common.kafka.KafkaIo;
@@ -38,6 +39,8 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -267,18 +270,7 @@ public final class FeedThroughputBenchmark {
       String name)
       throws Exception {
     return SteadyState.startDiscarding(
-        config,
-        name,
-        (env, dlq) ->
-            KafkaIo.read(
-                env,
-                config,
-                dlq,
-                topic,
-                codec,
-                ActivityFeedJob.EVENT,
-                ActivityFeedJob.watermarks(settings),
-                "bench-" + name));
+        config, name, (env, dlq) -> readAsTheJob(env, dlq, config, topic, codec, settings, name));
   }
 
   private static JobClient startFloor(
@@ -288,20 +280,32 @@ public final class FeedThroughputBenchmark {
         config,
         "floor",
         (env, dlq) ->
-            KafkaIo.read(
-                    env,
-                    config,
-                    dlq,
-                    topic,
-                    codec,
-                    ActivityFeedJob.EVENT,
-                    ActivityFeedJob.watermarks(settings),
-                    "bench-floor")
+            readAsTheJob(env, dlq, config, topic, codec, settings, "floor")
                 .keyBy(CollationKey::of)
                 .process(new KeyedStateFloor())
                 .returns(ActivityFeedJob.EVENT)
                 .uid("bench-floor-state")
                 .name("keyed state"));
+  }
+
+  /** The topic read and decoded exactly as {@link ActivityFeedJob} reads its input. */
+  private static DataStream<ActivityEvent> readAsTheJob(
+      StreamExecutionEnvironment env,
+      DeadLetters dlq,
+      WeirConfig config,
+      String topic,
+      EventCodec<ActivityEvent> codec,
+      FeedSettings settings,
+      String name) {
+    return KafkaIo.read(
+        env,
+        config,
+        dlq,
+        topic,
+        codec,
+        ActivityFeedJob.EVENT,
+        ActivityFeedJob.watermarks(settings),
+        "bench-" + name);
   }
 
   /**

@@ -42,6 +42,7 @@ import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
@@ -354,19 +355,27 @@ public final class IdentityThroughputBenchmark {
       WeirConfig config, String topic, EventCodec<TrackingEvent> codec, String name)
       throws Exception {
     return SteadyState.startDiscarding(
+        config, name, (env, dlq) -> readAsTheJob(env, dlq, config, topic, codec, name));
+  }
+
+  /** The topic read and decoded exactly as {@link IdentityJob} reads its tracking events. */
+  private static DataStream<TrackingEvent> readAsTheJob(
+      StreamExecutionEnvironment env,
+      DeadLetters dlq,
+      WeirConfig config,
+      String topic,
+      EventCodec<TrackingEvent> codec,
+      String name) {
+    return KafkaIo.read(
+        env,
         config,
-        name,
-        (env, dlq) ->
-            KafkaIo.read(
-                env,
-                config,
-                dlq,
-                topic,
-                codec,
-                EventTimes.storable(TrackingEvent::time), // as IdentityJob reads it
-                Enricher.EVENT,
-                KafkaIo.Watermarks.none(),
-                "bench-" + name));
+        dlq,
+        topic,
+        codec,
+        EventTimes.storable(TrackingEvent::time),
+        Enricher.EVENT,
+        KafkaIo.Watermarks.none(),
+        "bench-" + name);
   }
 
   private static JobClient startPassThrough(WeirConfig config, String in, String out, String run)
@@ -406,16 +415,7 @@ public final class IdentityThroughputBenchmark {
     StreamExecutionEnvironment env = SteadyState.environment();
     JobRunner.configure(env, config);
     env.getConfig().enableObjectReuse(); // as IdentityJob
-    KafkaIo.read(
-            env,
-            config,
-            new DeadLetters("bench-floor-" + run),
-            in,
-            codec,
-            EventTimes.storable(TrackingEvent::time),
-            Enricher.EVENT,
-            KafkaIo.Watermarks.none(),
-            "bench-floor")
+    readAsTheJob(env, new DeadLetters("bench-floor-" + run), config, in, codec, "floor")
         .keyBy(
             e -> new IdentityKey(e.projectId(), e.distinctId()),
             TypeInformation.of(IdentityKey.class))
