@@ -109,55 +109,60 @@ public final class FeedThroughputBenchmark {
     WeirConfig base = WeirConfig.from(Map.of(), connections.environment());
     String topic = "bench.activity.steady." + System.currentTimeMillis();
     KafkaIo.createTopicsIfMissing(base, List.of(topic), partitions);
-    EventCodec<ActivityEvent> codec =
-        EventCodec.of(EventSchema.ACTIVITY_EVENTS, ActivityEvent.class);
-    List<ActivityEvent> input = FeedBenchmark.generate(events, burst);
-    preload(base, topic, codec, input);
-    // The live events go on from the pre-loaded ones' event time: nothing is archived meanwhile.
-    Instant liveFrom = input.get(input.size() - 1).occurredAt().plusSeconds(10);
+    try {
+      EventCodec<ActivityEvent> codec =
+          EventCodec.of(EventSchema.ACTIVITY_EVENTS, ActivityEvent.class);
+      List<ActivityEvent> input = FeedBenchmark.generate(events, burst);
+      preload(base, topic, codec, input);
+      // The live events go on from the pre-loaded ones' event time: nothing is archived meanwhile.
+      Instant liveFrom = input.get(input.size() - 1).occurredAt().plusSeconds(10);
 
-    FeedSettings settings = FeedSettings.defaults();
-    System.out.println("warming up: the decode-and-discard job over the whole topic");
-    SteadyState.measureJob(
-        stack, "warm-up", topic, events, () -> startLimit(base, topic, codec, settings, "warm"));
-    SteadyState.Side limit =
-        SteadyState.measureJob(
-            stack,
-            "decode and discard",
-            topic,
-            events,
-            () -> startLimit(base, topic, codec, settings, "limit"));
-    SteadyState.Side floor =
-        SteadyState.measureJob(
-            stack,
-            "keyed-state floor",
-            topic,
-            events,
-            () -> startFloor(base, topic, codec, settings));
-    WeirConfig weirDb =
-        BenchDatabases.fresh(stack, connections, "bench_feed_steady")
-            .with(FeedOptions.TOPIC, topic);
-    AtomicReference<PacedInput.Latency> latency = new AtomicReference<>();
-    SteadyState.Side weir =
-        SteadyState.measureJob(
-            stack,
-            "weir activity-feed",
-            topic,
-            events,
-            () -> JobRunner.start(new ActivityFeedJob(), SteadyState.environment(), weirDb),
-            job -> {
-              if (latencySeconds > 0) {
-                SteadyState.awaitAll(
-                    "weir activity-feed",
-                    events,
-                    () -> SourceProgress.emitted(SteadyState.sourceName(topic)));
-                latency.set(latency(weirDb, topic, codec, liveFrom, latencySeconds));
-              }
-            });
-    WeirConfig naiveDb = BenchDatabases.fresh(stack, connections, "bench_feed_steady_naive");
-    SteadyState.Side naive = measureNaive(stack, naiveDb, topic, events, codec, settings);
-    return new Report(
-        events, burst, partitions, limit, floor, weir, naive, latency.get(), latencySeconds);
+      FeedSettings settings = FeedSettings.defaults();
+      System.out.println("warming up: the decode-and-discard job over the whole topic");
+      SteadyState.measureJob(
+          stack, "warm-up", topic, events, () -> startLimit(base, topic, codec, settings, "warm"));
+      SteadyState.Side limit =
+          SteadyState.measureJob(
+              stack,
+              "decode and discard",
+              topic,
+              events,
+              () -> startLimit(base, topic, codec, settings, "limit"));
+      SteadyState.Side floor =
+          SteadyState.measureJob(
+              stack,
+              "keyed-state floor",
+              topic,
+              events,
+              () -> startFloor(base, topic, codec, settings));
+      WeirConfig weirDb =
+          BenchDatabases.fresh(stack, connections, "bench_feed_steady")
+              .with(FeedOptions.TOPIC, topic);
+      AtomicReference<PacedInput.Latency> latency = new AtomicReference<>();
+      SteadyState.Side weir =
+          SteadyState.measureJob(
+              stack,
+              "weir activity-feed",
+              topic,
+              events,
+              () -> JobRunner.start(new ActivityFeedJob(), SteadyState.environment(), weirDb),
+              job -> {
+                if (latencySeconds > 0) {
+                  SteadyState.awaitAll(
+                      "weir activity-feed",
+                      events,
+                      () -> SourceProgress.emitted(SteadyState.sourceName(topic)));
+                  latency.set(latency(weirDb, topic, codec, liveFrom, latencySeconds));
+                }
+              });
+      WeirConfig naiveDb = BenchDatabases.fresh(stack, connections, "bench_feed_steady_naive");
+      SteadyState.Side naive = measureNaive(stack, naiveDb, topic, events, codec, settings);
+      return new Report(
+          events, burst, partitions, limit, floor, weir, naive, latency.get(), latencySeconds);
+    } finally {
+      // A million events are ~0.5 GB on the broker's disk: not left behind for the next run.
+      KafkaIo.deleteTopics(base, List.of(topic));
+    }
   }
 
   /**

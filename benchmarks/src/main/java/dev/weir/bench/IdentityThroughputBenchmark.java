@@ -143,83 +143,88 @@ public final class IdentityThroughputBenchmark {
     String floorOut = "bench.tracking.floor." + run;
     KafkaIo.createTopicsIfMissing(base, List.of(tracking, identity), partitions);
     createLogAppendTimeTopics(base, List.of(passOut, floorOut, enriched), partitions);
+    try {
 
-    Generator input = new Generator(repeat);
-    Preloaded preloaded = preload(base, tracking, identity, input, events);
-    EventCodec<TrackingEvent> codec =
-        EventCodec.of(EventSchema.TRACKING_EVENTS, TrackingEvent.class);
+      Generator input = new Generator(repeat);
+      Preloaded preloaded = preload(base, tracking, identity, input, events);
+      EventCodec<TrackingEvent> codec =
+          EventCodec.of(EventSchema.TRACKING_EVENTS, TrackingEvent.class);
 
-    System.out.println("warming up: the decode-and-discard job over the whole topic");
-    SteadyState.measureJob(
-        stack, "warm-up", tracking, events, () -> startDecode(base, tracking, codec, "warm"));
-    SteadyState.Side decode =
-        SteadyState.measureJob(
-            stack,
-            "decode, validate, discard",
-            tracking,
-            events,
-            () -> startDecode(base, tracking, codec, "decode"));
+      System.out.println("warming up: the decode-and-discard job over the whole topic");
+      SteadyState.measureJob(
+          stack, "warm-up", tracking, events, () -> startDecode(base, tracking, codec, "warm"));
+      SteadyState.Side decode =
+          SteadyState.measureJob(
+              stack,
+              "decode, validate, discard",
+              tracking,
+              events,
+              () -> startDecode(base, tracking, codec, "decode"));
 
-    AtomicReference<Latency> passLatency = new AtomicReference<>();
-    SteadyState.Side passThrough =
-        SteadyState.measureJob(
-            stack,
-            "exactly-once pass-through",
-            tracking,
-            events,
-            () -> startPassThrough(base, tracking, passOut, run),
-            job ->
-                passLatency.set(
-                    afterAll(base, input, tracking, passOut, events, latencySeconds, "pass")));
+      AtomicReference<Latency> passLatency = new AtomicReference<>();
+      SteadyState.Side passThrough =
+          SteadyState.measureJob(
+              stack,
+              "exactly-once pass-through",
+              tracking,
+              events,
+              () -> startPassThrough(base, tracking, passOut, run),
+              job ->
+                  passLatency.set(
+                      afterAll(base, input, tracking, passOut, events, latencySeconds, "pass")));
 
-    SteadyState.Side floor =
-        SteadyState.measureJob(
-            stack,
-            "keyed-state floor",
-            tracking,
-            events,
-            () -> startFloor(base, tracking, floorOut, codec, run));
+      SteadyState.Side floor =
+          SteadyState.measureJob(
+              stack,
+              "keyed-state floor",
+              tracking,
+              events,
+              () -> startFloor(base, tracking, floorOut, codec, run));
 
-    WeirConfig weirDb =
-        BenchDatabases.fresh(stack, connections, "bench_identity_steady")
-            .with(WeirOptions.PARALLELISM, parallelism)
-            .with(WeirOptions.DEPLOYMENT_ID, "bench-" + run)
-            .with(IdentityOptions.TRACKING_TOPIC, tracking)
-            .with(IdentityOptions.IDENTITY_TOPIC, identity)
-            .with(IdentityOptions.ENRICHED_TOPIC, enriched);
-    AtomicReference<Latency> weirLatency = new AtomicReference<>();
-    double[] hitRatio = {Double.NaN};
-    SteadyState.Side weir =
-        SteadyState.measureJob(
-            stack,
-            "weir identity",
-            tracking,
-            events,
-            () -> JobRunner.start(new IdentityJob(), SteadyState.environment(), weirDb),
-            job -> {
-              long hits = SourceProgress.counted("weirCacheHits");
-              long misses = SourceProgress.counted("weirCacheMisses");
-              hitRatio[0] = (double) hits / Math.max(1, hits + misses);
-              weirLatency.set(
-                  afterAll(base, input, tracking, enriched, events, latencySeconds, "weir"));
-            });
-    return new Report(
-        events,
-        partitions,
-        parallelism,
-        repeat,
-        preloaded.meanBytes(),
-        preloaded.distinctIds(),
-        preloaded.identityEvents(),
-        base.get(WeirOptions.CHECKPOINT_INTERVAL),
-        decode,
-        passThrough,
-        floor,
-        weir,
-        hitRatio[0],
-        passLatency.get(),
-        weirLatency.get(),
-        latencySeconds);
+      WeirConfig weirDb =
+          BenchDatabases.fresh(stack, connections, "bench_identity_steady")
+              .with(WeirOptions.PARALLELISM, parallelism)
+              .with(WeirOptions.DEPLOYMENT_ID, "bench-" + run)
+              .with(IdentityOptions.TRACKING_TOPIC, tracking)
+              .with(IdentityOptions.IDENTITY_TOPIC, identity)
+              .with(IdentityOptions.ENRICHED_TOPIC, enriched);
+      AtomicReference<Latency> weirLatency = new AtomicReference<>();
+      double[] hitRatio = {Double.NaN};
+      SteadyState.Side weir =
+          SteadyState.measureJob(
+              stack,
+              "weir identity",
+              tracking,
+              events,
+              () -> JobRunner.start(new IdentityJob(), SteadyState.environment(), weirDb),
+              job -> {
+                long hits = SourceProgress.counted("weirCacheHits");
+                long misses = SourceProgress.counted("weirCacheMisses");
+                hitRatio[0] = (double) hits / Math.max(1, hits + misses);
+                weirLatency.set(
+                    afterAll(base, input, tracking, enriched, events, latencySeconds, "weir"));
+              });
+      return new Report(
+          events,
+          partitions,
+          parallelism,
+          repeat,
+          preloaded.meanBytes(),
+          preloaded.distinctIds(),
+          preloaded.identityEvents(),
+          base.get(WeirOptions.CHECKPOINT_INTERVAL),
+          decode,
+          passThrough,
+          floor,
+          weir,
+          hitRatio[0],
+          passLatency.get(),
+          weirLatency.get(),
+          latencySeconds);
+    } finally {
+      // Several million events in five topics are gigabytes: not left behind for the next run.
+      KafkaIo.deleteTopics(base, List.of(tracking, identity, passOut, enriched, floorOut));
+    }
   }
 
   /**

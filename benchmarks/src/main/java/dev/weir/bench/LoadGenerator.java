@@ -116,14 +116,23 @@ public final class LoadGenerator {
   public static Result run(WeirConfig config, Target target, Knobs knobs) throws Exception {
     String name = "bench_load_" + UUID.randomUUID().toString().substring(0, 8);
     return switch (target) {
-      case KAFKA_PRODUCE -> kafkaProduce(config, name, knobs);
-      case KAFKA_CONSUME -> {
-        Result produced = kafkaProduce(config, name, knobs);
-        yield kafkaConsume(config, name, produced.records());
-      }
+      case KAFKA_PRODUCE, KAFKA_CONSUME -> kafka(config, name, target, knobs);
       case POSTGRES_UPSERT, POSTGRES_COPY -> postgres(config, name, target, knobs);
       case ELASTICSEARCH_BULK -> elasticsearch(config, name.replace('_', '-'), knobs);
     };
+  }
+
+  /** A load through a topic of its own, deleted afterwards (a full run writes gigabytes). */
+  private static Result kafka(WeirConfig config, String topic, Target target, Knobs knobs)
+      throws Exception {
+    try {
+      Result produced = kafkaProduce(config, topic, knobs);
+      return target == Target.KAFKA_PRODUCE
+          ? produced
+          : kafkaConsume(config, topic, produced.records());
+    } finally {
+      KafkaIo.deleteTopics(config, List.of(topic));
+    }
   }
 
   // --- the records

@@ -9,6 +9,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -198,6 +199,7 @@ public final class FlinkCluster {
 
   /** Starts TaskManager {@code n} (a replacement after a kill, for instance). */
   public void startTaskManager(int n) {
+    deleteWorkingDirectories(n);
     start(
         "taskmanager-" + n,
         "org.apache.flink.runtime.taskexecutor.TaskManagerRunner",
@@ -205,6 +207,31 @@ public final class FlinkCluster {
         // Named after its number (plus a start time: a replacement is a new TaskManager), so that
         // the REST API's taskmanager-id of a task says which process runs it.
         "taskmanager.resource-id=taskmanager-" + n + "-" + System.currentTimeMillis());
+  }
+
+  /**
+   * Deletes what TaskManagers numbered {@code n} that no longer run left in their working
+   * directories: a killed one cleans nothing up, and its cached job jars and RocksDB files are
+   * gigabytes over a test run.
+   */
+  private void deleteWorkingDirectories(int n) {
+    boolean running =
+        OsProcesses.readPid(pidFile("taskmanager-" + n))
+            .flatMap(ProcessHandle::of)
+            .filter(ProcessHandle::isAlive)
+            .isPresent();
+    Path tmp = dir.resolve("tmp");
+    if (running || !Files.isDirectory(tmp)) {
+      return;
+    }
+    try (DirectoryStream<Path> left = Files.newDirectoryStream(tmp, "tm_taskmanager-" + n + "-*")) {
+      for (Path d : left) {
+        Archives.deleteRecursively(d);
+      }
+    } catch (IOException e) {
+      throw new StackException(
+          "Flink taskmanager-" + n + ": cannot delete what it left in " + tmp, e);
+    }
   }
 
   /** The numbers of the TaskManagers that run some task of the job now. */
@@ -381,7 +408,24 @@ public final class FlinkCluster {
     if (savepoint != null) {
       run.put("savepointPath", savepoint);
     }
-    return post("/jars/" + jarId + "/run", run).path("jobid").asText();
+    try {
+      return post("/jars/" + jarId + "/run", run).path("jobid").asText();
+    } finally {
+      deleteUpload(jarId);
+    }
+  }
+
+  /**
+   * Deletes an uploaded jar: a submitted job has its own copy in the blob store, and each upload is
+   * the whole jar (60 MB), dozens of them in a test run. Left in place if the request fails: the
+   * upload directory goes with the cluster's.
+   */
+  private void deleteUpload(String jarId) {
+    try {
+      send(HttpRequest.newBuilder(URI.create(restUrl() + "/jars/" + jarId)).DELETE().build());
+    } catch (IOException e) {
+      // nothing lost: see above
+    }
   }
 
   /**
@@ -579,6 +623,9 @@ public final class FlinkCluster {
         "execution.checkpointing.dir: file://" + dir.resolve("checkpoints"),
         "execution.checkpointing.savepoint-dir: file://" + dir.resolve("savepoints"),
         "io.tmp.dirs: " + dir.resolve("tmp"),
+        // A TaskManager keeps an ended job's jar for an hour by default: dozens of 60 MB jars in
+        // a test run that submits a job every minute.
+        "blob.service.cleanup.interval: 60",
         "web.upload.dir: " + dir.resolve("upload"),
         // Every process's metrics, the jobs' own among them, for Prometheus to scrape (as on
         // Kubernetes, where each pod has port 9249 to itself).
