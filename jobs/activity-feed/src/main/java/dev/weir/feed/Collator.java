@@ -6,6 +6,7 @@ import dev.weir.common.types.KryoFree;
 import dev.weir.schema.ActivityEvent;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -91,7 +92,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
   /** Entries still in the hot store, by entry id. */
   private transient MapState<String, FeedEntry> entries;
 
-  /** Event ids of entries in state (value: the entry id, or "" while the event waits). */
+  /** Event ids of entries in state, with their event time (see {@link #seenAt}). */
   private transient MapState<String, String> seen;
 
   /**
@@ -144,7 +145,10 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     this.settings = settings;
   }
 
-  /** Event ids remembered for deduplication (value: the entry id, or "" while the event waits). */
+  /**
+   * Event ids remembered for deduplication. The value is {@link #seenAt} of the event's time,
+   * written once on arrival; an earlier layout wrote "" on arrival and the entry id once applied.
+   */
   static final MapStateDescriptor<String, String> SEEN =
       new MapStateDescriptor<>("seen", Types.STRING, Types.STRING);
 
@@ -209,7 +213,29 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
      */
     public boolean waitingListed;
 
+    /**
+     * The entries to emit at the next flush, with what changed in each since the last: kept here,
+     * where a flush reads them with the clock, instead of in the entries, which every flush
+     * iterated and wrote again only to clear their flags (issue 27). Null in a clock of an earlier
+     * layout, whose entries carry their own flags ({@link FeedEntry#changed}, {@link
+     * FeedEntry#stored}) until its next flush.
+     */
+    public List<Dirty> dirty;
+
     public Clock() {}
+  }
+
+  /** An entry to emit at the next flush. */
+  public static class Dirty {
+    public String entryId;
+
+    /** The columns changed since the last emission ({@link FeedEntry}'s bits). */
+    public int changed;
+
+    /** Whether the entry has not been emitted yet: its row is created. */
+    public boolean created;
+
+    public Dirty() {}
   }
 
   /** An event waiting to be applied. */
@@ -291,13 +317,13 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     }
     loadClock();
     long at = event.occurredAt().toEpochMilli();
+    seen.put(event.eventId(), seenAt(at));
     if (clock.frontier != NONE && at < clock.frontier) {
       lateEvents.inc();
       applyLate(event, ctx);
       saveClock();
       return;
     }
-    seen.put(event.eventId(), "");
     markOvertaken(at);
     long now = ctx.timerService().currentProcessingTime();
     waiting.add(new Pending(event, now));
@@ -359,6 +385,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
       clock.entryTimerAt = Long.MAX_VALUE;
       clock.shown = 0;
       clock.waitingListed = true;
+      clock.dirty = new ArrayList<>();
       return;
     }
     listWaiting();
@@ -514,6 +541,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     }
     // Each changed entry written once, not once per event applied to it.
     for (FeedEntry entry : changed.values()) {
+      markDirty(entry);
       entries.put(entry.entryId, entry);
     }
     return stillWaiting;
@@ -613,7 +641,35 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     entry.setFirstAt(Math.min(entry.firstAt, at));
     entry.setLastAt(Math.max(entry.lastAt, at));
     addDetails(entry, event, at, ctx);
+    markDirty(entry);
     entries.put(entry.entryId, entry);
+  }
+
+  /**
+   * Moves what changed in the entry into the clock's list of entries to emit, before the entry is
+   * written to state: the entry is then written only when it changes, not again at its emission. A
+   * clock of an earlier layout leaves the flags in the entry, where its next flush finds them.
+   */
+  private void markDirty(FeedEntry entry) {
+    if (clock.dirty == null || (entry.changed == 0 && entry.stored)) {
+      return;
+    }
+    Dirty dirty = null;
+    for (Dirty d : clock.dirty) {
+      if (d.entryId.equals(entry.entryId)) {
+        dirty = d;
+      }
+    }
+    if (dirty == null) {
+      dirty = new Dirty();
+      dirty.entryId = entry.entryId;
+      clock.dirty.add(dirty);
+    }
+    dirty.changed |= entry.changed;
+    dirty.created |= !entry.stored;
+    entry.changed = 0;
+    entry.stored = true;
+    clockChanged = true;
   }
 
   private FeedEntry newEntry(ActivityEvent event, long at, Context ctx) {
@@ -639,7 +695,6 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
       throws Exception {
     entry.incrementCount();
     entry.addDetail(FeedEntry.Detail.of(event), settings.recentDetails());
-    seen.put(event.eventId(), entry.entryId);
     scheduleFlush(ctx);
   }
 
@@ -695,9 +750,20 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
   private void flush(CollationKey key, Collector<FeedWrite> out) throws Exception {
     Map<String, FeedEntry> view = provisionalView(key);
     Map<String, FeedEntry> dirty = new LinkedHashMap<>();
-    for (Map.Entry<String, FeedEntry> e : entries.entries()) {
-      if (e.getValue().changed != 0 || !e.getValue().stored) {
-        dirty.put(e.getKey(), e.getValue());
+    Map<String, Dirty> pending = new HashMap<>();
+    if (clock.dirty == null) {
+      for (Map.Entry<String, FeedEntry> e : entries.entries()) { // an earlier layout's flags
+        if (e.getValue().changed != 0 || !e.getValue().stored) {
+          dirty.put(e.getKey(), e.getValue());
+        }
+      }
+    } else {
+      for (Dirty d : clock.dirty) {
+        FeedEntry entry = entries.get(d.entryId);
+        if (entry != null) {
+          dirty.put(d.entryId, entry);
+          pending.put(d.entryId, d);
+        }
       }
     }
     Set<String> ids = new LinkedHashSet<>(dirty.keySet());
@@ -720,20 +786,25 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
         stillShown.remove(id);
         continue;
       }
-      boolean created = last == null && (ordered == null || !ordered.stored);
+      Dirty orderedDirty = pending.get(id);
+      int orderedChanged =
+          orderedDirty != null ? orderedDirty.changed : ordered == null ? 0 : ordered.changed;
+      boolean orderedUnstored =
+          orderedDirty != null ? orderedDirty.created : ordered != null && !ordered.stored;
+      boolean created = last == null && (ordered == null || orderedUnstored);
       int changed;
       if (last != null) {
         changed = FeedEntry.diff(last, target);
       } else if (ordered != null && target != ordered) {
-        changed = ordered.changed | FeedEntry.diff(ordered, target);
+        changed = orderedChanged | FeedEntry.diff(ordered, target);
       } else {
-        changed = target.changed;
+        changed = target == ordered ? orderedChanged : target.changed;
       }
       if (created || changed != 0) {
         out.collect(FeedWrite.upsert(target, changed, created));
         writesEmitted.inc();
       }
-      if (ordered != null && (!ordered.stored || ordered.changed != 0)) {
+      if (ordered != null && (!ordered.stored || ordered.changed != 0)) { // an earlier layout's
         ordered.stored = true;
         ordered.changed = 0;
         entries.put(id, ordered);
@@ -747,6 +818,10 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
         shown.put(id, target);
         stillShown.add(id);
       }
+    }
+    if (clock.dirty == null || !clock.dirty.isEmpty()) {
+      clock.dirty = new ArrayList<>(); // all emitted; from now on the clock keeps the flags
+      clockChanged = true;
     }
     int shownNow = stillShown.isEmpty() ? 0 : 1;
     if (clock.shown != shownNow) {
@@ -783,6 +858,9 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
         out.collect(FeedWrite.archive(entry));
         archived.inc();
         entries.remove(entry.entryId);
+        if (clock.dirty != null && clock.dirty.removeIf(d -> d.entryId.equals(entry.entryId))) {
+          clockChanged = true; // the archive write carries the entry as it is
+        }
         if (clock.shown != 0) {
           shown.remove(entry.entryId);
         }
@@ -797,21 +875,56 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     forgetIds(watermark);
   }
 
-  /** Drops the ids of events whose entry left the state or ended more than dedupe-window ago. */
+  /**
+   * Drops the ids of events whose entry left the state or ended more than dedupe-window ago. An
+   * applied event lies within its entry's span (joining or merging widens the span to its time), so
+   * an id is kept while a remembered entry spans its time, or while it may wait (a waiting event is
+   * never older than the latest applied one: releases go in event-time order). One write per event:
+   * the entry's id is not written into {@code seen} (issue 27).
+   */
   private void forgetIds(long watermark) throws Exception {
-    Set<String> remembered = new HashSet<>();
+    List<FeedEntry> remembered = new ArrayList<>();
+    Set<String> rememberedIds = new HashSet<>();
     for (FeedEntry entry : entries.values()) {
       if (entry.lastAt + settings.dedupeWindowMs() > watermark) {
-        remembered.add(entry.entryId);
+        remembered.add(entry);
+        rememberedIds.add(entry.entryId);
       }
     }
     Iterator<Map.Entry<String, String>> ids = seen.iterator();
     while (ids.hasNext()) {
-      String entryId = ids.next().getValue();
-      if (!entryId.isEmpty() && !remembered.contains(entryId)) { // "" waits: kept
+      if (!remembered(ids.next().getValue(), clock.frontier, remembered, rememberedIds)) {
         ids.remove();
       }
     }
+  }
+
+  private static boolean remembered(
+      String seenValue, long frontier, List<FeedEntry> entries, Set<String> entryIds) {
+    if (seenValue.isEmpty()) {
+      return true; // an earlier layout's waiting event
+    }
+    if (!seenValue.startsWith(SEEN_AT)) {
+      return entryIds.contains(seenValue); // an earlier layout's entry id
+    }
+    long at = Long.parseLong(seenValue, SEEN_AT.length(), seenValue.length(), 10);
+    if (at >= frontier) {
+      return true;
+    }
+    for (FeedEntry entry : entries) {
+      if (entry.firstAt <= at && at <= entry.lastAt) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Marks a value of {@code seen} as an event time (an entry id is hexadecimal, never this). */
+  private static final String SEEN_AT = "@";
+
+  /** The value of {@code seen} for an event at {@code at}. */
+  static String seenAt(long at) {
+    return SEEN_AT + at;
   }
 
   /** Nothing left for this key: drop the bookkeeping too, so idle keys cost no state. */

@@ -460,6 +460,50 @@ class CollatorTest {
         .isTrue();
   }
 
+  /**
+   * An entry changed under a clock of the layout before {@link Collator.Dirty}: its flags are in
+   * the entry itself. The next flush emits it from them and moves the flags into the clock.
+   */
+  @Test
+  void entriesFlaggedByAnEarlierLayoutAreEmittedAtTheNextFlush() throws Exception {
+    send("e1", 0, "push");
+    watermark(MIN); // applied: the entry in state, what changed in the clock
+    String id = FeedEntry.entryId(key("push"), T0.toEpochMilli(), "e1");
+    KeyedStateBackend<CollationKey> backend =
+        ((AbstractStreamOperator<FeedWrite>) harness.getOperator()).getKeyedStateBackend();
+    MapStateDescriptor<String, FeedEntry> entries =
+        new MapStateDescriptor<>("entries", Types.STRING, Collator.ENTRY);
+    Collator.Clock clock = valueState(key("push"), "clock", Collator.CLOCK);
+    assertThat(clock.dirty).singleElement().satisfies(d -> assertThat(d.created).isTrue());
+    onKey(
+        key("push"),
+        () -> {
+          MapState<String, FeedEntry> state =
+              backend.getPartitionedState(
+                  VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE, entries);
+          FeedEntry entry = state.get(id);
+          assertThat(entry.changed).as("no flags in the entry").isZero();
+          entry.stored = false; // as the earlier layout kept them
+          entry.changed = FeedEntry.EVENT_COUNT;
+          state.put(id, entry);
+          return null;
+        });
+    clock.dirty = null;
+    setValueState(key("push"), "clock", Collator.CLOCK, clock);
+
+    flushAt(1_000);
+
+    assertThat(harness.extractOutputValues())
+        .singleElement()
+        .satisfies(
+            w -> {
+              assertThat(w.kind).isEqualTo(FeedWrite.Kind.UPSERT);
+              assertThat(w.created).isTrue();
+              assertThat(w.entry.eventCount).isEqualTo(1);
+            });
+    assertThat(valueState(key("push"), "clock", Collator.CLOCK).dirty).isEmpty();
+  }
+
   private <T> T valueState(CollationKey key, String name, TypeInformation<T> type)
       throws Exception {
     return onKey(key, () -> valueStateOf(name, type).value());
@@ -554,6 +598,40 @@ class CollatorTest {
     flushAt(1_000);
     assertThat(latestEntries().values().stream().mapToInt(e -> e.eventCount).sum())
         .isEqualTo(events + 1);
+  }
+
+  /**
+   * Ids are written once, with their event time, and forgotten by the entry that spans that time;
+   * ids of an earlier layout (the entry's id, or "" while waiting) are forgotten by their entry id.
+   */
+  @Test
+  void idsOfBothLayoutsAreForgottenByTheirEntryAndWaitingOnesKept() throws Exception {
+    send("e1", 0, "push");
+    send("e2", MIN, "push");
+    watermark(2 * MIN);
+    String entryId = FeedEntry.entryId(key("push"), T0.toEpochMilli(), "e1");
+    KeyedStateBackend<CollationKey> backend =
+        ((AbstractStreamOperator<FeedWrite>) harness.getOperator()).getKeyedStateBackend();
+    onKey(
+        key("push"),
+        () -> {
+          MapState<String, String> seen =
+              backend.getPartitionedState(
+                  VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE, Collator.SEEN);
+          assertThat(seen.get("e1")).isEqualTo(Collator.seenAt(T0.toEpochMilli()));
+          seen.put("e2", entryId); // as the earlier layout wrote it once e2 was applied
+          seen.put("earlier-waiting", ""); // and an event still waiting then
+          return null;
+        });
+    send("e3", 2 * 24 * 60 * MIN, "push"); // waits: the watermark is before it
+    watermark(2 * 24 * 60 * MIN - 1); // a day past the entry's last event: its ids forgotten
+
+    assertThat(rememberedIds(key("push"))).isEqualTo(2); // e3, and the earlier waiting one
+    send("e1", 0, "push"); // no longer a duplicate: it comes more than a day late
+    send("e3", 2 * 24 * 60 * MIN, "push"); // still one
+    watermark(2 * 24 * 60 * MIN + 1);
+    flushAt(1_000);
+    assertThat(latestEntries().values().stream().mapToInt(e -> e.eventCount).sum()).isEqualTo(4);
   }
 
   @Test

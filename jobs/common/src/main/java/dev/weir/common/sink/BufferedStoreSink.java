@@ -8,6 +8,11 @@ import java.io.Serializable;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.operators.ProcessingTimeService;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
@@ -16,9 +21,10 @@ import org.apache.flink.metrics.Counter;
 /**
  * A store written in batches, as a Flink sink: buffers writes, folds several writes of one key into
  * one, and flushes at the latest {@code flushIntervalMs} after the first buffered write, when the
- * buffer is full, and before every checkpoint. At-least-once: the store's statements must be
- * idempotent. A write that a PostgreSQL lock or statement timeout stopped is retried with the same
- * batch (see {@link PostgresTimeouts#retrying}).
+ * buffer is full, and before every checkpoint. A batch is written on a thread of its own while the
+ * next one fills; a checkpoint waits until both are written. At-least-once: the store's statements
+ * must be idempotent. A write that a PostgreSQL lock or statement timeout stopped is retried with
+ * the same batch (see {@link PostgresTimeouts#retrying}).
  *
  * @param <T> a write
  */
@@ -28,7 +34,7 @@ public final class BufferedStoreSink<T> implements Sink<T> {
 
   /** The store the sink writes to; opened once per parallel writer. */
   public interface Store<T> extends AutoCloseable {
-    /** Writes one batch, at most one write per key. */
+    /** Writes one batch, at most one write per key; called on one thread, a batch at a time. */
     void write(Collection<T> batch) throws Exception;
 
     /** Rows written so far (for the weirRowsWritten metric). */
@@ -88,11 +94,17 @@ public final class BufferedStoreSink<T> implements Sink<T> {
     } catch (Exception e) {
       throw new IOException("cannot open " + description + ": " + e.getMessage(), e);
     }
-    return new Writer(
+    return writer(
         store,
         context.getProcessingTimeService(),
         context.metricGroup().counter(WeirMetrics.ROWS_WRITTEN),
         context.metricGroup().counter(WeirMetrics.POSTGRES_TIMEOUTS));
+  }
+
+  /** The writer of an opened store (tests give their own store and time). */
+  SinkWriter<T> writer(
+      Store<T> store, ProcessingTimeService time, Counter rowsWritten, Counter postgresTimeouts) {
+    return new Writer(store, time, rowsWritten, postgresTimeouts);
   }
 
   private final class Writer implements SinkWriter<T> {
@@ -100,9 +112,22 @@ public final class BufferedStoreSink<T> implements Sink<T> {
     private final ProcessingTimeService time;
     private final Counter rowsWritten;
     private final Counter postgresTimeouts;
-    private final Map<String, T> buffer = new LinkedHashMap<>();
+
+    /**
+     * Writes the batches while the task goes on collating: one at a time, in the order handed off.
+     * On the task thread, a batch's round trips to the store took the time of several thousand
+     * events (issue 27).
+     */
+    private final ExecutorService writing;
+
+    private Map<String, T> buffer = new LinkedHashMap<>();
+
+    /**
+     * The batch being written (its row count), if any: the next one and a checkpoint wait for it.
+     */
+    private Future<Long> inFlight;
+
     private boolean flushScheduled;
-    private long reported;
 
     Writer(
         Store<T> store, ProcessingTimeService time, Counter rowsWritten, Counter postgresTimeouts) {
@@ -110,53 +135,90 @@ public final class BufferedStoreSink<T> implements Sink<T> {
       this.time = time;
       this.rowsWritten = rowsWritten;
       this.postgresTimeouts = postgresTimeouts;
+      this.writing =
+          Executors.newSingleThreadExecutor(
+              r -> {
+                Thread t = new Thread(r, "weir writer: " + description);
+                t.setDaemon(true);
+                return t;
+              });
     }
 
     @Override
     public void write(T write, Context context) throws IOException {
       buffer.merge(keyOf.key(write), write, fold::then);
       if (buffer.size() >= maxBuffered) {
-        flushBuffer();
+        handOff();
       } else if (!flushScheduled) {
         flushScheduled = true;
         time.registerTimer(
             time.getCurrentProcessingTime() + flushIntervalMs,
             t -> {
               flushScheduled = false;
-              flushBuffer();
+              handOff();
             });
       }
     }
 
+    /** Before a checkpoint (and at the end of the input): everything buffered is in the store. */
     @Override
     public void flush(boolean endOfInput) throws IOException {
-      flushBuffer();
+      handOff();
+      awaitInFlight();
     }
 
-    private void flushBuffer() throws IOException {
+    /**
+     * Starts writing the buffer once the batch before it is written; a failure of that one throws.
+     */
+    private void handOff() throws IOException {
       if (buffer.isEmpty()) {
         return;
       }
+      awaitInFlight();
+      Collection<T> batch = buffer.values();
+      buffer = new LinkedHashMap<>();
+      inFlight = writing.submit(() -> writeBatch(batch));
+    }
+
+    private long writeBatch(Collection<T> batch) throws IOException {
+      long before = store.rowsWritten();
       try {
         timeouts.retrying(
             description,
             postgresTimeouts,
             () -> {
-              store.write(buffer.values());
+              store.write(batch);
               return null;
             });
       } catch (Exception e) {
         throw new IOException(
-            "writing " + buffer.size() + " rows to " + description + " failed: " + e.getMessage(),
+            "writing " + batch.size() + " rows to " + description + " failed: " + e.getMessage(),
             e);
       }
-      buffer.clear();
-      rowsWritten.inc(store.rowsWritten() - reported);
-      reported = store.rowsWritten();
+      return store.rowsWritten() - before;
     }
 
+    private void awaitInFlight() throws IOException {
+      if (inFlight == null) {
+        return;
+      }
+      try {
+        rowsWritten.inc(inFlight.get());
+      } catch (ExecutionException e) {
+        throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while writing to " + description, e);
+      } finally {
+        inFlight = null;
+      }
+    }
+
+    /** A batch still in flight is not waited for: what it held is replayed from the checkpoint. */
     @Override
     public void close() throws Exception {
+      writing.shutdownNow();
+      writing.awaitTermination(10, TimeUnit.SECONDS);
       store.close();
     }
   }
