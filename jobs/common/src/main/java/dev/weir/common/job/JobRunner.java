@@ -21,6 +21,8 @@ import java.util.ServiceLoader;
 import java.util.TreeMap;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
@@ -54,6 +56,10 @@ public final class JobRunner {
    * Checkpointing (exactly-once), restarts and parallelism from the job's configuration; every
    * operator must have its own uid.
    */
+  /** Flink's option for bloom filters in RocksDB (its module is the cluster's, not the jobs'). */
+  static final ConfigOption<Boolean> ROCKSDB_BLOOM_FILTER =
+      ConfigOptions.key("state.backend.rocksdb.use-bloom-filter").booleanType().defaultValue(false);
+
   public static void configure(StreamExecutionEnvironment env, WeirConfig config) {
     env.setParallelism(config.get(WeirOptions.PARALLELISM));
     configureAllButParallelism(env, config);
@@ -91,6 +97,12 @@ public final class JobRunner {
     // Savepoints map state to operators by uid: a job that left one to Flink's generator would
     // lose that operator's state after a rebuild that changes the graph, so it must not start.
     restart.set(PipelineOptions.AUTO_GENERATE_UIDS, false);
+    if (env.getConfiguration().getOptional(ROCKSDB_BLOOM_FILTER).isEmpty()) {
+      // Bloom filters in RocksDB's tables, off in Flink by default: a lookup of a key that is not
+      // there (each new event id in activity-feed's seen ids, each new distinct id in identity's
+      // cache) then skips every table that cannot hold it (issue 27).
+      restart.set(ROCKSDB_BLOOM_FILTER, true);
+    }
     if (env.getConfiguration().getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY).isEmpty()) {
       // No checkpoint directory: a local MiniCluster (a cluster's configuration names one). Flink
       // would keep checkpoints in the JobManager's memory, which refuses more than 5 MB of state:

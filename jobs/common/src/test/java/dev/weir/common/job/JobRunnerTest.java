@@ -59,4 +59,17 @@ class JobRunnerTest {
                 .get(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_ATTEMPTS))
         .isEqualTo(3);
   }
+
+  @Test
+  void rocksDbBloomFiltersAreOnUnlessTheClusterSaysOtherwise() {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    JobRunner.configure(env, CONFIG);
+    assertThat(env.getConfiguration().get(JobRunner.ROCKSDB_BLOOM_FILTER)).isTrue();
+
+    Configuration cluster = new Configuration();
+    cluster.set(JobRunner.ROCKSDB_BLOOM_FILTER, false);
+    StreamExecutionEnvironment off = StreamExecutionEnvironment.getExecutionEnvironment(cluster);
+    JobRunner.configure(off, CONFIG);
+    assertThat(off.getConfiguration().get(JobRunner.ROCKSDB_BLOOM_FILTER)).isFalse();
+  }
 }
