@@ -658,6 +658,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     for (Dirty d : clock.dirty) {
       if (d.entryId.equals(entry.entryId)) {
         dirty = d;
+        break;
       }
     }
     if (dirty == null) {
@@ -752,18 +753,21 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     Map<String, FeedEntry> dirty = new LinkedHashMap<>();
     Map<String, Dirty> pending = new HashMap<>();
     if (clock.dirty == null) {
-      for (Map.Entry<String, FeedEntry> e : entries.entries()) { // an earlier layout's flags
-        if (e.getValue().changed != 0 || !e.getValue().stored) {
-          dirty.put(e.getKey(), e.getValue());
+      // A clock of an earlier layout: its entries carry their flags; moved into the clock's form.
+      clock.dirty = new ArrayList<>();
+      for (Map.Entry<String, FeedEntry> e : entries.entries()) {
+        FeedEntry entry = e.getValue();
+        if (entry.changed != 0 || !entry.stored) {
+          markDirty(entry);
+          entries.put(entry.entryId, entry);
         }
       }
-    } else {
-      for (Dirty d : clock.dirty) {
-        FeedEntry entry = entries.get(d.entryId);
-        if (entry != null) {
-          dirty.put(d.entryId, entry);
-          pending.put(d.entryId, d);
-        }
+    }
+    for (Dirty d : clock.dirty) {
+      FeedEntry entry = entries.get(d.entryId);
+      if (entry != null) {
+        dirty.put(d.entryId, entry);
+        pending.put(d.entryId, d);
       }
     }
     Set<String> ids = new LinkedHashSet<>(dirty.keySet());
@@ -787,11 +791,9 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
         continue;
       }
       Dirty orderedDirty = pending.get(id);
-      int orderedChanged =
-          orderedDirty != null ? orderedDirty.changed : ordered == null ? 0 : ordered.changed;
-      boolean orderedUnstored =
-          orderedDirty != null ? orderedDirty.created : ordered != null && !ordered.stored;
-      boolean created = last == null && (ordered == null || orderedUnstored);
+      int orderedChanged = orderedDirty == null ? 0 : orderedDirty.changed;
+      boolean created =
+          last == null && (ordered == null || (orderedDirty != null && orderedDirty.created));
       int changed;
       if (last != null) {
         changed = FeedEntry.diff(last, target);
@@ -804,11 +806,6 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
         out.collect(FeedWrite.upsert(target, changed, created));
         writesEmitted.inc();
       }
-      if (ordered != null && (!ordered.stored || ordered.changed != 0)) { // an earlier layout's
-        ordered.stored = true;
-        ordered.changed = 0;
-        entries.put(id, ordered);
-      }
       if (target == ordered) {
         if (stillShown.remove(id)) {
           shown.remove(id);
@@ -819,8 +816,8 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
         stillShown.add(id);
       }
     }
-    if (clock.dirty == null || !clock.dirty.isEmpty()) {
-      clock.dirty = new ArrayList<>(); // all emitted; from now on the clock keeps the flags
+    if (!clock.dirty.isEmpty()) {
+      clock.dirty = new ArrayList<>(); // all emitted
       clockChanged = true;
     }
     int shownNow = stillShown.isEmpty() ? 0 : 1;
@@ -884,28 +881,25 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
    */
   private void forgetIds(long watermark) throws Exception {
     List<FeedEntry> remembered = new ArrayList<>();
-    Set<String> rememberedIds = new HashSet<>();
     for (FeedEntry entry : entries.values()) {
       if (entry.lastAt + settings.dedupeWindowMs() > watermark) {
         remembered.add(entry);
-        rememberedIds.add(entry.entryId);
       }
     }
     Iterator<Map.Entry<String, String>> ids = seen.iterator();
     while (ids.hasNext()) {
-      if (!remembered(ids.next().getValue(), clock.frontier, remembered, rememberedIds)) {
+      if (!remembered(ids.next().getValue(), clock.frontier, remembered)) {
         ids.remove();
       }
     }
   }
 
-  private static boolean remembered(
-      String seenValue, long frontier, List<FeedEntry> entries, Set<String> entryIds) {
+  private static boolean remembered(String seenValue, long frontier, List<FeedEntry> entries) {
     if (seenValue.isEmpty()) {
       return true; // an earlier layout's waiting event
     }
-    if (!seenValue.startsWith(SEEN_AT)) {
-      return entryIds.contains(seenValue); // an earlier layout's entry id
+    if (!seenValue.startsWith(SEEN_AT)) { // an earlier layout's entry id
+      return entries.stream().anyMatch(e -> e.entryId.equals(seenValue));
     }
     long at = Long.parseLong(seenValue, SEEN_AT.length(), seenValue.length(), 10);
     if (at >= frontier) {
