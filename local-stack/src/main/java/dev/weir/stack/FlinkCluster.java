@@ -215,11 +215,7 @@ public final class FlinkCluster {
    * gigabytes over a test run.
    */
   private void deleteWorkingDirectories(int n) {
-    boolean running =
-        OsProcesses.readPid(pidFile("taskmanager-" + n))
-            .flatMap(ProcessHandle::of)
-            .filter(ProcessHandle::isAlive)
-            .isPresent();
+    boolean running = OsProcesses.readPid(pidFile("taskmanager-" + n)).isPresent(); // alive only
     Path tmp = dir.resolve("tmp");
     if (running || !Files.isDirectory(tmp)) {
       return;
@@ -417,7 +413,7 @@ public final class FlinkCluster {
 
   /**
    * Deletes an uploaded jar: a submitted job has its own copy in the blob store, and each upload is
-   * the whole jar (60 MB), dozens of them in a test run. Left in place if the request fails: the
+   * the whole jar (143 MB), dozens of them in a test run. Left in place if the request fails: the
    * upload directory goes with the cluster's.
    */
   private void deleteUpload(String jarId) {
