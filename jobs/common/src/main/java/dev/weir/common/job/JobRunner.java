@@ -72,46 +72,46 @@ public final class JobRunner {
         config.get(WeirOptions.CHECKPOINT_INTERVAL).toMillis(), CheckpointingMode.EXACTLY_ONCE);
     env.getCheckpointConfig()
         .setMinPauseBetweenCheckpoints(config.get(WeirOptions.CHECKPOINT_INTERVAL).toMillis() / 2);
-    Configuration restart = new Configuration();
-    restart.set(RestartStrategyOptions.RESTART_STRATEGY, "exponential-delay");
-    restart.set(
+    Configuration options = new Configuration();
+    options.set(RestartStrategyOptions.RESTART_STRATEGY, "exponential-delay");
+    options.set(
         RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_INITIAL_BACKOFF,
         Duration.ofSeconds(1));
-    restart.set(
+    options.set(
         RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_MAX_BACKOFF,
         Duration.ofSeconds(30));
     // After a TaskManager dies, every attempt fails at once until its replacement registers (~5 s
     // for a fresh JVM here). With Flink's ×1.5 the attempts fell at 1.1, 2.6, 4.8, 8.0 s: a
     // replacement 0.2 s late waited 3 s more. ×1.2 keeps the gaps under 2 s through the first
     // 10 s and still reaches the 30 s cap for a failure that persists (after ~2.5 minutes).
-    restart.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_BACKOFF_MULTIPLIER, 1.2);
+    options.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_BACKOFF_MULTIPLIER, 1.2);
     // A failure that cannot heal (a record a sink always refuses, a topic deleted under the job)
     // must end the job with its cause, not restart it for ever (issue 25.1: a dead letter the DLQ
     // refused restarted activity-feed 16 times in two minutes, and would have gone on).
-    restart.set(
+    options.set(
         RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_ATTEMPTS,
         config.get(WeirOptions.RESTART_MAX_ATTEMPTS));
-    restart.set(
+    options.set(
         RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_RESET_BACKOFF_THRESHOLD,
         config.get(WeirOptions.RESTART_RESET_AFTER));
     // Savepoints map state to operators by uid: a job that left one to Flink's generator would
     // lose that operator's state after a rebuild that changes the graph, so it must not start.
-    restart.set(PipelineOptions.AUTO_GENERATE_UIDS, false);
+    options.set(PipelineOptions.AUTO_GENERATE_UIDS, false);
     if (env.getConfiguration().getOptional(ROCKSDB_BLOOM_FILTER).isEmpty()) {
       // Bloom filters in RocksDB's tables, off in Flink by default: a lookup of a key that is not
       // there (each new event id in activity-feed's seen ids, each new distinct id in identity's
       // cache) then skips every table that cannot hold it (issue 27).
-      restart.set(ROCKSDB_BLOOM_FILTER, true);
+      options.set(ROCKSDB_BLOOM_FILTER, true);
     }
     if (env.getConfiguration().getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY).isEmpty()) {
       // No checkpoint directory: a local MiniCluster (a cluster's configuration names one). Flink
       // would keep checkpoints in the JobManager's memory, which refuses more than 5 MB of state:
       // every checkpoint of a job with more (search-index holds each product's description) fails,
       // and the job restarts from its beginning, over and over.
-      restart.set(
+      options.set(
           CheckpointingOptions.CHECKPOINTS_DIRECTORY, localCheckpoints().toUri().toString());
     }
-    env.configure(restart);
+    env.configure(options);
     registerJsonValueTypes(env);
   }
 
