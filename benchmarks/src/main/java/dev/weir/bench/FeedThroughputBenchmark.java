@@ -302,6 +302,7 @@ public final class FeedThroughputBenchmark {
       EventCodec<ActivityEvent> codec,
       FeedSettings settings,
       String name) {
+    env.getConfig().enableObjectReuse(); // as ActivityFeedJob
     return KafkaIo.read(
         env,
         config,

@@ -58,6 +58,9 @@ public final class ActivityFeedJob implements WeirJob {
   public void build(StreamExecutionEnvironment env, WeirConfig config) {
     FeedSettings settings = FeedSettings.from(config);
     heapTimers(env);
+    // No operator keeps a record it was handed: the collator writes events into state through
+    // its serializer and emits fresh writes with copied entries. Chained operators need no copy.
+    env.getConfig().enableObjectReuse();
     DeadLetters dlq = new DeadLetters(NAME);
     DataStream<ActivityEvent> events =
         KafkaIo.read(

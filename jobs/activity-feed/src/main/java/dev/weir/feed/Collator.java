@@ -186,7 +186,8 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
 
     /**
      * The event-time and processing-time timers set for the waiting events, if any: one of each per
-     * key, at the earliest waiting event's time and patience, not one per event.
+     * key, at the earliest waiting event's time and patience, not one per event. The
+     * processing-time one only once a flush finds events still waiting (see processElement).
      */
     public long releaseAt = NONE;
 
@@ -333,12 +334,14 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
       ctx.timerService().registerEventTimeTimer(at);
       clock.releaseAt = at;
     }
-    if (clock.patienceAt == NONE) {
-      long patience = roundUp(now + settings.outOfOrdernessMs());
+    scheduleFlush(ctx);
+    long patience = roundUp(now + settings.outOfOrdernessMs());
+    if (clock.patienceAt == NONE && clock.flushAt > patience) {
       ctx.timerService().registerProcessingTimeTimer(patience);
       clock.patienceAt = patience;
     }
-    scheduleFlush(ctx);
+    // Else the flush, due first, sets the patience timer if events still wait then (rearm): at
+    // replay speed the watermark has released them by that time, and no such timer is needed.
     clockChanged = true;
     saveClock();
   }

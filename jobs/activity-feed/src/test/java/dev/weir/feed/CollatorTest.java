@@ -201,11 +201,29 @@ class CollatorTest {
             });
   }
 
+  /**
+   * Issue 27: a patience timer per key that fired after the watermark had released its events
+   * (replay speed, or any input faster than the bound) read the key's clock for nothing. The flush,
+   * due first, sets it only for events still waiting.
+   */
+  @Test
+  void eventsReleasedBeforeTheirFlushNeedNoPatienceTimer() throws Exception {
+    for (int i = 0; i < 5; i++) {
+      send("burst-" + i, i * 1_000L, "push");
+    }
+    assertThat(harness.numProcessingTimeTimers()).isEqualTo(1); // the flush
+    watermark(10_000);
+    flushAt(1_000);
+    assertThat(harness.numProcessingTimeTimers()).isZero();
+    assertThat(latestEntries().values()).extracting(e -> e.eventCount).containsExactly(5);
+  }
+
   @Test
   void whenTheWatermarkStallsEventsAreAppliedAfterWaitingTheBound() throws Exception {
     send("e1", 0, "push");
     harness.setProcessingTime(1_000); // shown
     assertThat(latestEntries()).hasSize(1);
+    assertThat(harness.numProcessingTimeTimers()).isEqualTo(1); // patience, set by the flush
     harness.setProcessingTime(5_100); // waited 5 s: applied without a watermark
     harness.setProcessingTime(6_200); // the ordered entry equals what was shown
     assertThat(harness.extractOutputValues()).hasSize(1);
