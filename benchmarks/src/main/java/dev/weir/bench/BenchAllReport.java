@@ -95,7 +95,7 @@ final class BenchAllReport {
                   + " used %.0f µs of CPU per event, the decode-and-discard job %.0f µs, the naive"
                   + " loop %.0f µs. With the cores busy a rate follows the inverse of its CPU per"
                   + " event: at most about %.2f of the limit (measured %.2f) and %.2f× the naive"
-                  + " loop (measured %.2f×). %s Where the job's CPU goes: the profile below and"
+                  + " loop (measured %.2f×). %s %s Where the job's CPU goes: the profile below and"
                   + " [activity-feed-kafka.md](activity-feed-kafka.md).",
               100 * feedKafka.weir().busyShare(cores),
               cores,
@@ -106,7 +106,8 @@ final class BenchAllReport {
               feedOfLimit,
               feedKafka.naive().cpuMicrosPerEvent() / feedKafka.weir().cpuMicrosPerEvent(),
               feedOfNaive,
-              FeedThroughputBenchmark.floorSentence(feedKafka)));
+              FeedThroughputBenchmark.floorSentence(feedKafka),
+              FeedThroughputBenchmark.threadSentence(feedKafka)));
     }
     row(
         md,

@@ -34,6 +34,23 @@ final class CpuUse {
 
   static final String GC = "of which garbage collection";
 
+  /**
+   * The most time any other one thread of this JVM used: at parallelism 1 a job's operator chain
+   * runs on one thread, whose CPU per event bounds the job's rate whatever the other cores do.
+   */
+  static final String BUSIEST = "of which its busiest thread";
+
+  /**
+   * The busiest thread over the window: its Linux name, and how long it was runnable but waiting
+   * for a core (the scheduler's run-queue time, /proc/.../schedstat): time it lost to the other
+   * threads and processes on the machine's cores, not to waiting for work or locks.
+   */
+  record Busiest(String name, double waitedForCoreSeconds) {}
+
+  private Busiest busiest;
+
+  private final Map<Long, Long> startRunQueueNanos;
+
   private final Map<String, Long> roots = new LinkedHashMap<>();
   private final Map<String, Long> startTicks;
   private final Map<Long, Long> startThreadTicks;
@@ -43,6 +60,7 @@ final class CpuUse {
     roots.put(THIS_JVM, ProcessHandle.current().pid());
     startTicks = ticks();
     startThreadTicks = threadTicks();
+    startRunQueueNanos = runQueueNanos();
   }
 
   /** Starts measuring now: the stack's services and this JVM. */
@@ -75,15 +93,25 @@ final class CpuUse {
           }
         });
     if (seconds.containsKey(THIS_JVM)) {
-      Map<String, Long> partTicks = new LinkedHashMap<>(Map.of(JIT, 0L, GC, 0L));
+      Map<String, Long> partTicks = new LinkedHashMap<>(Map.of(JIT, 0L, GC, 0L, BUSIEST, 0L));
+      long[] busiestTid = {-1};
       threadsNow.forEach(
           (tid, ticks) -> {
             String part = partOf(threadName(tid));
+            long used = ticks - startThreadTicks.getOrDefault(tid, 0L);
             if (part != null) {
-              partTicks.merge(part, ticks - startThreadTicks.getOrDefault(tid, 0L), Long::sum);
+              partTicks.merge(part, used, Long::sum);
+            } else if (used > partTicks.get(BUSIEST)) {
+              partTicks.put(BUSIEST, used);
+              busiestTid[0] = tid;
             }
           });
-      for (String part : List.of(JIT, GC)) {
+      if (busiestTid[0] >= 0) {
+        long tid = busiestTid[0];
+        long waited = runQueueNanos(tid).orElse(0L) - startRunQueueNanos.getOrDefault(tid, 0L);
+        busiest = new Busiest(threadName(tid), waited / 1e9);
+      }
+      for (String part : List.of(JIT, GC, BUSIEST)) {
         seconds.put(part, partTicks.get(part) / TICKS_PER_SECOND);
       }
     }
@@ -92,7 +120,40 @@ final class CpuUse {
 
   /** Whether {@code name} is a part of a process already counted in it (not to be added up). */
   static boolean isPart(String name) {
-    return name.equals(JIT) || name.equals(GC);
+    return name.equals(JIT) || name.equals(GC) || name.equals(BUSIEST);
+  }
+
+  /** The {@link #BUSIEST} thread at the last {@link #seconds}; null where unknown. */
+  Busiest busiest() {
+    return busiest;
+  }
+
+  /** Run-queue nanoseconds of this JVM's threads by thread id (see {@link Busiest}). */
+  private static Map<Long, Long> runQueueNanos() {
+    Map<Long, Long> nanos = new HashMap<>();
+    try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+      tasks.forEach(
+          task -> {
+            long tid = Long.parseLong(task.getFileName().toString());
+            runQueueNanos(tid).ifPresent(n -> nanos.put(tid, n));
+          });
+    } catch (IOException | RuntimeException e) {
+      // not Linux
+    }
+    return nanos;
+  }
+
+  /** The second field of /proc/self/task/tid/schedstat: time spent waiting on a run queue. */
+  private static Optional<Long> runQueueNanos(long tid) {
+    try {
+      String[] f =
+          Files.readString(Path.of("/proc/self/task", Long.toString(tid), "schedstat"))
+              .trim()
+              .split(" ");
+      return Optional.of(Long.parseLong(f[1]));
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
+    }
   }
 
   /**

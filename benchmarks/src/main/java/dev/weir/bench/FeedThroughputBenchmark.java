@@ -482,6 +482,31 @@ public final class FeedThroughputBenchmark {
         r.weir().cpuMicrosPerEvent() - r.floor().cpuMicrosPerEvent());
   }
 
+  /**
+   * What one thread allows: at parallelism 1 the collation runs on one thread, whose CPU per event
+   * bounds the job's rate however idle the other cores are; and what the targets ask of it.
+   */
+  static String threadSentence(Report r) {
+    double micros = r.weir().busiestThreadMicrosPerEvent();
+    return String.format(
+        "At parallelism 1 the collation runs on one thread: weir's busiest thread ('%s') used %.0f"
+            + " µs of CPU per event; it was on a core %.0f %% of the window and runnable but waiting"
+            + " for one (the cores busy with other threads and processes) %.0f %%. At that cost one"
+            + " thread runs at most %,.0f events/s (%.2f of the limit, %.2f× the naive loop); the"
+            + " targets need it at %.0f µs per event (0.5 of the limit; the floor's own busiest"
+            + " thread used %.0f) and %.0f µs (2× the naive loop).",
+        r.weir().busiestThread(),
+        micros,
+        100 * r.weir().busiestThreadBusy(),
+        100 * r.weir().busiestThreadWaitingForCore(),
+        1e6 / micros,
+        1e6 / micros / r.limit().eventsPerSecond(),
+        1e6 / micros / r.naive().eventsPerSecond(),
+        1e6 / (0.5 * r.limit().eventsPerSecond()),
+        r.floor().busiestThreadMicrosPerEvent(),
+        1e6 / (2 * r.naive().eventsPerSecond()));
+  }
+
   /** The results as Markdown, with the command that made them. */
   public static String markdown(Report r, String command) {
     StringBuilder md = BenchReport.header("activity-feed at steady state, from Kafka", command);
@@ -516,7 +541,7 @@ public final class FeedThroughputBenchmark {
             ofLimit >= 0.5 ? "met" : "NOT met",
             ofNaive,
             ofNaive >= 2 ? "met" : "NOT met"));
-    md.append(String.format("%n%s%n", floorSentence(r)));
+    md.append(String.format("%n%s %s%n", floorSentence(r), threadSentence(r)));
     if (r.latency() != null) {
       md.append(
           String.format(

@@ -33,7 +33,12 @@ final class SteadyState {
   private SteadyState() {}
 
   /** One side, over its steady window. */
-  public record Side(String name, long events, double seconds, Map<String, Double> cpuSeconds) {
+  public record Side(
+      String name,
+      long events,
+      double seconds,
+      Map<String, Double> cpuSeconds,
+      CpuUse.Busiest busiest) {
     double eventsPerSecond() {
       return events / seconds;
     }
@@ -55,6 +60,25 @@ final class SteadyState {
               .sum()
           * 1e6
           / events;
+    }
+
+    /** CPU microseconds per event of the JVM's busiest thread ({@link CpuUse#BUSIEST}). */
+    double busiestThreadMicrosPerEvent() {
+      return cpuSeconds.getOrDefault(CpuUse.BUSIEST, Double.NaN) * 1e6 / events;
+    }
+
+    /** The share of the window the busiest thread was on a core. */
+    double busiestThreadBusy() {
+      return cpuSeconds.getOrDefault(CpuUse.BUSIEST, Double.NaN) / seconds;
+    }
+
+    /** The share of the window it was runnable but waiting for a core. */
+    double busiestThreadWaitingForCore() {
+      return busiest == null ? Double.NaN : busiest.waitedForCoreSeconds() / seconds;
+    }
+
+    String busiestThread() {
+      return busiest == null ? "?" : busiest.name();
     }
 
     /** How busy {@code cores} were over the window, from the processes measured. */
@@ -174,10 +198,17 @@ final class SteadyState {
         t0 = t;
       } else if (cpu != null && n >= to) {
         Map<String, Double> seconds = cpu.seconds();
-        Side side = new Side(name, n - n0, (t - t0) / 1e9, seconds);
+        Side side = new Side(name, n - n0, (t - t0) / 1e9, seconds, cpu.busiest());
         System.out.printf(
-            "%s: %,.0f events/s over %,d events (%.1f s)%n",
-            name, side.eventsPerSecond(), side.events(), side.seconds());
+            "%s: %,.0f events/s over %,d events (%.1f s); busiest thread '%s' on a core %.2f,"
+                + " waiting for one %.2f of the window%n",
+            name,
+            side.eventsPerSecond(),
+            side.events(),
+            side.seconds(),
+            side.busiestThread(),
+            side.busiestThreadBusy(),
+            side.busiestThreadWaitingForCore());
         return side;
       }
       Thread.sleep(50);

@@ -230,7 +230,12 @@ class BenchAllReportTest {
   }
 
   private static SteadyState.Side side(String name, long events, double seconds, double jvmCpu) {
-    return new SteadyState.Side(name, events, seconds, Map.of(CpuUse.THIS_JVM, jvmCpu));
+    return new SteadyState.Side(
+        name,
+        events,
+        seconds,
+        Map.of(CpuUse.THIS_JVM, jvmCpu, CpuUse.BUSIEST, jvmCpu / 2),
+        new CpuUse.Busiest("collate -> feed", seconds / 10));
   }
 
   private static Backfill.Summary summary(long sent, long bytes) {

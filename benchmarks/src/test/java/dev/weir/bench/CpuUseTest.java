@@ -8,6 +8,7 @@ import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
 class CpuUseTest {
@@ -25,6 +26,39 @@ class CpuUseTest {
     assertThat(spins).isPositive();
     // 300 ms of this thread's CPU, read back in 10 ms ticks.
     assertThat(cpu.seconds().get(CpuUse.THIS_JVM)).isGreaterThanOrEqualTo(0.28);
+  }
+
+  @Test
+  void namesTheBusiestThreadAndCountsItsTime() throws Exception {
+    CpuUse cpu = CpuUse.start(Map.of());
+    CountDownLatch spun = new CountDownLatch(1);
+    CountDownLatch measured = new CountDownLatch(1);
+    Thread spinner =
+        new Thread(
+            () -> {
+              ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+              long until = threads.getCurrentThreadCpuTime() + 300_000_000L;
+              while (threads.getCurrentThreadCpuTime() < until) {
+                Thread.onSpinWait();
+              }
+              spun.countDown();
+              try {
+                measured.await(); // alive when read: an ended thread's time is gone from /proc
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            },
+            "weir-spinner");
+    spinner.start();
+    spun.await();
+
+    Map<String, Double> seconds = cpu.seconds();
+    measured.countDown();
+    spinner.join();
+    assertThat(cpu.busiest().name()).isEqualTo("weir-spinner");
+    assertThat(cpu.busiest().waitedForCoreSeconds()).isBetween(0.0, 30.0);
+    assertThat(seconds.get(CpuUse.BUSIEST)).isGreaterThanOrEqualTo(0.28);
+    assertThat(CpuUse.isPart(CpuUse.BUSIEST)).isTrue(); // counted in the JVM, not added to it
   }
 
   @Test
