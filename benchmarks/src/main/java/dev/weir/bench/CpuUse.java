@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
@@ -130,17 +131,7 @@ final class CpuUse {
 
   /** Run-queue nanoseconds of this JVM's threads by thread id (see {@link Busiest}). */
   private static Map<Long, Long> runQueueNanos() {
-    Map<Long, Long> nanos = new HashMap<>();
-    try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
-      tasks.forEach(
-          task -> {
-            long tid = Long.parseLong(task.getFileName().toString());
-            runQueueNanos(tid).ifPresent(n -> nanos.put(tid, n));
-          });
-    } catch (IOException | RuntimeException e) {
-      // not Linux
-    }
-    return nanos;
+    return perThread(CpuUse::runQueueNanos);
   }
 
   /** The second field of /proc/self/task/tid/schedstat: time spent waiting on a run queue. */
@@ -179,16 +170,22 @@ final class CpuUse {
    * (HotSpot stops idle compiler threads) takes its time with it: the parts are a lower bound.
    */
   private static Map<Long, Long> threadTicks() {
-    Map<Long, Long> ticks = new HashMap<>();
+    return perThread(tid -> stat(Path.of("/proc/self/task", Long.toString(tid))).map(t -> t[0]));
+  }
+
+  /** A value of each of this JVM's threads (from /proc/self/task), by thread id; none if absent. */
+  private static Map<Long, Long> perThread(Function<Long, Optional<Long>> valueOf) {
+    Map<Long, Long> values = new HashMap<>();
     try (Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
       tasks.forEach(
-          task ->
-              stat(task)
-                  .ifPresent(t -> ticks.put(Long.parseLong(task.getFileName().toString()), t[0])));
+          task -> {
+            long tid = Long.parseLong(task.getFileName().toString());
+            valueOf.apply(tid).ifPresent(v -> values.put(tid, v));
+          });
     } catch (IOException | RuntimeException e) {
       // not Linux: no parts
     }
-    return ticks;
+    return values;
   }
 
   private static String threadName(long tid) {

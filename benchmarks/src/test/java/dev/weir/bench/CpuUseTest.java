@@ -75,8 +75,9 @@ class CpuUseTest {
       }
 
       assertThat(seconds.get("busy service")).isGreaterThanOrEqualTo(1.0);
-      // This JVM mostly slept: its descendant's second is not in it.
-      assertThat(seconds.get(CpuUse.THIS_JVM)).isLessThan(0.5);
+      // This JVM mostly slept: its descendant's second is not in it (counted twice, this JVM would
+      // show at least that second; its own JIT and polling took up to 0.55 s on a loaded machine).
+      assertThat(seconds.get(CpuUse.THIS_JVM)).isLessThan(0.9);
     } finally {
       busy.destroyForcibly().waitFor();
     }
