@@ -143,12 +143,7 @@ public final class FeedThroughputBenchmark {
           BenchDatabases.fresh(stack, connections, "bench_feed_steady_warm")
               .with(FeedOptions.TOPIC, topic)
               .with(WeirOptions.DEPLOYMENT_ID, "warm-up");
-      SteadyState.measureJob(
-          stack,
-          "weir warm-up",
-          topic,
-          events,
-          () -> JobRunner.start(new ActivityFeedJob(), SteadyState.environment(), warmDb));
+      SteadyState.measureJob(stack, "weir warm-up", topic, events, () -> startWeir(warmDb));
       WeirConfig weirDb =
           BenchDatabases.fresh(stack, connections, "bench_feed_steady")
               .with(FeedOptions.TOPIC, topic);
@@ -159,7 +154,7 @@ public final class FeedThroughputBenchmark {
               "weir activity-feed",
               topic,
               events,
-              () -> JobRunner.start(new ActivityFeedJob(), SteadyState.environment(), weirDb),
+              () -> startWeir(weirDb),
               job -> {
                 if (latencySeconds > 0) {
                   SteadyState.awaitAll(
@@ -305,6 +300,11 @@ public final class FeedThroughputBenchmark {
                 .returns(ActivityFeedJob.EVENT)
                 .uid("bench-floor-state")
                 .name("keyed state"));
+  }
+
+  /** weir's job as deployed, on {@code config}'s database and topic. */
+  private static JobClient startWeir(WeirConfig config) throws Exception {
+    return JobRunner.start(new ActivityFeedJob(), SteadyState.environment(), config);
   }
 
   /** The topic read and decoded exactly as {@link ActivityFeedJob} reads its input. */

@@ -335,10 +335,12 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
       clock.releaseAt = at;
     }
     scheduleFlush(ctx);
-    long patience = roundUp(now + settings.outOfOrdernessMs());
-    if (clock.patienceAt == NONE && clock.flushAt > patience) {
-      ctx.timerService().registerProcessingTimeTimer(patience);
-      clock.patienceAt = patience;
+    if (clock.patienceAt == NONE) {
+      long patience = roundUp(now + settings.outOfOrdernessMs());
+      if (clock.flushAt > patience) {
+        ctx.timerService().registerProcessingTimeTimer(patience);
+        clock.patienceAt = patience;
+      }
     }
     // Else the flush, due first, sets the patience timer if events still wait then (rearm): at
     // replay speed the watermark has released them by that time, and no such timer is needed.
