@@ -11,9 +11,10 @@ import java.util.List;
 /**
  * Bytes ↔ event for one topic: size limit, JSON parse, JSON Schema validation, binding. Every way a
  * record can fail becomes an {@link InvalidEventException} with a reason a person can act on.
- * {@code tracking.events} first tries {@link TrackingEventReader}'s one streaming pass, which keeps
- * {@code properties} as their JSON bytes ({@link RawJsonObject}); what it does not accept is read
- * the long way, so verdicts and reasons are the same.
+ * {@code tracking.events} and {@code activity.events} first try one streaming pass ({@link
+ * TrackingEventReader}, {@link ActivityEventReader}), which keeps the free-form object as JSON
+ * bytes ({@link RawJsonObject}); what it does not accept is read the long way, so verdicts and
+ * reasons are the same.
  *
  * <p>Serializable so that Flink functions can hold one; the schema is loaded lazily per instance.
  */
@@ -69,12 +70,18 @@ public final class EventCodec<T> implements Serializable {
       throw new InvalidEventException(
           "record of " + bytes.length + " bytes is over the limit of " + maxBytes + " bytes");
     }
-    if (schema == EventSchema.TRACKING_EVENTS) {
-      // The plain valid form in one streaming pass; anything else the long way, for its reason.
-      TrackingEvent event = TrackingEventReader.read(bytes);
-      if (event != null) {
-        return type.cast(event);
-      }
+    // The plain valid form in one streaming pass; anything else the long way, for its reason.
+    // (Not for a declared row checked against one of these schemas: it binds as a row.)
+    Object plain =
+        type != schema.javaType()
+            ? null
+            : switch (schema) {
+              case TRACKING_EVENTS -> TrackingEventReader.read(bytes);
+              case ACTIVITY_EVENTS -> ActivityEventReader.read(bytes);
+              default -> null;
+            };
+    if (plain != null) {
+      return type.cast(plain);
     }
     JsonNode node;
     try {

@@ -54,36 +54,36 @@ final class TrackingEventReader {
       switch (field) {
         case "event_id" -> {
           bit = EVENT_ID;
-          eventId = text(p, value, 128);
+          eventId = PlainJson.text(p, value, 128);
           if (eventId == null) {
             return null;
           }
         }
         case "project_id" -> {
           bit = PROJECT_ID;
-          projectId = text(p, value, 128);
+          projectId = PlainJson.text(p, value, 128);
           if (projectId == null) {
             return null;
           }
         }
         case "distinct_id" -> {
           bit = DISTINCT_ID;
-          distinctId = text(p, value, 256);
+          distinctId = PlainJson.text(p, value, 256);
           if (distinctId == null) {
             return null;
           }
         }
         case "name" -> {
           bit = NAME;
-          name = text(p, value, 256);
+          name = PlainJson.text(p, value, 256);
           if (name == null) {
             return null;
           }
         }
         case "time" -> {
           bit = TIME;
-          String text = text(p, value, 64);
-          time = text == null ? null : instant(text);
+          String text = PlainJson.text(p, value, 64);
+          time = text == null ? null : PlainJson.instant(text);
           if (time == null) {
             return null;
           }
@@ -96,7 +96,10 @@ final class TrackingEventReader {
           int start = (int) p.currentTokenLocation().getByteOffset();
           p.skipChildren(); // nesting depth is checked while skipping
           int end = (int) p.currentLocation().getByteOffset();
-          if (start < 0 || end <= start || end > bytes.length || escapedNul(bytes, start, end)) {
+          if (start < 0
+              || end <= start
+              || end > bytes.length
+              || PlainJson.escapedNul(bytes, start, end)) {
             return null;
           }
           properties = RawJsonObject.of(Arrays.copyOfRange(bytes, start, end));
@@ -114,41 +117,5 @@ final class TrackingEventReader {
       return null;
     }
     return new TrackingEvent(eventId, projectId, distinctId, name, time, properties);
-  }
-
-  /** A string of 1 to {@code max} UTF-16 units (so of code points too) without NUL, or null. */
-  private static String text(JsonParser p, JsonToken token, int max) throws Exception {
-    if (token != JsonToken.VALUE_STRING) {
-      return null;
-    }
-    String s = p.getText();
-    return s.isEmpty() || s.length() > max || s.indexOf('\u0000') >= 0 ? null : s;
-  }
-
-  /** {@code \u0000} anywhere in the text (a false alarm on {@code \\u0000} only costs time). */
-  private static boolean escapedNul(byte[] b, int from, int to) {
-    for (int i = from; i + 5 < to; i++) {
-      if (b[i] == '\\'
-          && b[i + 1] == 'u'
-          && b[i + 2] == '0'
-          && b[i + 3] == '0'
-          && b[i + 4] == '0'
-          && b[i + 5] == '0') {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /**
-   * {@code yyyy-MM-ddTHH:mm:ss[.f{1,9}]Z} with a year from 1000 to 9999, as {@link Instant#parse}
-   * reads it (Jackson's reading of such text); null for any other form or an impossible date.
-   */
-  static Instant instant(String s) {
-    int n = s.length();
-    if (n < 20 || n > 30 || s.charAt(0) == '0' || s.charAt(n - 1) != 'Z') {
-      return null; // another form, or a year before 1000: the long way
-    }
-    return IsoInstant.parse(s);
   }
 }

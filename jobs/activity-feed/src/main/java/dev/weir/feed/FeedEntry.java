@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import dev.weir.schema.ActivityEvent;
 import dev.weir.schema.Json;
+import dev.weir.schema.RawJsonObject;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -178,11 +179,19 @@ public class FeedEntry {
   public static class Detail {
 
     public static Detail of(ActivityEvent event) {
+      return new Detail(event.occurredAt().toEpochMilli(), event.eventId(), json(event));
+    }
+
+    /** The details as Jackson writes them: what the decoder kept, or the map written now. */
+    private static String json(ActivityEvent event) {
+      if (event.details() == null) {
+        return null;
+      }
+      if (event.details() instanceof RawJsonObject raw) {
+        return new String(raw.json(), StandardCharsets.UTF_8);
+      }
       try {
-        return new Detail(
-            event.occurredAt().toEpochMilli(),
-            event.eventId(),
-            event.details() == null ? null : Json.mapper().writeValueAsString(event.details()));
+        return Json.mapper().writeValueAsString(event.details());
       } catch (JsonProcessingException e) {
         throw new IllegalArgumentException("details of event " + event.eventId(), e);
       }

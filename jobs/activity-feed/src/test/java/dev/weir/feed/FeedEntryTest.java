@@ -2,7 +2,12 @@ package dev.weir.feed;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.weir.schema.ActivityEvent;
+import dev.weir.schema.EventCodec;
+import dev.weir.schema.EventSchema;
 import dev.weir.schema.Json;
+import dev.weir.schema.RawJsonObject;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -35,6 +40,25 @@ class FeedEntryTest {
                 .readTree(
                     "[{\"at\":\"1970-01-01T00:00:01Z\",\"event_id\":\"e\\\"2\",\"details\":{\"n\":2}},"
                         + "{\"at\":\"1970-01-01T00:00:00Z\",\"event_id\":\"e1\",\"details\":null}]"));
+  }
+
+  @Test
+  void aDetailIsTheSameTextWhicheverWayItsEventWasDecoded() throws Exception {
+    String json =
+        "{\"event_id\":\"e1\",\"workspace_id\":\"w\",\"actor_id\":\"a\",\"element_type\":\"t\","
+            + "\"element_id\":\"r\",\"action\":\"push\",\"occurred_at\":\"2026-11-23T05:00:00Z\","
+            + "\"details\": {\"branch\": \"ma\\u0069n\", \"n\": 7, \"ok\": true}}";
+    byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+    EventCodec<ActivityEvent> codec =
+        EventCodec.of(EventSchema.ACTIVITY_EVENTS, ActivityEvent.class);
+    ActivityEvent streamed = codec.decode(bytes);
+    ActivityEvent bound = codec.decode(Json.mapper().readTree(bytes));
+
+    assertThat(streamed.details()).isInstanceOf(RawJsonObject.class);
+    assertThat(bound.details()).isNotInstanceOf(RawJsonObject.class);
+    assertThat(FeedEntry.Detail.of(streamed).json)
+        .isEqualTo(FeedEntry.Detail.of(bound).json)
+        .isEqualTo("{\"branch\":\"main\",\"n\":7,\"ok\":true}");
   }
 
   @Test
