@@ -19,9 +19,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Set;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -42,7 +45,20 @@ public final class FeedBenchmark {
       long updates,
       long deletes,
       long deadTuples,
-      double seconds) {
+      double seconds,
+      List<WalRecords> walByPart) {
+    public Measurement(
+        String name,
+        long events,
+        long walBytes,
+        long inserts,
+        long updates,
+        long deletes,
+        long deadTuples,
+        double seconds) {
+      this(name, events, walBytes, inserts, updates, deletes, deadTuples, seconds, List.of());
+    }
+
     long rowWrites() {
       return inserts + updates + deletes;
     }
@@ -84,6 +100,52 @@ public final class FeedBenchmark {
     double collatingShare() {
       return (double) (burst - 1) / burst;
     }
+  }
+
+  /**
+   * Where weir's and the floor's WAL per entry go, by the part of the database written and record
+   * type: the judged ratio is only as steady as the floor, and this says which records differ.
+   */
+  static void walByPart(StringBuilder md, Result r) {
+    if (r.weir().walByPart().isEmpty() || r.floor().walByPart().isEmpty()) {
+      return;
+    }
+    md.append(
+        String.format(
+            "%nWAL per entry by part and record type (%s, bursts of %d; full-page images"
+                + " separately; pg_walinspect):%n%n",
+            r.scenario(), r.burst()));
+    md.append(
+        "| part: record type | records weir | B/entry weir | of which page images |"
+            + " records floor | B/entry floor | of which page images |\n");
+    md.append("|---|---:|---:|---:|---:|---:|---:|\n");
+    Map<String, WalRecords> floor = new LinkedHashMap<>();
+    r.floor().walByPart().forEach(w -> floor.put(w.type(), w));
+    Map<String, WalRecords> weir = new LinkedHashMap<>();
+    r.weir().walByPart().forEach(w -> weir.put(w.type(), w));
+    Set<String> types = new LinkedHashSet<>(weir.keySet());
+    types.addAll(floor.keySet());
+    double weirEntries = r.weir().inserts();
+    double floorEntries = r.floor().inserts();
+    for (String type : types) {
+      WalRecords w = weir.getOrDefault(type, new WalRecords(type, 0, 0, 0));
+      WalRecords f = floor.getOrDefault(type, new WalRecords(type, 0, 0, 0));
+      md.append(
+          String.format(
+              "| %s | %,d | %,.1f | %,.1f | %,d | %,.1f | %,.1f |%n",
+              type,
+              w.count(),
+              w.bytes() / weirEntries,
+              w.fullPageImageBytes() / weirEntries,
+              f.count(),
+              f.bytes() / floorEntries,
+              f.fullPageImageBytes() / floorEntries));
+    }
+    md.append(
+        String.format(
+            "| **all** | | **%,.1f** | | | **%,.1f** | |%n",
+            r.weir().walByPart().stream().mapToLong(WalRecords::bytes).sum() / weirEntries,
+            r.floor().walByPart().stream().mapToLong(WalRecords::bytes).sum() / floorEntries));
   }
 
   /** Every scenario of one run. */
@@ -307,11 +369,21 @@ public final class FeedBenchmark {
     try (Connection c = PostgresConnectionProvider.open(config)) {
       // The database's own WAL: the floor's few megabytes moved by as much as 30 % between runs
       // with the server-wide position (other databases' autovacuum in its window).
-      OptionalLong own = WalRecords.ofThisDatabase(c, before, TableStats.walPosition(c));
+      String after = TableStats.walPosition(c);
+      OptionalLong own = WalRecords.ofThisDatabase(c, before, after);
       long wal = own.isPresent() ? own.getAsLong() : TableStats.walBytesSince(c, before);
+      List<WalRecords> byPart = WalRecords.ofTable(c, before, after, "feed_entry");
       TableStats rows = TableStats.read(c, "feed_entry");
       return new Measurement(
-          name, events, wal, rows.inserted(), rows.updated(), rows.deleted(), rows.dead(), seconds);
+          name,
+          events,
+          wal,
+          rows.inserted(),
+          rows.updated(),
+          rows.deleted(),
+          rows.dead(),
+          seconds,
+          byPart);
     }
   }
 
@@ -458,6 +530,7 @@ public final class FeedBenchmark {
                         b, 100.0 * (b - 1) / b)));
     md.append(
         "- events/s of weir includes starting a Flink MiniCluster job; the naive loop is plain JDBC.\n");
+    walByPart(md, target);
     md.append(
         "\nWhat drives the numbers. weir writes an entry at most once per coalescing interval"
             + " (max-staleness / 2 = 1 s): all events of a burst that arrive within it cost one row write, the"
