@@ -619,6 +619,33 @@ class CollatorTest {
   }
 
   /**
+   * A key keeps its first {@value Collator#IDS_IN_CLOCK} ids in its clock (read with it: no state
+   * call of its own per event); beyond that they all move to seen, and duplicates are found in both
+   * places.
+   */
+  @Test
+  void idsStayInTheClockUntilTheyAreManyThenMoveToSeen() throws Exception {
+    for (int i = 0; i < Collator.IDS_IN_CLOCK; i++) {
+      send("e" + i, i * 1_000L, "push");
+    }
+    send("e3", 3_000, "push"); // a duplicate found in the clock
+    assertThat(valueState(key("push"), "clock", Collator.CLOCK).ids).hasSize(Collator.IDS_IN_CLOCK);
+    assertThat(idsInSeen(key("push"))).isZero();
+
+    send("e" + Collator.IDS_IN_CLOCK, Collator.IDS_IN_CLOCK * 1_000L, "push");
+    assertThat(valueState(key("push"), "clock", Collator.CLOCK).ids).isNull();
+    assertThat(idsInSeen(key("push"))).isEqualTo(Collator.IDS_IN_CLOCK + 1);
+    send("e3", 3_000, "push"); // found in seen
+    send("e" + Collator.IDS_IN_CLOCK, Collator.IDS_IN_CLOCK * 1_000L, "push");
+
+    watermark(MIN);
+    flushAt(1_000);
+    assertThat(latestEntries().values())
+        .extracting(e -> e.eventCount)
+        .containsExactly(Collator.IDS_IN_CLOCK + 1);
+  }
+
+  /**
    * Ids are written once, with their event time, and forgotten by the entry that spans that time;
    * ids of an earlier layout (the entry's id, or "" while waiting) are forgotten by their entry id.
    */
@@ -630,12 +657,22 @@ class CollatorTest {
     String entryId = FeedEntry.entryId(key("push"), T0.toEpochMilli(), "e1");
     KeyedStateBackend<CollationKey> backend =
         ((AbstractStreamOperator<FeedWrite>) harness.getOperator()).getKeyedStateBackend();
+    // A key of an earlier layout: its ids in seen, not in its clock.
+    Collator.Clock clock = valueState(key("push"), "clock", Collator.CLOCK);
+    assertThat(clock.ids).extracting(id -> id.eventId).containsExactly("e1", "e2");
+    assertThat(idsInSeen(key("push"))).isZero();
+    List<Collator.SeenId> ids = clock.ids;
+    clock.ids = null;
+    setValueState(key("push"), "clock", Collator.CLOCK, clock);
     onKey(
         key("push"),
         () -> {
           MapState<String, String> seen =
               backend.getPartitionedState(
                   VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE, Collator.SEEN);
+          for (Collator.SeenId id : ids) {
+            seen.put(id.eventId, Collator.seenAt(id.at));
+          }
           assertThat(seen.get("e1")).isEqualTo(Collator.seenAt(T0.toEpochMilli()));
           seen.put("e2", entryId); // as the earlier layout wrote it once e2 was applied
           seen.put("earlier-waiting", ""); // and an event still waiting then
@@ -710,8 +747,14 @@ class CollatorTest {
     harness.setProcessingTime(processingTime);
   }
 
-  /** How many event ids the key's state holds for deduplication. */
+  /** How many event ids the key's state holds for deduplication: in its clock and in seen. */
   private int rememberedIds(CollationKey key) throws Exception {
+    Collator.Clock clock = valueState(key, "clock", Collator.CLOCK);
+    int inClock = clock == null || clock.ids == null ? 0 : clock.ids.size();
+    return inClock + idsInSeen(key);
+  }
+
+  private int idsInSeen(CollationKey key) throws Exception {
     KeyedStateBackend<CollationKey> backend =
         ((AbstractStreamOperator<FeedWrite>) harness.getOperator()).getKeyedStateBackend();
     CollationKey current = backend.getCurrentKey();
