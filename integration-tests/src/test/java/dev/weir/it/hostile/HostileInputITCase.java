@@ -243,7 +243,10 @@ class HostileInputITCase {
   @Test
   void activityFeedFailsNamingTheDlqTopicWhenItCannotWriteThere() throws Exception {
     WeirConfig config =
-        base("it_hostile_feed_nodlq").with(FeedOptions.TOPIC, "it.hostile.activity.nodlq." + run);
+        base("it_hostile_feed_nodlq")
+            .with(FeedOptions.TOPIC, "it.hostile.activity.nodlq." + run)
+            // The dead letter's send waits this long for the deleted topic (60 s by default).
+            .with(WeirOptions.KAFKA_PRODUCER_MAX_BLOCK, "10 s");
     String topic = config.get(FeedOptions.TOPIC);
     String dlq = config.get(WeirOptions.DLQ_TOPIC);
     JobClient job = start(new ActivityFeedJob(), config);

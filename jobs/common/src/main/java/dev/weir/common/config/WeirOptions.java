@@ -55,6 +55,15 @@ public final class WeirOptions {
               "PEM file of the CA(s) that signed the brokers' certificates, with SSL or SASL_SSL"
                   + " (default: the JVM's trust store). Env: KAFKA_SSL_CA_FILE.");
 
+  public static final ConfigOption<Duration> KAFKA_PRODUCER_MAX_BLOCK =
+      ConfigOptions.key("kafka.producer.max-block")
+          .durationType()
+          .defaultValue(Duration.ofSeconds(60))
+          .withDescription(
+              "Longest a Kafka write waits for its topic's metadata or for buffer space (the"
+                  + " producer's max.block.ms), e.g. for a topic deleted under the job; then the"
+                  + " write fails and the job restarts from its last checkpoint.");
+
   public static final ConfigOption<String> DEPLOYMENT_ID =
       ConfigOptions.key("deployment.id")
           .stringType()

@@ -135,6 +135,9 @@ public final class KafkaIo {
       String transactionalIdPrefix,
       Properties producerSettings) {
     Properties producer = clientProperties(config);
+    producer.setProperty(
+        ProducerConfig.MAX_BLOCK_MS_CONFIG,
+        Long.toString(config.get(WeirOptions.KAFKA_PRODUCER_MAX_BLOCK).toMillis()));
     producer.putAll(producerSettings);
     // Must outlast the longest checkpoint plus a restart; the broker's maximum is set to 1 h.
     producer.setProperty(
