@@ -106,8 +106,11 @@ public final class FeedBenchmark {
    * Where weir's and the floor's WAL per entry go, by the part of the database written and record
    * type: the judged ratio is only as steady as the floor, and this says which records differ.
    */
-  static void walByPart(StringBuilder md, Result r) {
-    if (r.weir().walByPart().isEmpty() || r.floor().walByPart().isEmpty()) {
+  static void appendWalByPart(StringBuilder md, Result r) {
+    if (r.weir().walByPart().isEmpty()
+        || r.floor().walByPart().isEmpty()
+        || r.weir().inserts() == 0
+        || r.floor().inserts() == 0) {
       return;
     }
     md.append(
@@ -530,7 +533,7 @@ public final class FeedBenchmark {
                         b, 100.0 * (b - 1) / b)));
     md.append(
         "- events/s of weir includes starting a Flink MiniCluster job; the naive loop is plain JDBC.\n");
-    walByPart(md, target);
+    appendWalByPart(md, target);
     md.append(
         "\nWhat drives the numbers. weir writes an entry at most once per coalescing interval"
             + " (max-staleness / 2 = 1 s): all events of a burst that arrive within it cost one row write, the"

@@ -111,13 +111,6 @@ record WalRecords(String type, long count, long recordBytes, long fullPageImageB
   }
 
   /**
-   * Whether the type (from {@link #ofTable}) is a write to the table's own relations or a commit.
-   */
-  boolean ofTheTable() {
-    return !type.startsWith("other relations:");
-  }
-
-  /**
    * The record types between two WAL positions, the largest first; empty when pg_walinspect cannot
    * be used (it needs a superuser to create it).
    */

@@ -12,9 +12,10 @@ import java.time.Instant;
  * long way binds (so a detail's stored text does not depend on the path). It accepts only what the
  * schema surely accepts: the known fields once each, strings within their lengths and without NUL,
  * an {@code occurred_at} of the plain form, details of at most 16 distinct keys whose values are
- * short strings, integers, booleans or null. Anything else (decimals among them, whose binding
- * normalises them) returns null, and {@link EventCodec} reads the record the long way, which gives
- * the reason. So the fast path changes no verdict and no reason, only the cost of valid events.
+ * short strings (in the Basic Multilingual Plane), integers, booleans or null. Anything else
+ * (decimals among them, whose binding normalises them) returns null, and {@link EventCodec} reads
+ * the record the long way, which gives the reason. So the fast path changes no verdict and no
+ * reason, only the cost of valid events.
  */
 final class ActivityEventReader {
 
@@ -26,7 +27,8 @@ final class ActivityEventReader {
   private static final int ACTION = 32;
   private static final int OCCURRED_AT = 64;
   private static final int DETAILS = 128;
-  private static final int REQUIRED = DETAILS - 1;
+  private static final int REQUIRED =
+      EVENT_ID | WORKSPACE_ID | ACTOR_ID | ELEMENT_TYPE | ELEMENT_ID | ACTION | OCCURRED_AT;
 
   /** The schema's {@code maxProperties} and string {@code maxLength} of details. */
   private static final int MAX_DETAILS = 16;
@@ -109,7 +111,10 @@ final class ActivityEventReader {
       g.writeStartObject();
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String name = p.currentName();
-        if (count == MAX_DETAILS || name.indexOf('\u0000') >= 0 || repeated(names, count, name)) {
+        if (count == MAX_DETAILS
+            || name.indexOf('\u0000') >= 0
+            || hasSurrogate(name)
+            || repeated(names, count, name)) {
           return null;
         }
         names[count++] = name;
@@ -117,7 +122,7 @@ final class ActivityEventReader {
         switch (p.nextToken()) {
           case VALUE_STRING -> {
             String s = p.getText();
-            if (s.length() > MAX_DETAIL_TEXT || s.indexOf('\u0000') >= 0) {
+            if (s.length() > MAX_DETAIL_TEXT || s.indexOf('\u0000') >= 0 || hasSurrogate(s)) {
               return null;
             }
             g.writeString(s);
@@ -140,6 +145,20 @@ final class ActivityEventReader {
       g.writeEndObject();
     }
     return RawJsonObject.of(out.toByteArray());
+  }
+
+  /**
+   * Whether the text has a character outside the Basic Multilingual Plane or a lone surrogate:
+   * Jackson's byte generator escapes each surrogate on its own ("\uD83D\uDE00"), which is not the
+   * text the long way writes, and a lone one so escaped is JSON that PostgreSQL's jsonb rejects.
+   */
+  private static boolean hasSurrogate(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      if (Character.isSurrogate(s.charAt(i))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private static boolean repeated(String[] names, int count, String name) {

@@ -38,7 +38,9 @@ public final class IsoInstant {
     int nanos = 0;
     if (s.charAt(i) == '.') {
       int start = ++i;
-      while (i < n && i - start < 9 && Character.isDigit(s.charAt(i))) {
+      // ASCII digits only: Character.isDigit also takes other scripts' digits, which the
+      // formatter (and the JSON Schema date-time format) reject.
+      while (i < n && i - start < 9 && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
         nanos = nanos * 10 + (s.charAt(i++) - '0');
       }
       if (i == start) {

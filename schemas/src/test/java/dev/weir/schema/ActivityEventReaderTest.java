@@ -66,7 +66,11 @@ class ActivityEventReaderTest {
         "{\"event_id\":\"e\",\"workspace_id\":\"w\",\"actor_id\":\"a\",\"element_type\":\"t\","
             + "\"element_id\":\"r\",\"action\":\"push\",\"occurred_at\":\"2026-11-23T06:00:00+01:00\"}",
         HEAD.replace("\"action\":\"push\"", "\"action\":\"push\",\"action\":\"pull\"") + "}",
-        HEAD + "} {}");
+        HEAD + "} {}",
+        // outside the Basic Multilingual Plane, and a lone surrogate: written by the long way
+        HEAD + ",\"details\":{\"emoji\":\"\uD83D\uDE00 \\uD83D\\uDE00\"}}",
+        HEAD + ",\"details\":{\"lone\":\"\\ud800\"}}",
+        HEAD + ",\"details\":{\"\\ud800\":1}}");
   }
 
   @ParameterizedTest

@@ -94,7 +94,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
 
   /**
    * Event ids of entries in state, with their event time (see {@link #seenAt}), of a key whose
-   * clock does not keep them ({@link Clock#ids} null).
+   * clock does not keep them ({@link Clock#seenIds} null).
    */
   private transient MapState<String, String> seen;
 
@@ -223,7 +223,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
      * {@code seen} per event were a quarter of the collate thread's state calls (issue 27). Null:
      * the ids are in {@code seen} (a key that remembered more, or a clock of an earlier layout).
      */
-    public List<SeenId> ids;
+    public List<SeenId> seenIds;
 
     /**
      * The entries to emit at the next flush, with what changed in each since the last: kept here,
@@ -377,10 +377,10 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
   }
 
   private boolean seenBefore(String eventId) throws Exception {
-    if (clock.ids == null) {
+    if (clock.seenIds == null) {
       return seen.contains(eventId);
     }
-    for (SeenId id : clock.ids) {
+    for (SeenId id : clock.seenIds) {
       if (id.eventId.equals(eventId)) {
         return true;
       }
@@ -390,20 +390,20 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
 
   /** Remembers the event's id: in the clock while it has room, else (for good) in seen. */
   private void remember(String eventId, long at) throws Exception {
-    if (clock.ids == null) {
+    if (clock.seenIds == null) {
       seen.put(eventId, seenAt(at));
       return;
     }
     clockChanged = true;
-    if (clock.ids.size() < IDS_IN_CLOCK) {
-      clock.ids.add(new SeenId(eventId, at));
+    if (clock.seenIds.size() < IDS_IN_CLOCK) {
+      clock.seenIds.add(new SeenId(eventId, at));
       return;
     }
-    for (SeenId id : clock.ids) {
+    for (SeenId id : clock.seenIds) {
       seen.put(id.eventId, seenAt(id.at));
     }
     seen.put(eventId, seenAt(at));
-    clock.ids = null;
+    clock.seenIds = null;
   }
 
   /**
@@ -449,7 +449,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
       clock.shown = 0;
       clock.waitingListed = true;
       clock.dirty = new ArrayList<>();
-      clock.ids = new ArrayList<>();
+      clock.seenIds = new ArrayList<>();
       return;
     }
     listWaiting();
@@ -950,8 +950,8 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
         remembered.add(entry);
       }
     }
-    if (clock.ids != null) {
-      if (clock.ids.removeIf(id -> !remembered(id.at, clock.frontier, remembered))) {
+    if (clock.seenIds != null) {
+      if (clock.seenIds.removeIf(id -> !remembered(id.at, clock.frontier, remembered))) {
         clockChanged = true;
       }
       return;
@@ -1003,7 +1003,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     }
     // Nothing waits (counted when the clock was read): only the entries and shown are looked at.
     if (entries.isEmpty() && (clock.shown == 0 || shown.isEmpty())) {
-      if (clock.ids == null) {
+      if (clock.seenIds == null) {
         seen.clear(); // else it holds nothing: a seek saved
       }
       clockState.clear();

@@ -629,11 +629,12 @@ class CollatorTest {
       send("e" + i, i * 1_000L, "push");
     }
     send("e3", 3_000, "push"); // a duplicate found in the clock
-    assertThat(valueState(key("push"), "clock", Collator.CLOCK).ids).hasSize(Collator.IDS_IN_CLOCK);
+    assertThat(valueState(key("push"), "clock", Collator.CLOCK).seenIds)
+        .hasSize(Collator.IDS_IN_CLOCK);
     assertThat(idsInSeen(key("push"))).isZero();
 
     send("e" + Collator.IDS_IN_CLOCK, Collator.IDS_IN_CLOCK * 1_000L, "push");
-    assertThat(valueState(key("push"), "clock", Collator.CLOCK).ids).isNull();
+    assertThat(valueState(key("push"), "clock", Collator.CLOCK).seenIds).isNull();
     assertThat(idsInSeen(key("push"))).isEqualTo(Collator.IDS_IN_CLOCK + 1);
     send("e3", 3_000, "push"); // found in seen
     send("e" + Collator.IDS_IN_CLOCK, Collator.IDS_IN_CLOCK * 1_000L, "push");
@@ -659,10 +660,10 @@ class CollatorTest {
         ((AbstractStreamOperator<FeedWrite>) harness.getOperator()).getKeyedStateBackend();
     // A key of an earlier layout: its ids in seen, not in its clock.
     Collator.Clock clock = valueState(key("push"), "clock", Collator.CLOCK);
-    assertThat(clock.ids).extracting(id -> id.eventId).containsExactly("e1", "e2");
+    assertThat(clock.seenIds).extracting(id -> id.eventId).containsExactly("e1", "e2");
     assertThat(idsInSeen(key("push"))).isZero();
-    List<Collator.SeenId> ids = clock.ids;
-    clock.ids = null;
+    List<Collator.SeenId> ids = clock.seenIds;
+    clock.seenIds = null;
     setValueState(key("push"), "clock", Collator.CLOCK, clock);
     onKey(
         key("push"),
@@ -750,7 +751,7 @@ class CollatorTest {
   /** How many event ids the key's state holds for deduplication: in its clock and in seen. */
   private int rememberedIds(CollationKey key) throws Exception {
     Collator.Clock clock = valueState(key, "clock", Collator.CLOCK);
-    int inClock = clock == null || clock.ids == null ? 0 : clock.ids.size();
+    int inClock = clock == null || clock.seenIds == null ? 0 : clock.seenIds.size();
     return inClock + idsInSeen(key);
   }
 

@@ -60,7 +60,8 @@ public final class WeirOptions {
           .durationType()
           .defaultValue(Duration.ofSeconds(60))
           .withDescription(
-              "Longest a Kafka write waits for its topic's metadata or for buffer space (the"
+              "Longest a Kafka write waits for its topic's metadata or for buffer space, and an"
+                  + " exactly-once sink for its transaction to start, commit or abort (the"
                   + " producer's max.block.ms), e.g. for a topic deleted under the job; then the"
                   + " write fails and the job restarts from its last checkpoint.");
 

@@ -1,6 +1,7 @@
 package dev.weir.common.postgres;
 
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -78,7 +79,7 @@ public record TableStats(long inserted, long updated, long deleted, long dead, l
    */
   public static void awaitWalFlushed(Connection c, String position) throws SQLException {
     long deadline = System.nanoTime() + 10_000_000_000L;
-    try (java.sql.PreparedStatement s =
+    try (PreparedStatement s =
         c.prepareStatement("SELECT pg_current_wal_flush_lsn() >= ?::pg_lsn")) {
       s.setString(1, position);
       while (true) {
