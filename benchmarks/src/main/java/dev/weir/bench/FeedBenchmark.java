@@ -47,18 +47,6 @@ public final class FeedBenchmark {
       long deadTuples,
       double seconds,
       List<WalRecords> walByPart) {
-    public Measurement(
-        String name,
-        long events,
-        long walBytes,
-        long inserts,
-        long updates,
-        long deletes,
-        long deadTuples,
-        double seconds) {
-      this(name, events, walBytes, inserts, updates, deletes, deadTuples, seconds, List.of());
-    }
-
     long rowWrites() {
       return inserts + updates + deletes;
     }

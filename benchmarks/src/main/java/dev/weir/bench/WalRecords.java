@@ -99,11 +99,7 @@ record WalRecords(String type, long count, long recordBytes, long fullPageImageB
       s.setString(3, to);
       s.setString(4, from);
       s.setString(5, to);
-      try (ResultSet rs = s.executeQuery()) {
-        while (rs.next()) {
-          records.add(new WalRecords(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)));
-        }
-      }
+      records.addAll(read(s));
     } catch (SQLException e) {
       throw new IllegalStateException("reading the WAL of " + table, e);
     }
@@ -127,13 +123,20 @@ record WalRecords(String type, long count, long recordBytes, long fullPageImageB
                 + " WHERE count > 0 ORDER BY combined_size DESC")) {
       s.setString(1, from);
       s.setString(2, to);
-      try (ResultSet rs = s.executeQuery()) {
-        while (rs.next()) {
-          records.add(new WalRecords(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)));
-        }
-      }
+      records.addAll(read(s));
     } catch (SQLException e) {
       records.clear();
+    }
+    return records;
+  }
+
+  /** Rows of (type, count, record bytes, full-page image bytes). */
+  private static List<WalRecords> read(PreparedStatement s) throws SQLException {
+    List<WalRecords> records = new ArrayList<>();
+    try (ResultSet rs = s.executeQuery()) {
+      while (rs.next()) {
+        records.add(new WalRecords(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4)));
+      }
     }
     return records;
   }

@@ -127,9 +127,12 @@ class BenchAllReportTest {
                     "bursts of 5",
                     1_000,
                     5,
-                    new FeedBenchmark.Measurement("weir", 1_000, 10_000, 100, 100, 0, 0, 1.0),
-                    new FeedBenchmark.Measurement("naive", 1_000, 120_000, 1_000, 0, 800, 0, 2.0),
-                    new FeedBenchmark.Measurement("floor", 1_000, 9_000, 100, 0, 0, 0, 0.5))),
+                    new FeedBenchmark.Measurement(
+                        "weir", 1_000, 10_000, 100, 100, 0, 0, 1.0, List.of()),
+                    new FeedBenchmark.Measurement(
+                        "naive", 1_000, 120_000, 1_000, 0, 800, 0, 2.0, List.of()),
+                    new FeedBenchmark.Measurement(
+                        "floor", 1_000, 9_000, 100, 0, 0, 0, 0.5, List.of()))),
             5);
     IdentityBenchmark.Result identity =
         new IdentityBenchmark.Result(
