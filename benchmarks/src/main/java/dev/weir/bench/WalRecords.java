@@ -8,7 +8,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalLong;
 
 /**
  * What a stretch of WAL is made of, by record type (PostgreSQL's pg_walinspect): says where a
@@ -18,42 +17,6 @@ record WalRecords(String type, long count, long recordBytes, long fullPageImageB
 
   long bytes() {
     return recordBytes + fullPageImageBytes;
-  }
-
-  /**
-   * The WAL bytes between two positions that belong to the connection's database: the records
-   * touching its relations and the commit records of their transactions, full-page images included.
-   * Empty when pg_walinspect cannot be used. The server-wide position difference also counts what
-   * other databases wrote meanwhile (autovacuum of an earlier benchmark's dead rows): megabytes,
-   * next to the few a small step writes.
-   */
-  static OptionalLong ofThisDatabase(Connection c, String from, String to) {
-    if (!walinspect(c)) {
-      return OptionalLong.empty();
-    }
-    awaitFlushed(c, to);
-    try (PreparedStatement s =
-        c.prepareStatement(
-            "WITH ours AS (SELECT DISTINCT start_lsn, xid, record_length"
-                + " FROM pg_get_wal_block_info(?::pg_lsn, ?::pg_lsn, false)"
-                + " WHERE reldatabase = (SELECT oid FROM pg_database"
-                + " WHERE datname = current_database())),"
-                + " commits AS (SELECT record_length FROM pg_get_wal_records_info(?::pg_lsn,"
-                + " ?::pg_lsn) WHERE resource_manager = 'Transaction'"
-                + " AND xid IN (SELECT xid FROM ours WHERE xid <> '0'))"
-                + " SELECT coalesce((SELECT sum(record_length) FROM ours), 0)"
-                + " + coalesce((SELECT sum(record_length) FROM commits), 0)")) {
-      s.setString(1, from);
-      s.setString(2, to);
-      s.setString(3, from);
-      s.setString(4, to);
-      try (ResultSet rs = s.executeQuery()) {
-        rs.next();
-        return OptionalLong.of(rs.getLong(1));
-      }
-    } catch (SQLException e) {
-      return OptionalLong.empty();
-    }
   }
 
   /**

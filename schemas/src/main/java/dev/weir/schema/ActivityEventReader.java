@@ -39,61 +39,47 @@ final class ActivityEventReader {
 
   /** The event, or null if it is not the plain valid form (the caller then reads it fully). */
   static ActivityEvent read(byte[] bytes) {
-    try (JsonParser p = Json.mapper().getFactory().createParser(bytes)) {
-      return read(p);
-    } catch (Exception e) {
-      return null; // the long way says what is wrong, or reads what this does not
-    }
+    return PlainJson.object(bytes, REQUIRED, new Fields());
   }
 
-  private static ActivityEvent read(JsonParser p) throws Exception {
-    if (p.nextToken() != JsonToken.START_OBJECT) {
-      return null;
-    }
-    String[] text = new String[6];
-    Instant occurredAt = null;
-    RawJsonObject details = null;
-    int seen = 0;
-    JsonToken token;
-    while ((token = p.nextToken()) == JsonToken.FIELD_NAME) {
-      String field = p.currentName();
-      JsonToken value = p.nextToken();
-      int bit;
-      switch (field) {
-        case "event_id" -> bit = text(p, value, text, 0, EVENT_ID, 128);
-        case "workspace_id" -> bit = text(p, value, text, 1, WORKSPACE_ID, 256);
-        case "actor_id" -> bit = text(p, value, text, 2, ACTOR_ID, 256);
-        case "element_type" -> bit = text(p, value, text, 3, ELEMENT_TYPE, 64);
-        case "element_id" -> bit = text(p, value, text, 4, ELEMENT_ID, 512);
-        case "action" -> bit = text(p, value, text, 5, ACTION, 128);
+  private static final class Fields implements PlainJson.Fields<ActivityEvent> {
+    private final String[] text = new String[6];
+    private Instant occurredAt;
+    private RawJsonObject details;
+
+    @Override
+    public int read(String field, JsonToken value, JsonParser p) throws Exception {
+      return switch (field) {
+        case "event_id" -> text(p, value, 0, EVENT_ID, 128);
+        case "workspace_id" -> text(p, value, 1, WORKSPACE_ID, 256);
+        case "actor_id" -> text(p, value, 2, ACTOR_ID, 256);
+        case "element_type" -> text(p, value, 3, ELEMENT_TYPE, 64);
+        case "element_id" -> text(p, value, 4, ELEMENT_ID, 512);
+        case "action" -> text(p, value, 5, ACTION, 128);
         case "occurred_at" -> {
           String s = PlainJson.text(p, value, 64);
           occurredAt = s == null ? null : PlainJson.instant(s);
-          bit = occurredAt == null ? 0 : OCCURRED_AT;
+          yield occurredAt == null ? 0 : OCCURRED_AT;
         }
         case "details" -> {
           details = details(p, value);
-          bit = details == null ? 0 : DETAILS;
+          yield details == null ? 0 : DETAILS;
         }
-        default -> bit = 0; // not in the schema (additionalProperties: false)
-      }
-      if (bit == 0 || (seen & bit) != 0) {
-        return null; // a value the long way must judge, or a repeat it decides
-      }
-      seen |= bit;
+        default -> 0; // not in the schema (additionalProperties: false)
+      };
     }
-    if (token != JsonToken.END_OBJECT || (seen & REQUIRED) != REQUIRED || p.nextToken() != null) {
-      return null;
-    }
-    return new ActivityEvent(
-        text[0], text[1], text[2], text[3], text[4], text[5], occurredAt, details);
-  }
 
-  /** Reads a required string into {@code into[slot]}: its bit, or 0 if not plainly valid. */
-  private static int text(JsonParser p, JsonToken token, String[] into, int slot, int bit, int max)
-      throws Exception {
-    into[slot] = PlainJson.text(p, token, max);
-    return into[slot] == null ? 0 : bit;
+    /** Reads a required string into its slot: its bit, or 0 if not plainly valid. */
+    private int text(JsonParser p, JsonToken token, int slot, int bit, int max) throws Exception {
+      text[slot] = PlainJson.text(p, token, max);
+      return text[slot] == null ? 0 : bit;
+    }
+
+    @Override
+    public ActivityEvent event() {
+      return new ActivityEvent(
+          text[0], text[1], text[2], text[3], text[4], text[5], occurredAt, details);
+    }
   }
 
   /**

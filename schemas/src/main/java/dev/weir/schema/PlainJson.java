@@ -13,6 +13,46 @@ final class PlainJson {
 
   private PlainJson() {}
 
+  /** One event's fields, as a streaming reader collects them. */
+  interface Fields<T> {
+    /**
+     * Reads the value of {@code field} ({@code value} is its first token): the field's bit, or 0 if
+     * the field is not in the schema or its value not in the plain form.
+     */
+    int read(String field, JsonToken value, JsonParser p) throws Exception;
+
+    /** The event, once every field is read. */
+    T event();
+  }
+
+  /**
+   * One JSON object of known fields read in one pass: each field once, every {@code required} bit
+   * present, nothing after the object. The event, or null where the long way must judge (and give
+   * the reason): an unknown or repeated field, a value not in the plain form, anything unreadable.
+   */
+  static <T> T object(byte[] bytes, int required, Fields<T> fields) {
+    try (JsonParser p = Json.mapper().getFactory().createParser(bytes)) {
+      if (p.nextToken() != JsonToken.START_OBJECT) {
+        return null;
+      }
+      int seen = 0;
+      JsonToken token;
+      while ((token = p.nextToken()) == JsonToken.FIELD_NAME) {
+        int bit = fields.read(p.currentName(), p.nextToken(), p);
+        if (bit == 0 || (seen & bit) != 0) {
+          return null;
+        }
+        seen |= bit;
+      }
+      if (token != JsonToken.END_OBJECT || (seen & required) != required || p.nextToken() != null) {
+        return null;
+      }
+      return fields.event();
+    } catch (Exception e) {
+      return null; // the long way says what is wrong, or reads what this does not
+    }
+  }
+
   /** A string of 1 to {@code max} UTF-16 units (so of code points too) without NUL, or null. */
   static String text(JsonParser p, JsonToken token, int max) throws Exception {
     if (token != JsonToken.VALUE_STRING) {

@@ -28,94 +28,76 @@ final class TrackingEventReader {
 
   /** The event, or null if it is not the plain valid form (the caller then reads it fully). */
   static TrackingEvent read(byte[] bytes) {
-    try (JsonParser p = Json.mapper().getFactory().createParser(bytes)) {
-      return read(p, bytes);
-    } catch (Exception e) {
-      return null; // the long way says what is wrong, or reads what this does not
-    }
+    return PlainJson.object(bytes, REQUIRED, new Fields(bytes));
   }
 
-  private static TrackingEvent read(JsonParser p, byte[] bytes) throws Exception {
-    if (p.nextToken() != JsonToken.START_OBJECT) {
-      return null;
+  private static final class Fields implements PlainJson.Fields<TrackingEvent> {
+    private final byte[] bytes;
+    private String eventId;
+    private String projectId;
+    private String distinctId;
+    private String name;
+    private Instant time;
+    private RawJsonObject properties;
+
+    Fields(byte[] bytes) {
+      this.bytes = bytes;
     }
-    String eventId = null;
-    String projectId = null;
-    String distinctId = null;
-    String name = null;
-    Instant time = null;
-    RawJsonObject properties = null;
-    int seen = 0;
-    JsonToken token;
-    while ((token = p.nextToken()) == JsonToken.FIELD_NAME) {
-      String field = p.currentName();
-      JsonToken value = p.nextToken();
-      int bit;
+
+    @Override
+    public int read(String field, JsonToken value, JsonParser p) throws Exception {
       switch (field) {
         case "event_id" -> {
-          bit = EVENT_ID;
           eventId = PlainJson.text(p, value, 128);
-          if (eventId == null) {
-            return null;
-          }
+          return eventId == null ? 0 : EVENT_ID;
         }
         case "project_id" -> {
-          bit = PROJECT_ID;
           projectId = PlainJson.text(p, value, 128);
-          if (projectId == null) {
-            return null;
-          }
+          return projectId == null ? 0 : PROJECT_ID;
         }
         case "distinct_id" -> {
-          bit = DISTINCT_ID;
           distinctId = PlainJson.text(p, value, 256);
-          if (distinctId == null) {
-            return null;
-          }
+          return distinctId == null ? 0 : DISTINCT_ID;
         }
         case "name" -> {
-          bit = NAME;
           name = PlainJson.text(p, value, 256);
-          if (name == null) {
-            return null;
-          }
+          return name == null ? 0 : NAME;
         }
         case "time" -> {
-          bit = TIME;
           String text = PlainJson.text(p, value, 64);
           time = text == null ? null : PlainJson.instant(text);
-          if (time == null) {
-            return null;
-          }
+          return time == null ? 0 : TIME;
         }
         case "properties" -> {
-          bit = PROPERTIES;
-          if (value != JsonToken.START_OBJECT) {
-            return null;
-          }
-          int start = (int) p.currentTokenLocation().getByteOffset();
-          p.skipChildren(); // nesting depth is checked while skipping
-          int end = (int) p.currentLocation().getByteOffset();
-          if (start < 0
-              || end <= start
-              || end > bytes.length
-              || PlainJson.escapedNul(bytes, start, end)) {
-            return null;
-          }
-          properties = RawJsonObject.of(Arrays.copyOfRange(bytes, start, end));
+          properties = properties(p, value);
+          return properties == null ? 0 : PROPERTIES;
         }
         default -> {
-          return null; // not in the schema (or a repeat the long way decides)
+          return 0; // not in the schema
         }
       }
-      if ((seen & bit) != 0) {
+    }
+
+    /** The object's bytes as they arrived, or null if not an object or holding an escaped NUL. */
+    private RawJsonObject properties(JsonParser p, JsonToken value) throws Exception {
+      if (value != JsonToken.START_OBJECT) {
         return null;
       }
-      seen |= bit;
+      int start = (int) p.currentTokenLocation().getByteOffset();
+      p.skipChildren(); // nesting depth is checked while skipping
+      int end = (int) p.currentLocation().getByteOffset();
+      if (start < 0
+          || end <= start
+          || end > bytes.length
+          || PlainJson.escapedNul(bytes, start, end)) {
+        return null;
+      }
+      return RawJsonObject.of(Arrays.copyOfRange(bytes, start, end));
     }
-    if (token != JsonToken.END_OBJECT || (seen & REQUIRED) != REQUIRED || p.nextToken() != null) {
-      return null;
+
+    @Override
+    public TrackingEvent event() {
+      return new TrackingEvent(eventId, projectId, distinctId, name, time, properties);
     }
-    return new TrackingEvent(eventId, projectId, distinctId, name, time, properties);
   }
 }
