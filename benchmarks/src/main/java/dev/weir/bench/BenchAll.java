@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Every benchmark in one run on one machine: the limits of the raw services (the load generator),
@@ -71,10 +72,13 @@ public final class BenchAll {
 
   static final int PRODUCT_DOCUMENT_BYTES = 6_500;
 
-  /** The median of {@code runs} by records/s. */
-  static LoadGenerator.Result median(List<LoadGenerator.Result> runs) {
-    List<LoadGenerator.Result> sorted = new ArrayList<>(runs);
-    sorted.sort(java.util.Comparator.comparingDouble(LoadGenerator.Result::recordsPerSecond));
+  /**
+   * The median of {@code runs} by {@code rate} (of an even count, the higher of the middle two):
+   * the services' limits by records/s, the raw bulk's passes by documents/s.
+   */
+  static <T> T median(List<T> runs, ToDoubleFunction<? super T> rate) {
+    List<T> sorted = new ArrayList<>(runs);
+    sorted.sort(java.util.Comparator.comparingDouble(rate));
     return sorted.get(sorted.size() / 2);
   }
 

@@ -57,10 +57,18 @@ class BenchAllReportTest {
                 + " columns | ≤ 1.2× | 1.14× | met |")
         .contains("| search-index: TOAST tuples written by price-only changes | 0 | 0 | met |")
         .contains(
-            "| search-index: end-to-end documents/s / raw bulk of the same documents (shared"
-                + " cores, whole load) | ≥ 0.9 | 0.50 | **NOT met** |")
-        // 10,000 documents renamed in 20 s; a raw bulk of 10,000 took 8 s.
-        .contains("of those documents | ≤ 2× | 2.50× | **NOT met** |")
+            "| search-index: end-to-end documents/s / raw bulk of the same documents, median of 3"
+                + " passes (shared cores, whole load) | ≥ 0.9 | 0.50 | **NOT met** |")
+        // The raw bulk's median pass (1,000/s, not the first pass's 1,500/s) and its range.
+        .contains(
+            "against the raw bulk at 1,000/s over the whole load (median of 3 passes, range"
+                + " 600–1,500/s)")
+        .contains(
+            "| search-index (documents/s of ~6 kB) | 500 | raw bulk of the same documents, 3 passes"
+                + " at 600–1,500/s, the median (1,000/s) | 0.50 |")
+        // 10,000 documents renamed in 20 s; the median raw bulk of 10,000 took 8 s.
+        .contains("of those documents, median of 3 passes | ≤ 2× | 2.50× | **NOT met** |")
+        .contains("the raw bulk at 1,250/s (median of 3 passes, range 900–2,000/s) in the same run")
         // identity from Kafka: 20,000 events/s against a 50,000 events/s pass-through; 60,000
         // events in 0.5 CPU seconds of the job's JVM.
         .contains(
@@ -165,10 +173,9 @@ class BenchAllReportTest {
             1_000,
             6_000,
             new SearchIndexBenchmark.Pass(
-                new SearchIndexBenchmark.Load("weir", 1_000, 4.0, 800, 3.2, Map.of(), null, null),
-                new SearchIndexBenchmark.Load("raw", 1_000, 1.0, 800, 0.8, Map.of(), null, null)),
-            new SearchIndexBenchmark.Load("weir", 1_000, 2.0, 800, 1.6, Map.of(), null, null),
-            new SearchIndexBenchmark.Load("raw", 1_000, 1.0, 800, 0.8, Map.of(), null, null),
+                load("weir", 1_000, 4.0, List.of()), load("raw", 1_000, 1.0, RAW_PASSES)),
+            load("weir", 1_000, 2.0, List.of()),
+            load("raw", 1_000, 1.0, RAW_PASSES),
             null,
             new SearchIndexBenchmark.Writes("weir", 1_000, 450_000, 1_000, 0, List.of()),
             new SearchIndexBenchmark.Writes("naive", 1_000, 5_850_000, 1_000, 2_600, List.of()),
@@ -183,9 +190,8 @@ class BenchAllReportTest {
             new SearchIndexBenchmark.Writes("by hand", 10_000, 7_000_000, 10_000, 0, List.of()),
             null,
             new DocumentsBenchmark.EndToEnd(
-                new SearchIndexBenchmark.Load(
-                    "weir", 10_000, 16.0, 8_000, 12.0, Map.of(), null, null),
-                new SearchIndexBenchmark.Load("raw", 10_000, 8.0, 8_000, 6.0, Map.of(), null, null),
+                load("weir", 10_000, 16.0, List.of()),
+                load("raw", 10_000, 8.0, List.of(2_000.0, 1_250.0, 900.0)),
                 new dev.weir.common.postgres.TableStats(0, 10_000, 0, 0, 0)));
     BackfillBenchmark.Result backfill =
         new BackfillBenchmark.Result(
@@ -230,6 +236,24 @@ class BenchAllReportTest {
             scaling,
             List.of(profile),
             failover));
+  }
+
+  /** The raw bulk's passes, documents/s: the median (1,000/s) is not the first. */
+  private static final List<Double> RAW_PASSES = List.of(1_500.0, 1_000.0, 600.0);
+
+  /** A load of {@code documents} in {@code seconds}; its last four fifths in 0.8 of them. */
+  private static SearchIndexBenchmark.Load load(
+      String name, long documents, double seconds, List<Double> passRates) {
+    return new SearchIndexBenchmark.Load(
+        name,
+        documents,
+        seconds,
+        documents * 4 / 5,
+        seconds * 0.8,
+        Map.of(),
+        null,
+        null,
+        passRates);
   }
 
   private static SteadyState.Side side(String name, long events, double seconds, double jvmCpu) {
