@@ -1,8 +1,10 @@
 package dev.weir.feed;
 
 import dev.weir.schema.ActivityEvent;
+import org.apache.flink.api.common.typeinfo.TypeInfo;
 
 /** Events with the same key may collate into one entry. */
+@TypeInfo(CollationKeySerializer.Factory.class)
 public record CollationKey(
     String workspaceId, String actorId, String elementType, String elementId, String action) {
 

@@ -164,7 +164,8 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
   /** Its recent details as a list of POJOs, not Kryo's. */
   static final TypeInformation<FeedEntry> ENTRY = KryoFree.pojoOf(FeedEntry.class);
 
-  static final TypeInformation<Clock> CLOCK = KryoFree.pojoOf(Clock.class);
+  /** Written field by field ({@link ClockSerializer}); earlier savepoints' POJO form migrates. */
+  static final TypeInformation<Clock> CLOCK = ClockSerializer.TYPE;
 
   /** Absent, for the times of {@link Clock}. */
   static final long NONE = Long.MIN_VALUE;
@@ -264,6 +265,12 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     public boolean created;
 
     public Dirty() {}
+
+    Dirty(String entryId, int changed, boolean created) {
+      this.entryId = entryId;
+      this.changed = changed;
+      this.created = created;
+    }
   }
 
   /** An event waiting to be applied. */

@@ -2,6 +2,7 @@ package dev.weir.feed;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.weir.common.types.StateThroughSavepoint.Backend;
 import dev.weir.schema.ActivityEvent;
 import java.time.Duration;
 import java.time.Instant;
@@ -18,6 +19,7 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.contrib.streaming.state.EmbeddedRocksDBStateBackend;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.state.KeyedStateBackend;
 import org.apache.flink.runtime.state.VoidNamespace;
@@ -28,6 +30,8 @@ import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class CollatorTest {
 
@@ -291,6 +295,30 @@ class CollatorTest {
         .filteredOn(w -> w.kind == FeedWrite.Kind.RETRACT)
         .extracting(w -> w.entry.entryId)
         .containsExactly(e3Entry);
+  }
+
+  @ParameterizedTest
+  @EnumSource(Backend.class)
+  void aSavepointKeyedByThePojoSerializerRestores(Backend backend) throws Exception {
+    // Before CollationKeySerializer, Flink's POJO serializer wrote the keys: RocksDB finds a
+    // key's state by those bytes, and the heap timers are restored with them.
+    harness.close();
+    harness = harness(SETTINGS, CollationKeySerializer.pojoType(), backend);
+    send("e1", 0, "push");
+    watermark(MIN);
+    flushAt(1_000);
+    send("e2", 2 * MIN, "push"); // waits for the watermark: a release timer
+    var savepoint = harness.snapshot(1, 1_000);
+    harness.close();
+
+    harness = harness(SETTINGS, TypeInformation.of(CollationKey.class), backend, savepoint);
+    send("e1", 0, "push"); // the replay: a duplicate only if the key's state was found
+    watermark(3 * MIN); // fires the restored timer, which releases e2
+    flushAt(2_000);
+
+    assertThat(latestEntries().values())
+        .singleElement()
+        .satisfies(e -> assertThat(e.eventCount).isEqualTo(2));
   }
 
   @Test
@@ -722,13 +750,38 @@ class CollatorTest {
 
   private static KeyedOneInputStreamOperatorTestHarness<CollationKey, ActivityEvent, FeedWrite>
       harness(FeedSettings settings) throws Exception {
+    return harness(settings, TypeInformation.of(CollationKey.class), Backend.HEAP);
+  }
+
+  private static KeyedOneInputStreamOperatorTestHarness<CollationKey, ActivityEvent, FeedWrite>
+      harness(FeedSettings settings, TypeInformation<CollationKey> keyType, Backend backend)
+          throws Exception {
+    var h = harness(settings, keyType, backend, null);
+    h.setProcessingTime(0);
+    return h;
+  }
+
+  /** Restored from {@code state} if given; RocksDB with heap timers, as the job deploys it. */
+  private static KeyedOneInputStreamOperatorTestHarness<CollationKey, ActivityEvent, FeedWrite>
+      harness(
+          FeedSettings settings,
+          TypeInformation<CollationKey> keyType,
+          Backend backend,
+          OperatorSubtaskState state)
+          throws Exception {
     var h =
         new KeyedOneInputStreamOperatorTestHarness<>(
-            new KeyedProcessOperator<>(new Collator(settings)),
-            CollationKey::of,
-            TypeInformation.of(CollationKey.class));
+            new KeyedProcessOperator<>(new Collator(settings)), CollationKey::of, keyType);
+    if (backend == Backend.ROCKSDB) {
+      var rocksDb = new EmbeddedRocksDBStateBackend();
+      rocksDb.setPriorityQueueStateType(EmbeddedRocksDBStateBackend.PriorityQueueStateType.HEAP);
+      h.setStateBackend(rocksDb);
+    }
+    if (state != null) {
+      h.setProcessingTime(1_000);
+      h.initializeState(state);
+    }
     h.open();
-    h.setProcessingTime(0);
     return h;
   }
 

@@ -20,7 +20,7 @@ public final class JsonMapTypeInfo extends SerializerTypeInfo<Map<String, Object
   }
 
   @Override
-  TypeSerializer<Map<String, Object>> serializer(SerializerConfig config) {
+  protected TypeSerializer<Map<String, Object>> serializer(SerializerConfig config) {
     return JsonMapSerializer.INSTANCE;
   }
 }

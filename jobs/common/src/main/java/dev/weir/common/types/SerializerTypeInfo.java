@@ -9,19 +9,19 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
  * The type information of a value that a serializer of weir's writes whole (no fields of its own to
  * Flink). Equal when of the same class; a subclass with parameters says more.
  */
-abstract class SerializerTypeInfo<T> extends TypeInformation<T> {
+public abstract class SerializerTypeInfo<T> extends TypeInformation<T> {
 
   private static final long serialVersionUID = 1L;
 
   private final Class<T> typeClass;
   private final String name;
 
-  SerializerTypeInfo(Class<T> typeClass, String name) {
+  protected SerializerTypeInfo(Class<T> typeClass, String name) {
     this.typeClass = typeClass;
     this.name = name;
   }
 
-  abstract TypeSerializer<T> serializer(SerializerConfig config);
+  protected abstract TypeSerializer<T> serializer(SerializerConfig config);
 
   @Override
   public boolean isBasicType() {

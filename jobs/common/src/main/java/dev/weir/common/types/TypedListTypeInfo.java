@@ -23,7 +23,7 @@ public final class TypedListTypeInfo<E> extends SerializerTypeInfo<List<E>> {
   }
 
   @Override
-  TypeSerializer<List<E>> serializer(SerializerConfig config) {
+  protected TypeSerializer<List<E>> serializer(SerializerConfig config) {
     return new TypedListSerializer<>(elementType.createSerializer(config));
   }
 

@@ -31,7 +31,7 @@ public final class Utf8StringTypeInfo extends SerializerTypeInfo<String> {
   }
 
   @Override
-  TypeSerializer<String> serializer(SerializerConfig config) {
+  protected TypeSerializer<String> serializer(SerializerConfig config) {
     return Utf8StringSerializer.INSTANCE;
   }
 }

@@ -7,6 +7,8 @@ import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.contrib.streaming.state.EmbeddedRocksDBStateBackend;
@@ -19,9 +21,10 @@ import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.util.Collector;
 
 /**
- * What an upgrade does to keyed state whose type changed: values kept in a list state or as the
- * values of a map state with the earlier type, a canonical savepoint, a restore with today's type
- * into a given backend (Flink migrates the state there, or refuses), and the values read back.
+ * What an upgrade does to keyed state whose type changed: values kept in a list state, as the
+ * values of a map state or in a value state with the earlier type, a canonical savepoint, a restore
+ * with today's type into a given backend (Flink migrates the state there, or refuses), and the
+ * values read back.
  */
 public final class StateThroughSavepoint {
 
@@ -34,7 +37,9 @@ public final class StateThroughSavepoint {
   /** The kind of state that holds the values. */
   public enum Kind {
     LIST,
-    MAP_VALUES
+    MAP_VALUES,
+    /** A value state: it holds the last of the values. */
+    VALUE
   }
 
   private StateThroughSavepoint() {}
@@ -83,6 +88,7 @@ public final class StateThroughSavepoint {
     private final Kind kind;
     private transient ListState<T> list;
     private transient MapState<Integer, T> map;
+    private transient ValueState<T> value;
 
     WithState(TypeInformation<T> type, Kind kind) {
       this.type = type;
@@ -93,20 +99,24 @@ public final class StateThroughSavepoint {
     public void open(OpenContext context) {
       if (kind == Kind.LIST) {
         list = getRuntimeContext().getListState(new ListStateDescriptor<>("kept", type));
+      } else if (kind == Kind.VALUE) {
+        value = getRuntimeContext().getState(new ValueStateDescriptor<>("kept", type));
       } else {
         map = getRuntimeContext().getMapState(new MapStateDescriptor<>("kept", Types.INT, type));
       }
     }
 
-    void add(T value) throws Exception {
+    void add(T element) throws Exception {
       if (list != null) {
-        list.add(value);
+        list.add(element);
+      } else if (value != null) {
+        value.update(element);
       } else {
         int next = 0;
         for (Integer ignored : map.keys()) {
           next++;
         }
-        map.put(next, value);
+        map.put(next, element);
       }
     }
 
@@ -114,6 +124,8 @@ public final class StateThroughSavepoint {
       List<T> all = new ArrayList<>();
       if (list != null) {
         list.get().forEach(all::add);
+      } else if (value != null) {
+        all.add(value.value());
       } else {
         for (int i = 0; map.contains(i); i++) {
           all.add(map.get(i));

@@ -1,0 +1,223 @@
+package dev.weir.feed;
+
+import dev.weir.common.types.SerializerTypeInfo;
+import dev.weir.feed.Collator.Clock;
+import dev.weir.feed.Collator.Dirty;
+import dev.weir.feed.Collator.SeenId;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.api.common.serialization.SerializerConfig;
+import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
+import org.apache.flink.api.java.typeutils.runtime.PojoSerializerSnapshot;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+import org.apache.flink.types.StringValue;
+
+/**
+ * A key's {@link Clock}, field by field without reflection. It is read and written once per event
+ * and per timer: as a POJO, its dozen fields and up to 16 remembered ids went through {@code
+ * Field.get}/{@code set} and boxing each time (issue 27). Format: a byte (0: null, 1: this layout),
+ * the scalar fields, then the remembered ids and the dirty entries, each list as its size (-1:
+ * null) and its elements.
+ *
+ * <p>A clock that Flink's POJO serializer wrote (weir before this serializer) restores: its
+ * snapshot is compatible after migration, and Flink rewrites the clocks with this one.
+ */
+public final class ClockSerializer extends TypeSerializerSingleton<Clock> {
+
+  private static final long serialVersionUID = 1L;
+
+  public static final ClockSerializer INSTANCE = new ClockSerializer();
+
+  public static final SerializerTypeInfo<Clock> TYPE = new ClockType();
+
+  private static final int NULL = 0;
+
+  private static final int LAYOUT = 1;
+
+  @Override
+  public boolean isImmutableType() {
+    return false;
+  }
+
+  @Override
+  public Clock createInstance() {
+    return new Clock();
+  }
+
+  @Override
+  public Clock copy(Clock from) {
+    if (from == null) {
+      return null;
+    }
+    Clock to = new Clock();
+    to.openEntryId = from.openEntryId;
+    to.frontier = from.frontier;
+    to.flushAt = from.flushAt;
+    to.releaseAt = from.releaseAt;
+    to.patienceAt = from.patienceAt;
+    to.waiting = from.waiting;
+    to.latestWaitingAt = from.latestWaitingAt;
+    to.entryTimerAt = from.entryTimerAt;
+    to.shown = from.shown;
+    to.waitingListed = from.waitingListed;
+    if (from.seenIds != null) {
+      to.seenIds = new ArrayList<>(from.seenIds.size());
+      for (SeenId id : from.seenIds) {
+        to.seenIds.add(new SeenId(id.eventId, id.at));
+      }
+    }
+    if (from.dirty != null) {
+      to.dirty = new ArrayList<>(from.dirty.size());
+      for (Dirty d : from.dirty) {
+        to.dirty.add(new Dirty(d.entryId, d.changed, d.created));
+      }
+    }
+    return to;
+  }
+
+  @Override
+  public Clock copy(Clock from, Clock reuse) {
+    return copy(from);
+  }
+
+  @Override
+  public int getLength() {
+    return -1;
+  }
+
+  @Override
+  public void serialize(Clock clock, DataOutputView out) throws IOException {
+    if (clock == null) {
+      out.writeByte(NULL);
+      return;
+    }
+    out.writeByte(LAYOUT);
+    writeString(clock.openEntryId, out);
+    out.writeLong(clock.frontier);
+    out.writeLong(clock.flushAt);
+    out.writeLong(clock.releaseAt);
+    out.writeLong(clock.patienceAt);
+    out.writeInt(clock.waiting);
+    out.writeLong(clock.latestWaitingAt);
+    out.writeLong(clock.entryTimerAt);
+    out.writeInt(clock.shown);
+    out.writeBoolean(clock.waitingListed);
+    List<SeenId> ids = clock.seenIds;
+    out.writeInt(ids == null ? -1 : ids.size());
+    if (ids != null) {
+      for (SeenId id : ids) {
+        writeString(id.eventId, out);
+        out.writeLong(id.at);
+      }
+    }
+    List<Dirty> dirty = clock.dirty;
+    out.writeInt(dirty == null ? -1 : dirty.size());
+    if (dirty != null) {
+      for (Dirty d : dirty) {
+        writeString(d.entryId, out);
+        out.writeInt(d.changed);
+        out.writeBoolean(d.created);
+      }
+    }
+  }
+
+  @Override
+  public Clock deserialize(DataInputView in) throws IOException {
+    int layout = in.readByte();
+    if (layout == NULL) {
+      return null;
+    }
+    if (layout != LAYOUT) {
+      throw new IOException("Not a clock written by this serializer: layout " + layout);
+    }
+    Clock clock = new Clock();
+    clock.openEntryId = readString(in);
+    clock.frontier = in.readLong();
+    clock.flushAt = in.readLong();
+    clock.releaseAt = in.readLong();
+    clock.patienceAt = in.readLong();
+    clock.waiting = in.readInt();
+    clock.latestWaitingAt = in.readLong();
+    clock.entryTimerAt = in.readLong();
+    clock.shown = in.readInt();
+    clock.waitingListed = in.readBoolean();
+    int ids = in.readInt();
+    if (ids >= 0) {
+      clock.seenIds = new ArrayList<>(Math.max(ids, Collator.IDS_IN_CLOCK));
+      for (int i = 0; i < ids; i++) {
+        clock.seenIds.add(new SeenId(readString(in), in.readLong()));
+      }
+    }
+    int dirty = in.readInt();
+    if (dirty >= 0) {
+      clock.dirty = new ArrayList<>(dirty);
+      for (int i = 0; i < dirty; i++) {
+        clock.dirty.add(new Dirty(readString(in), in.readInt(), in.readBoolean()));
+      }
+    }
+    return clock;
+  }
+
+  @Override
+  public Clock deserialize(Clock reuse, DataInputView in) throws IOException {
+    return deserialize(in);
+  }
+
+  @Override
+  public void copy(DataInputView source, DataOutputView target) throws IOException {
+    serialize(deserialize(source), target);
+  }
+
+  private static void writeString(String value, DataOutputView out) throws IOException {
+    out.writeBoolean(value != null);
+    if (value != null) {
+      StringValue.writeString(value, out);
+    }
+  }
+
+  private static String readString(DataInputView in) throws IOException {
+    return in.readBoolean() ? StringValue.readString(in) : null;
+  }
+
+  @Override
+  public TypeSerializerSnapshot<Clock> snapshotConfiguration() {
+    return new Snapshot();
+  }
+
+  /** Its snapshot; also takes over clocks written by the POJO serializer (after migration). */
+  public static final class Snapshot extends SimpleTypeSerializerSnapshot<Clock> {
+
+    public Snapshot() {
+      super(() -> INSTANCE);
+    }
+
+    @Override
+    public TypeSerializerSchemaCompatibility<Clock> resolveSchemaCompatibility(
+        TypeSerializerSnapshot<Clock> oldSerializerSnapshot) {
+      if (oldSerializerSnapshot instanceof PojoSerializerSnapshot<?>) {
+        return TypeSerializerSchemaCompatibility.compatibleAfterMigration();
+      }
+      return super.resolveSchemaCompatibility(oldSerializerSnapshot);
+    }
+  }
+
+  private static final class ClockType extends SerializerTypeInfo<Clock> {
+
+    private static final long serialVersionUID = 1L;
+
+    ClockType() {
+      super(Clock.class, "Clock");
+    }
+
+    @Override
+    protected TypeSerializer<Clock> serializer(SerializerConfig config) {
+      return INSTANCE;
+    }
+  }
+}
