@@ -1,5 +1,6 @@
 package dev.weir.feed;
 
+import dev.weir.common.types.FastStringSerializer;
 import dev.weir.common.types.SerializerTypeInfo;
 import dev.weir.feed.Collator.Clock;
 import dev.weir.feed.Collator.Dirty;
@@ -16,7 +17,6 @@ import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.api.java.typeutils.runtime.PojoSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
-import org.apache.flink.types.StringValue;
 
 /**
  * A key's {@link Clock}, field by field without reflection. It is read and written once per event
@@ -175,14 +175,11 @@ public final class ClockSerializer extends TypeSerializerSingleton<Clock> {
   }
 
   private static void writeString(String value, DataOutputView out) throws IOException {
-    out.writeBoolean(value != null);
-    if (value != null) {
-      StringValue.writeString(value, out);
-    }
+    FastStringSerializer.write(value, out); // null too
   }
 
   private static String readString(DataInputView in) throws IOException {
-    return in.readBoolean() ? StringValue.readString(in) : null;
+    return FastStringSerializer.read(in);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.weir.feed;
 
+import dev.weir.common.types.FastStringSerializer;
 import dev.weir.common.types.SerializerTypeInfo;
 import java.io.IOException;
 import java.lang.reflect.RecordComponent;
@@ -23,15 +24,15 @@ import org.apache.flink.api.java.typeutils.runtime.PojoSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.core.memory.DataOutputView;
-import org.apache.flink.types.StringValue;
 
 /**
  * The collator's key, written in exactly the bytes of Flink's {@link PojoSerializer} for the record
- * (a flags byte, then each field in the order of its name: a null flag and the string), so that
- * RocksDB keys and timers of savepoints taken before this serializer stay valid. It differs in how:
- * no reflection, and the whole key handed to the output in one write. The heap timers of a RocksDB
- * backend are snapshotted on the task thread, and the POJO serializer wrote each character of each
- * timer's key through a synchronized stream write: 16 % of the collate thread's time (issue 27).
+ * (a flags byte, then each field in the order of its name: a null flag and the string in {@link
+ * FastStringSerializer}'s bytes, which are StringValue's), so that RocksDB keys and timers of
+ * savepoints taken before this serializer stay valid. It differs in how: no reflection, and the
+ * whole key handed to the output in one write. The heap timers of a RocksDB backend are snapshotted
+ * on the task thread, and the POJO serializer wrote each character of each timer's key through a
+ * synchronized stream write: 16 % of the collate thread's time (issue 27).
  */
 public final class CollationKeySerializer extends TypeSerializer<CollationKey> {
 
@@ -99,7 +100,7 @@ public final class CollationKeySerializer extends TypeSerializer<CollationKey> {
   private static void writeField(String value, DataOutputView out) throws IOException {
     out.writeBoolean(value == null);
     if (value != null) {
-      StringValue.writeString(value, out);
+      FastStringSerializer.write(value, out);
     }
   }
 
@@ -121,7 +122,7 @@ public final class CollationKeySerializer extends TypeSerializer<CollationKey> {
   }
 
   private static String readField(DataInputView source) throws IOException {
-    return source.readBoolean() ? null : StringValue.readString(source);
+    return source.readBoolean() ? null : FastStringSerializer.read(source);
   }
 
   @Override

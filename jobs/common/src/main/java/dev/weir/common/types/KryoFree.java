@@ -6,6 +6,7 @@ import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.typeinfo.BasicTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.typeutils.GenericTypeInfo;
 import org.apache.flink.api.java.typeutils.PojoField;
@@ -25,7 +26,8 @@ public final class KryoFree {
   /**
    * The POJO type of {@code type} (a Java record or a POJO) where every {@code Map<String, Object>}
    * field is a {@link JsonMapTypeInfo}, every {@code List} of POJOs a {@link TypedListTypeInfo},
-   * and nested POJOs the same, all of them taking over state Kryo wrote.
+   * and nested POJOs the same, all of them taking over state Kryo wrote; and every String field a
+   * {@link FastStringTypeInfo} (Flink's bytes, faster).
    *
    * @throws IllegalArgumentException if Flink does not see {@code type} as a POJO
    */
@@ -43,6 +45,9 @@ public final class KryoFree {
   }
 
   private static TypeInformation<?> kryoFree(PojoField field) {
+    if (BasicTypeInfo.STRING_TYPE_INFO.equals(field.getTypeInformation())) {
+      return FastStringTypeInfo.INSTANCE;
+    }
     Field f = field.getField();
     if (f.getGenericType() instanceof ParameterizedType p) {
       Type[] args = p.getActualTypeArguments();
