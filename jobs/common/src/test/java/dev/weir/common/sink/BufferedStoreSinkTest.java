@@ -58,6 +58,30 @@ class BufferedStoreSinkTest {
   }
 
   @Test
+  void writesWaitInTheBufferWhileABatchIsWrittenUpToFourBuffersWorth() throws Exception {
+    RecordingStore store = new RecordingStore();
+    store.hold = new CountDownLatch(1);
+    SinkWriter<String> writer =
+        sink(2).writer(store, new NoTime(), new SimpleCounter(), new SimpleCounter());
+    writer.write("a=1", null);
+    writer.write("b=1", null); // full: handed off, held in the store
+    assertThat(store.started.await(10, TimeUnit.SECONDS)).isTrue();
+
+    // The task goes on while the batch is written: it would wait here if a full buffer waited.
+    for (int i = 0; i < 7; i++) {
+      writer.write("k" + i + "=1", null);
+    }
+    assertThat(store.batches).isEmpty();
+
+    store.hold.countDown();
+    writer.write("k7=1", null); // eight waiting: handed off once the batch before it is written
+    writer.flush(false);
+    assertThat(store.batches).hasSize(2);
+    assertThat(store.batches.get(1)).hasSize(8);
+    writer.close();
+  }
+
+  @Test
   void aBatchThatFailsInTheBackgroundFailsTheNextWriteNamingTheStore() throws Exception {
     RecordingStore store = new RecordingStore();
     store.failure = new IllegalStateException("relation \"feed_entry\" does not exist");
@@ -65,7 +89,12 @@ class BufferedStoreSinkTest {
         sink(1).writer(store, new NoTime(), new SimpleCounter(), new SimpleCounter());
     writer.write("a=1", null); // handed off; fails there
 
-    assertThatThrownBy(() -> writer.write("b=1", null))
+    // The next write after the failure, or at the latest the checkpoint, throws.
+    assertThatThrownBy(
+            () -> {
+              writer.write("b=1", null);
+              writer.flush(false);
+            })
         .isInstanceOf(IOException.class)
         .hasMessageContaining("writing 1 rows to the test store failed")
         .hasMessageContaining("feed_entry");
