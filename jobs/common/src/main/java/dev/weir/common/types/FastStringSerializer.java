@@ -6,7 +6,6 @@ import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.base.StringSerializer;
-import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.types.StringValue;
@@ -19,40 +18,13 @@ import org.apache.flink.types.StringValue;
  * strings of keys, clocks, waiting events and timers was a quarter of the thread's Java time (issue
  * 27). Its snapshot takes over state written by {@link StringSerializer} as is.
  */
-public final class FastStringSerializer extends TypeSerializerSingleton<String> {
+public final class FastStringSerializer extends StringTypeSerializer {
 
   private static final long serialVersionUID = 1L;
 
   public static final FastStringSerializer INSTANCE = new FastStringSerializer();
 
   private static final int HIGH_BIT = 0x80;
-
-  private static final String EMPTY = "";
-
-  @Override
-  public boolean isImmutableType() {
-    return true;
-  }
-
-  @Override
-  public String createInstance() {
-    return EMPTY;
-  }
-
-  @Override
-  public String copy(String from) {
-    return from;
-  }
-
-  @Override
-  public String copy(String from, String reuse) {
-    return from;
-  }
-
-  @Override
-  public int getLength() {
-    return -1;
-  }
 
   @Override
   public void serialize(String record, DataOutputView target) throws IOException {
@@ -61,11 +33,6 @@ public final class FastStringSerializer extends TypeSerializerSingleton<String> 
 
   @Override
   public String deserialize(DataInputView source) throws IOException {
-    return read(source);
-  }
-
-  @Override
-  public String deserialize(String reuse, DataInputView source) throws IOException {
     return read(source);
   }
 

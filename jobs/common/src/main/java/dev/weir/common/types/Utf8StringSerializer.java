@@ -6,7 +6,6 @@ import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.TypeSerializerSchemaCompatibility;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.api.common.typeutils.base.StringSerializer;
-import org.apache.flink.api.common.typeutils.base.TypeSerializerSingleton;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
@@ -20,38 +19,11 @@ import org.apache.flink.core.memory.DataOutputView;
  * <p>State written with {@link StringSerializer} (weir before this serializer) restores: its
  * snapshot is compatible after migration, and Flink rewrites the values with this one.
  */
-public final class Utf8StringSerializer extends TypeSerializerSingleton<String> {
+public final class Utf8StringSerializer extends StringTypeSerializer {
 
   private static final long serialVersionUID = 1L;
 
   public static final Utf8StringSerializer INSTANCE = new Utf8StringSerializer();
-
-  private static final String EMPTY = "";
-
-  @Override
-  public boolean isImmutableType() {
-    return true;
-  }
-
-  @Override
-  public String createInstance() {
-    return EMPTY;
-  }
-
-  @Override
-  public String copy(String from) {
-    return from;
-  }
-
-  @Override
-  public String copy(String from, String reuse) {
-    return from;
-  }
-
-  @Override
-  public int getLength() {
-    return -1;
-  }
 
   @Override
   public void serialize(String record, DataOutputView target) throws IOException {
@@ -73,11 +45,6 @@ public final class Utf8StringSerializer extends TypeSerializerSingleton<String> 
     byte[] bytes = new byte[length];
     source.readFully(bytes);
     return new String(bytes, StandardCharsets.UTF_8);
-  }
-
-  @Override
-  public String deserialize(String reuse, DataInputView source) throws IOException {
-    return deserialize(source);
   }
 
   @Override
