@@ -23,7 +23,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * and per timer: as a POJO, its dozen fields and up to 16 remembered ids went through {@code
  * Field.get}/{@code set} and boxing each time (issue 27). Format: a byte (0: null, 1: this layout),
  * the scalar fields, then the remembered ids and the dirty entries, each list as its size (-1:
- * null) and its elements.
+ * null) and its elements; strings (null too) as {@link FastStringSerializer} writes them.
  *
  * <p>A clock that Flink's POJO serializer wrote (weir before this serializer) restores: its
  * snapshot is compatible after migration, and Flink rewrites the clocks with this one.
@@ -98,7 +98,7 @@ public final class ClockSerializer extends TypeSerializerSingleton<Clock> {
       return;
     }
     out.writeByte(LAYOUT);
-    writeString(clock.openEntryId, out);
+    FastStringSerializer.write(clock.openEntryId, out);
     out.writeLong(clock.frontier);
     out.writeLong(clock.flushAt);
     out.writeLong(clock.releaseAt);
@@ -112,7 +112,7 @@ public final class ClockSerializer extends TypeSerializerSingleton<Clock> {
     out.writeInt(ids == null ? -1 : ids.size());
     if (ids != null) {
       for (SeenId id : ids) {
-        writeString(id.eventId, out);
+        FastStringSerializer.write(id.eventId, out);
         out.writeLong(id.at);
       }
     }
@@ -120,7 +120,7 @@ public final class ClockSerializer extends TypeSerializerSingleton<Clock> {
     out.writeInt(dirty == null ? -1 : dirty.size());
     if (dirty != null) {
       for (Dirty d : dirty) {
-        writeString(d.entryId, out);
+        FastStringSerializer.write(d.entryId, out);
         out.writeInt(d.changed);
         out.writeBoolean(d.created);
       }
@@ -137,7 +137,7 @@ public final class ClockSerializer extends TypeSerializerSingleton<Clock> {
       throw new IOException("Not a clock written by this serializer: layout " + layout);
     }
     Clock clock = new Clock();
-    clock.openEntryId = readString(in);
+    clock.openEntryId = FastStringSerializer.read(in);
     clock.frontier = in.readLong();
     clock.flushAt = in.readLong();
     clock.releaseAt = in.readLong();
@@ -151,14 +151,14 @@ public final class ClockSerializer extends TypeSerializerSingleton<Clock> {
     if (ids >= 0) {
       clock.seenIds = new ArrayList<>(Math.max(ids, Collator.IDS_IN_CLOCK));
       for (int i = 0; i < ids; i++) {
-        clock.seenIds.add(new SeenId(readString(in), in.readLong()));
+        clock.seenIds.add(new SeenId(FastStringSerializer.read(in), in.readLong()));
       }
     }
     int dirty = in.readInt();
     if (dirty >= 0) {
       clock.dirty = new ArrayList<>(dirty);
       for (int i = 0; i < dirty; i++) {
-        clock.dirty.add(new Dirty(readString(in), in.readInt(), in.readBoolean()));
+        clock.dirty.add(new Dirty(FastStringSerializer.read(in), in.readInt(), in.readBoolean()));
       }
     }
     return clock;
@@ -172,14 +172,6 @@ public final class ClockSerializer extends TypeSerializerSingleton<Clock> {
   @Override
   public void copy(DataInputView source, DataOutputView target) throws IOException {
     serialize(deserialize(source), target);
-  }
-
-  private static void writeString(String value, DataOutputView out) throws IOException {
-    FastStringSerializer.write(value, out); // null too
-  }
-
-  private static String readString(DataInputView in) throws IOException {
-    return FastStringSerializer.read(in);
   }
 
   @Override
