@@ -58,8 +58,9 @@ public final class ActivityFeedJob implements WeirJob {
   public void build(StreamExecutionEnvironment env, WeirConfig config) {
     FeedSettings settings = FeedSettings.from(config);
     heapTimers(env);
-    // No operator keeps a record it was handed: the collator writes events into state through
-    // its serializer and emits fresh writes with copied entries. Chained operators need no copy.
+    // No operator changes a record it was handed: the collator (which keeps waiting events until
+    // the next checkpoint) gets its own from the network and emits fresh writes with copied
+    // entries. Chained operators need no copy.
     env.getConfig().enableObjectReuse();
     DeadLetters dlq = new DeadLetters(NAME);
     DataStream<ActivityEvent> events =
@@ -102,8 +103,10 @@ public final class ActivityFeedJob implements WeirJob {
       DataStream<ActivityEvent> events, FeedSettings settings, Sink<FeedWrite> store) {
     events
         .keyBy(CollationKey::of)
-        .process(new Collator(settings))
-        .returns(KryoFree.pojoOf(FeedWrite.class))
+        .transform(
+            "collate",
+            KryoFree.pojoOf(FeedWrite.class),
+            new CollatorOperator(new Collator(settings)))
         .uid(NAME + "-collate")
         .name("collate")
         .sinkTo(store)

@@ -29,6 +29,7 @@ import org.apache.flink.runtime.state.FunctionSnapshotContext;
 import org.apache.flink.streaming.api.TimeDomain;
 import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.streaming.api.operators.KeyContext;
 import org.apache.flink.util.Collector;
 
 /**
@@ -122,6 +123,17 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
   private transient Clock clock;
 
   private transient boolean clockChanged;
+
+  /** What {@link #clocks} holds of the current key. */
+  private transient ClockCache.Held held;
+
+  /**
+   * Clocks held between checkpoints ({@link CollatorOperator}); null: read and written each call.
+   */
+  private transient ClockCache clocks;
+
+  /** Sets the current key while the held clocks are written back. */
+  private transient KeyContext keys;
 
   /**
    * Whether keys written before {@link Clock} may be in state: only in a job restored from a
@@ -309,7 +321,50 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
 
   @Override
   public void snapshotState(FunctionSnapshotContext context) throws Exception {
+    // Before the keyed state is taken (Flink snapshots a function's state first).
+    flushClocks();
     noLegacyKeys.update(List.of(!legacyKeys));
+  }
+
+  /**
+   * Holds up to {@code capacity} keys' clocks between checkpoints, set by {@link CollatorOperator}.
+   */
+  void holdClocks(KeyContext keys, int capacity) {
+    this.keys = keys;
+    this.clocks = new ClockCache(capacity);
+  }
+
+  /** Writes the held clocks into keyed state, and forgets them. */
+  void flushClocks() throws Exception {
+    if (clocks == null || clocks.size() == 0) {
+      return;
+    }
+    Object current = keys.getCurrentKey();
+    clocks.flush(
+        (key, h) -> {
+          keys.setCurrentKey(key);
+          if (h.clockWritten) {
+            if (h.clock == null) {
+              clockState.clear();
+            } else {
+              clockState.update(h.clock);
+            }
+          }
+          List<Pending> events = h.waiting == null ? List.of() : h.waiting;
+          if (h.waitingReplaced && h.waitingInState) {
+            if (events.isEmpty()) {
+              waiting.clear();
+            } else {
+              waiting.update(events);
+            }
+          } else if (!events.isEmpty()) {
+            waiting.addAll(events);
+          }
+        });
+    held = null;
+    if (current != null) {
+      keys.setCurrentKey(current);
+    }
   }
 
   @Override
@@ -346,7 +401,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
   public void processElement(ActivityEvent event, Context ctx, Collector<FeedWrite> out)
       throws Exception {
     eventsIn.inc();
-    loadClock();
+    loadClock(ctx.getCurrentKey());
     if (seenBefore(event.eventId())) {
       duplicates.inc();
       saveClock(); // if reading it moved an earlier layout's bookkeeping
@@ -362,7 +417,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     }
     markOvertaken(at);
     long now = ctx.timerService().currentProcessingTime();
-    waiting.add(new Pending(event, now));
+    addWaiting(List.of(new Pending(event, now)));
     clock.waiting++;
     clock.latestWaitingAt = Math.max(clock.latestWaitingAt, at);
     if (clock.releaseAt == NONE || at < clock.releaseAt) {
@@ -424,7 +479,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     List<Pending> all = new ArrayList<>();
     long latest = NONE;
     boolean marked = false;
-    for (Pending p : waiting.get()) {
+    for (Pending p : waitingEvents()) {
       all.add(p);
       latest = Math.max(latest, p.at());
       if (p.at() > at && !p.overtaken) {
@@ -433,15 +488,15 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
       }
     }
     if (marked) {
-      waiting.update(all);
+      keepWaiting(all);
     }
     clock.waiting = all.size();
     clock.latestWaitingAt = latest;
   }
 
   /** Reads the current key's clock: from its legacy values for a key written before it. */
-  private void loadClock() throws Exception {
-    clock = clockState.value();
+  private void loadClock(CollationKey key) throws Exception {
+    clock = readClock(key);
     clockChanged = false;
     if (clock != null) {
       if (!clock.waitingListed) {
@@ -496,7 +551,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
         moved.add(p);
         latest = Math.max(latest, p.at());
       }
-      waiting.addAll(moved);
+      addWaiting(moved);
       legacyPending.clear();
       clock.waiting = moved.size();
       clock.latestWaitingAt = latest;
@@ -505,16 +560,74 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     clockChanged = true;
   }
 
+  private Clock readClock(CollationKey key) throws Exception {
+    if (clocks == null) {
+      return clockState.value();
+    }
+    held = clocks.get(key);
+    if (held == null) {
+      if (clocks.full()) {
+        flushClocks();
+      }
+      held = clocks.read(key, clockState.value());
+    }
+    return held.clock;
+  }
+
+  /** The key's waiting events, in arrival order; not to be changed (see {@link #keepWaiting}). */
+  private List<Pending> waitingEvents() throws Exception {
+    if (clocks != null && (held.waitingReplaced || !held.waitingInState)) {
+      return held.waiting == null ? List.of() : held.waiting;
+    }
+    List<Pending> all = new ArrayList<>();
+    Iterable<Pending> inState = waiting.get();
+    if (inState != null) {
+      inState.forEach(all::add);
+    }
+    if (clocks != null && held.waiting != null) {
+      all.addAll(held.waiting);
+    }
+    return all;
+  }
+
+  private void addWaiting(List<Pending> events) throws Exception {
+    if (clocks == null) {
+      waiting.addAll(events);
+    } else {
+      for (Pending p : events) {
+        clocks.addWaiting(held, p);
+      }
+    }
+  }
+
+  /** The key's waiting events are now {@code events} (empty: none). */
+  private void keepWaiting(List<Pending> events) throws Exception {
+    if (clocks != null) {
+      held.waiting = events;
+      held.waitingReplaced = true;
+    } else if (events.isEmpty()) {
+      waiting.clear();
+    } else {
+      waiting.update(events);
+    }
+  }
+
   private void saveClock() throws Exception {
-    if (clockChanged) {
+    if (!clockChanged) {
+      return;
+    }
+    if (clocks == null) {
       clockState.update(clock);
+    } else {
+      held.clock = clock;
+      held.clockWritten = true;
     }
   }
 
   @Override
   public void onTimer(long timestamp, OnTimerContext ctx, Collector<FeedWrite> out)
       throws Exception {
-    loadClock();
+    loadClock(ctx.getCurrentKey());
     onTimer(ctx, out);
     clearIfEmpty();
     saveClock();
@@ -538,7 +651,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
       // everything older than it, so the order among them is still kept.
       long patientUpTo = Long.MIN_VALUE;
       if (clock.waiting != 0) {
-        for (Pending p : waiting.get()) {
+        for (Pending p : waitingEvents()) {
           if (p.arrivedAt + settings.outOfOrdernessMs() <= now) {
             patientUpTo = Math.max(patientUpTo, p.at());
           }
@@ -583,7 +696,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     long earliestAt = Long.MAX_VALUE;
     long earliestArrival = Long.MAX_VALUE;
     long latestLeft = NONE;
-    for (Pending p : waiting.get()) {
+    for (Pending p : waitingEvents()) {
       if (releasable.test(p)) {
         ready.add(p);
       } else {
@@ -600,11 +713,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     if (ready.isEmpty()) {
       return stillWaiting;
     }
-    if (left.isEmpty()) {
-      waiting.clear();
-    } else {
-      waiting.update(left);
-    }
+    keepWaiting(left);
     ready.sort(Comparator.comparingLong(Pending::at).thenComparing(p -> p.event.eventId()));
     Map<String, FeedEntry> changed = new LinkedHashMap<>();
     for (Pending p : ready) {
@@ -793,7 +902,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
       return view;
     }
     List<Pending> waitingNow = new ArrayList<>();
-    waiting.get().forEach(waitingNow::add);
+    waitingNow.addAll(waitingEvents());
     if (waitingNow.isEmpty()) {
       return view;
     }
@@ -1013,7 +1122,12 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
       if (clock.seenIds == null) {
         seen.clear(); // else it holds nothing: a seek saved
       }
-      clockState.clear();
+      if (clocks == null) {
+        clockState.clear();
+      } else {
+        held.clock = null;
+        held.clockWritten = true;
+      }
       clockChanged = false;
     }
   }
