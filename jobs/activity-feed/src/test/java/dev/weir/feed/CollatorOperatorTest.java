@@ -3,7 +3,6 @@ package dev.weir.feed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.weir.schema.ActivityEvent;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,16 +27,8 @@ class CollatorOperatorTest {
   private static final long MIN = 60_000;
   private static final Instant T0 = Instant.parse("2026-03-02T10:00:00Z");
 
-  /** gap 10 min, max span 1 h, out-of-orderness 5 s, staleness 2 s, details 3, ids 1 d. */
-  private static final FeedSettings SETTINGS =
-      new FeedSettings(
-          10 * MIN,
-          60 * MIN,
-          5_000,
-          2_000,
-          Duration.ofDays(30).toMillis(),
-          3,
-          Duration.ofDays(1).toMillis());
+  /** {@link CollatorTest}'s: gap 10 min, max span 1 h, out-of-orderness 5 s, staleness 2 s. */
+  private static final FeedSettings SETTINGS = CollatorTest.SETTINGS;
 
   @Test
   void heldClocksAndWaitingEventsChangeNoWriteAcrossARestoredCheckpoint() throws Exception {

@@ -41,7 +41,7 @@ class CollatorTest {
    * gap 10 min, max span 1 h, out-of-orderness 5 s, staleness 2 s (emit every 1 s), archive after
    * 30 d, 3 details, ids remembered for 1 d.
    */
-  private static final FeedSettings SETTINGS =
+  static final FeedSettings SETTINGS =
       new FeedSettings(
           10 * MIN,
           60 * MIN,
