@@ -81,9 +81,10 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
   private final FeedSettings settings;
 
   /**
-   * Events waiting for their turn: arrival time and event, in arrival order. A list: an arrival is
-   * one append (a RocksDB merge, nothing read) and a release one read and one write, where a map
-   * took a put per event, an iteration and a delete per event (issue 27).
+   * Events waiting for their turn: arrival time and event, in arrival order. A list: a key's
+   * arrivals since a checkpoint are one append (a RocksDB merge, nothing read) and a release at
+   * most one read and one write, where a map took a put per event, an iteration and a delete per
+   * event (issue 27). Between checkpoints they are held with the clock ({@link ClockCache}).
    */
   private transient ListState<Pending> waiting;
 
@@ -417,7 +418,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     }
     markOvertaken(at);
     long now = ctx.timerService().currentProcessingTime();
-    addWaiting(List.of(new Pending(event, now)));
+    addWaiting(new Pending(event, now));
     clock.waiting++;
     clock.latestWaitingAt = Math.max(clock.latestWaitingAt, at);
     if (clock.releaseAt == NONE || at < clock.releaseAt) {
@@ -551,7 +552,9 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
         moved.add(p);
         latest = Math.max(latest, p.at());
       }
-      addWaiting(moved);
+      for (Pending p : moved) {
+        addWaiting(p);
+      }
       legacyPending.clear();
       clock.waiting = moved.size();
       clock.latestWaitingAt = latest;
@@ -590,13 +593,11 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     return all;
   }
 
-  private void addWaiting(List<Pending> events) throws Exception {
+  private void addWaiting(Pending event) throws Exception {
     if (clocks == null) {
-      waiting.addAll(events);
+      waiting.add(event);
     } else {
-      for (Pending p : events) {
-        clocks.addWaiting(held, p);
-      }
+      clocks.addWaiting(held, event);
     }
   }
 
