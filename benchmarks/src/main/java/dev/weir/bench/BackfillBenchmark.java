@@ -48,8 +48,11 @@ public final class BackfillBenchmark {
 
   private BackfillBenchmark() {}
 
-  /** One backfill run: its summary and its copy pass's seconds (job submission to its end). */
-  public record Run(Backfill.Summary summary, double copyPassSeconds) {
+  /**
+   * One backfill run: its summary, its copy pass's seconds (job submission to its end) and the CPU
+   * seconds each process used over the whole run ({@link CpuUse}).
+   */
+  public record Run(Backfill.Summary summary, double copyPassSeconds, Map<String, Double> cpu) {
     double copyPassDocsPerSecond() {
       return summary.documents() / copyPassSeconds;
     }
@@ -59,10 +62,33 @@ public final class BackfillBenchmark {
     }
   }
 
+  /** {@code rawCpu}: the CPU seconds each process used in the raw bulk's best round. */
   public record Result(
-      int documents, int parallelism, int rounds, double rawSeconds, Run first, Run second) {
+      int documents,
+      int parallelism,
+      int rounds,
+      double rawSeconds,
+      Map<String, Double> rawCpu,
+      Run first,
+      Run second) {
     double rawDocsPerSecond() {
       return documents / rawSeconds;
+    }
+
+    /**
+     * The raw side's CPU seconds over the backfill's (every process, the first run): about the
+     * highest whole run / raw bulk the cores allow when they are all busy. NaN if not measured.
+     */
+    double cpuBound() {
+      double weir = total(first.cpu());
+      return weir > 0 && !rawCpu.isEmpty() ? total(rawCpu) / weir : Double.NaN;
+    }
+
+    private static double total(Map<String, Double> cpu) {
+      return cpu.entrySet().stream()
+          .filter(e -> !CpuUse.isPart(e.getKey()))
+          .mapToDouble(Map.Entry::getValue)
+          .sum();
     }
   }
 
@@ -91,18 +117,24 @@ public final class BackfillBenchmark {
       RawBulk.load(es, RAW, mapping, copy.subList(0, Math.min(documents, 2 * RawBulk.BATCH)), 1);
       // Rounds of both sides in turn; the best of each is kept (a shared machine is noisy).
       double raw = Double.MAX_VALUE;
+      Map<String, Double> rawCpu = Map.of();
       Run first = null;
       for (int round = 0; round < rounds; round++) {
-        raw = Math.min(raw, RawBulk.load(es, RAW, mapping, copy, parallelism));
+        CpuUse cpu = CpuUse.start(stack);
+        double seconds = RawBulk.load(es, RAW, mapping, copy, parallelism);
+        if (seconds < raw) {
+          raw = seconds;
+          rawCpu = cpu.seconds();
+        }
         es.indices().delete(d -> d.index(RAW));
         es.indices().delete(d -> d.index(TARGET).ignoreUnavailable(true));
-        Run run = backfill(config);
+        Run run = backfill(stack, config);
         if (first == null || run.copyPassSeconds() < first.copyPassSeconds()) {
           first = run;
         }
       }
-      Run second = backfill(config);
-      return new Result(documents, parallelism, rounds, raw, first, second);
+      Run second = backfill(stack, config);
+      return new Result(documents, parallelism, rounds, raw, rawCpu, first, second);
     }
   }
 
@@ -137,15 +169,16 @@ public final class BackfillBenchmark {
     return ops;
   }
 
-  private static Run backfill(WeirConfig config) throws Exception {
+  private static Run backfill(LocalStack stack, WeirConfig config) throws Exception {
     Map<String, Double> passSeconds = new HashMap<>();
+    CpuUse cpu = CpuUse.start(stack);
     Backfill.Summary summary =
         Backfill.run(
             config,
             false,
             StreamExecutionEnvironment::getExecutionEnvironment,
             (pass, done, total, rate) -> passSeconds.put(pass, rate > 0 ? done / rate : 0));
-    return new Run(summary, passSeconds.getOrDefault("copy", Double.NaN));
+    return new Run(summary, passSeconds.getOrDefault("copy", Double.NaN), cpu.seconds());
   }
 
   /** The results as Markdown, with the command that made them. */
@@ -192,7 +225,9 @@ public final class BackfillBenchmark {
             + " whole run adds the index's refresh, the catch-up pass (the documents written to the"
             + " copy since the copy pass began, here none: nothing streams during the benchmark, so"
             + " no second job runs; with streaming it is a bounded job over those documents only) and"
-            + " the deletes check, which reads every id the target holds.\n\n");
+            + " the deletes check, which reads every id the target holds.\n");
+    md.append("- The whole run's steps: ").append(r.first().summary().stepsLine()).append(".\n\n");
+    md.append(cpuTable(r));
     md.append("## A second run over the unchanged index\n\n");
     md.append(
         "| | sent | skipped as unchanged | bytes sent | seconds |\n|---|---:|---:|---:|---:|\n");
@@ -209,6 +244,52 @@ public final class BackfillBenchmark {
         String.format(
             "%n- the second run sent **%.2f%%** of the first run's bytes (target ≤ 1%%: %s).%n",
             share, share <= 1 ? "met" : "NOT met"));
+    return md.toString();
+  }
+
+  /**
+   * CPU seconds by process on each side (the raw bulk's best round, the backfill's whole first
+   * run), and the ratio those allow when the cores are busy: where the backfill's extra work goes.
+   */
+  static String cpuTable(Result r) {
+    Map<String, Double> weir = r.first().cpu();
+    Map<String, Double> raw = r.rawCpu();
+    if (weir.isEmpty() || raw.isEmpty()) {
+      return "";
+    }
+    StringBuilder md =
+        new StringBuilder(
+            "## Where the cores went\n\nCPU seconds each process used: the raw bulk's best round"
+                + " (index creation to its last answer), the backfill's whole first run (Linux"
+                + " /proc; a service's process tree). The benchmark JVM runs the backfill's job"
+                + " (MiniCluster) on weir's side, the bulk loaders on the raw side.\n\n"
+                + "| process | weir backfill | raw bulk |\n|---|---:|---:|\n");
+    double weirTotal = 0;
+    double rawTotal = 0;
+    for (String process : weir.keySet()) {
+      double w = weir.get(process);
+      double b = raw.getOrDefault(process, 0.0);
+      boolean part = CpuUse.isPart(process);
+      md.append(String.format("| %s%s | %.1f | %.1f |%n", part ? "… " : "", process, w, b));
+      if (!part) {
+        weirTotal += w;
+        rawTotal += b;
+      }
+    }
+    double weirSeconds = r.first().summary().elapsed().toMillis() / 1e3;
+    int cores = Runtime.getRuntime().availableProcessors();
+    md.append(String.format("| **all** | **%.1f** | **%.1f** |%n", weirTotal, rawTotal));
+    md.append(
+        String.format(
+            "| cores × seconds available | %.1f | %.1f |%n%n",
+            cores * weirSeconds, cores * r.rawSeconds()));
+    md.append(
+        String.format(
+            "- Per 1,000 documents: %.2f CPU s on weir's side, %.2f on the raw bulk's. When the"
+                + " cores are all busy, the whole run / raw bulk can be at most about the raw"
+                + " side's CPU over weir's: %.2f here. weir's extra is reading the copy"
+                + " (PostgreSQL, the job) and the job's start.%n%n",
+            weirTotal * 1000 / r.documents(), rawTotal * 1000 / r.documents(), r.cpuBound()));
     return md.toString();
   }
 

@@ -234,13 +234,18 @@ final class BenchAllReport {
       bounds.add(
           String.format(
               "**backfill, whole run.** The copy pass alone: %.2f of the raw bulk (%.1f s of the"
-                  + " run's %.1f s). The rest, %.1f s, is the refresh, the catch-up pass (only the"
-                  + " documents written since the copy pass began) and the deletes check, which"
-                  + " reads every id the target holds. Details: [backfill.md](backfill.md).",
+                  + " run's %.1f s). The run's steps: %s (the start plans the document and"
+                  + " counts the copy; the catch-up pass covers only the documents written since"
+                  + " the copy pass began; the deletes check reads every id the target holds)."
+                  + " The cores: the raw bulk's processes used %.2f of the CPU seconds the whole"
+                  + " run's did (reading the copy costs PostgreSQL and the job CPU the raw bulk,"
+                  + " its documents in memory, does not spend), so with the cores busy the whole"
+                  + " run reaches at most about that ratio. Details: [backfill.md](backfill.md).",
               backfill.first().copyPassDocsPerSecond() / backfill.rawDocsPerSecond(),
               backfill.first().copyPassSeconds(),
               whole,
-              whole - backfill.first().copyPassSeconds()));
+              backfill.first().summary().stepsLine(),
+              backfill.cpuBound()));
     }
     row(
         md,

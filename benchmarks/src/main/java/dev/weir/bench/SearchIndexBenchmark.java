@@ -958,7 +958,66 @@ public final class SearchIndexBenchmark {
                 + " changes before it leave segments to merge).%n",
             r.jobStartSeconds()));
     md.append(cpuTable(r));
+    if (r.separateCores() != null) {
+      md.append(separateCoresTable(r.separateCores()));
+    }
     md.append(elasticsearchTable(r));
+    return md.toString();
+  }
+
+  /**
+   * The judged pass by core: how busy Elasticsearch's core and the other were in each side's timed
+   * window. Where weir's side keeps Elasticsearch's core less busy than the raw bulk does, this
+   * says whether its own core was full (its work bounds it) or not (it waits between bulks).
+   */
+  private static String separateCoresTable(Pass p) {
+    Map<String, Double> weir = p.weir().cpu();
+    Map<String, Double> raw = p.raw().cpu();
+    if (weir.isEmpty() || raw.isEmpty()) {
+      return "";
+    }
+    int others = Runtime.getRuntime().availableProcessors() - 1;
+    StringBuilder md =
+        new StringBuilder(
+            String.format(
+                "%n### The judged pass, by core%n%nCPU seconds each process used in each side's"
+                    + " timed window with Elasticsearch on core 0 and the rest on the other%s (the"
+                    + " raw bulk's median pass), and how busy each side kept the cores: CPU"
+                    + " seconds over the window's seconds.%n%n"
+                    + "| process | weir | raw bulk |%n|---|---:|---:|%n",
+                others > 1 ? "s" : ""));
+    double[] rest = new double[2];
+    for (String process : weir.keySet()) {
+      double w = weir.get(process);
+      double b = raw.getOrDefault(process, 0.0);
+      boolean part = CpuUse.isPart(process);
+      md.append(String.format("| %s%s | %.1f | %.1f |%n", part ? "… " : "", process, w, b));
+      if (!part && !process.equals(ELASTICSEARCH)) {
+        rest[0] += w;
+        rest[1] += b;
+      }
+    }
+    double weirEs = weir.getOrDefault(ELASTICSEARCH, 0.0) / p.weir().seconds();
+    double rawEs = raw.getOrDefault(ELASTICSEARCH, 0.0) / p.raw().seconds();
+    double weirRest = rest[0] / (others * p.weir().seconds());
+    double rawRest = rest[1] / (others * p.raw().seconds());
+    md.append(
+        String.format(
+            "| Elasticsearch's core busy | %.0f %% | %.0f %% |%n", 100 * weirEs, 100 * rawEs));
+    md.append(
+        String.format(
+            "| the other core%s busy | %.0f %% | %.0f %% |%n",
+            others > 1 ? "s" : "", 100 * weirRest, 100 * rawRest));
+    md.append(
+        String.format(
+            "%n- Per 1,000 documents Elasticsearch used %.2f CPU s on weir's side, %.2f on the raw"
+                + " bulk's; weir's side kept its core %.0f %% as busy as the raw bulk did, while"
+                + " weir's own work (job, PostgreSQL, Kafka) kept the other core %.0f %% busy."
+                + " Over the whole load, JIT compilation of the fresh job included.%n",
+            weir.getOrDefault(ELASTICSEARCH, 0.0) * 1000 / p.weir().documents(),
+            raw.getOrDefault(ELASTICSEARCH, 0.0) * 1000 / p.raw().documents(),
+            100 * weirEs / rawEs,
+            100 * weirRest));
     return md.toString();
   }
 

@@ -199,8 +199,10 @@ class BenchAllReportTest {
             2,
             1,
             4.0,
-            new BackfillBenchmark.Run(summary(5_000, 30_000_000), 5.0),
-            new BackfillBenchmark.Run(summary(0, 0), 3.0));
+            Map.of("Elasticsearch", 6.0),
+            new BackfillBenchmark.Run(
+                summary(5_000, 30_000_000), 5.0, Map.of("Elasticsearch", 7.0)),
+            new BackfillBenchmark.Run(summary(0, 0), 3.0, Map.of()));
     Map<String, Map<Integer, Double>> scaling = new LinkedHashMap<>();
     scaling.put("identity events/s", Map.of(1, 100_000.0, 2, 160_000.0));
     Profiles.Profile profile =
@@ -267,6 +269,14 @@ class BenchAllReportTest {
 
   private static Backfill.Summary summary(long sent, long bytes) {
     return new Backfill.Summary(
-        "products-2", 5_000, sent, 5_000 - sent, 0, bytes, false, Duration.ofSeconds(5));
+        "products-2",
+        5_000,
+        sent,
+        5_000 - sent,
+        0,
+        bytes,
+        false,
+        Duration.ofSeconds(5),
+        Map.of(Backfill.STEP_COPY, Duration.ofMillis(4_500)));
   }
 }

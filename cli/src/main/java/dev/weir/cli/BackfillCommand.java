@@ -126,6 +126,7 @@ final class BackfillCommand implements java.util.concurrent.Callable<Integer> {
           s.bytesSent(),
           s.elapsed().toMillis() / 1e3,
           s.swapped() ? "; alias moved to " + s.target() : "");
+      out.printf("  steps: %s%n", s.stepsLine());
       return s;
     } catch (BackfillException | dev.weir.search.definition.DefinitionException e) {
       out.println();

@@ -121,6 +121,14 @@ class BackfillITCase {
     assertThat(streamFailure.get()).isNull();
     assertThat(first.swapped()).isTrue();
     assertThat(first.sent()).isGreaterThanOrEqualTo(1500);
+    assertThat(first.steps().keySet())
+        .containsExactly(
+            Backfill.STEP_START,
+            Backfill.STEP_COPY,
+            Backfill.STEP_REFRESH,
+            Backfill.STEP_SETTLE,
+            Backfill.STEP_CATCH_UP,
+            Backfill.STEP_DELETES);
     // The alias answered throughout: never an error, never an empty or partial index.
     assertThat(badSearch.get()).isNull();
     assertThat(searches.get()).isGreaterThan(10);

@@ -49,7 +49,10 @@ public final class Backfill {
     default void ended(String pass) {}
   }
 
-  /** What a rebuild did. */
+  /**
+   * What a rebuild did; {@code steps} is how long each step took, in order (the {@code STEP_}
+   * names), the steps a run skipped left out.
+   */
   public record Summary(
       String target,
       long documents,
@@ -58,7 +61,23 @@ public final class Backfill {
       long deleted,
       long bytesSent,
       boolean swapped,
-      Duration elapsed) {}
+      Duration elapsed,
+      Map<String, Duration> steps) {
+
+    /** The steps as "copy pass 73.0 s, refresh 0.4 s, …". */
+    public String stepsLine() {
+      return steps.entrySet().stream()
+          .map(e -> String.format("%s %.1f s", e.getKey(), e.getValue().toMillis() / 1e3))
+          .collect(java.util.stream.Collectors.joining(", "));
+    }
+  }
+
+  public static final String STEP_START = "start";
+  public static final String STEP_COPY = "copy pass";
+  public static final String STEP_REFRESH = "refresh";
+  public static final String STEP_SETTLE = "settle";
+  public static final String STEP_CATCH_UP = "catch-up pass";
+  public static final String STEP_DELETES = "deletes check";
 
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Backfill.class);
 
@@ -89,13 +108,15 @@ public final class Backfill {
   public static Summary run(
       WeirConfig config, boolean swap, Supplier<StreamExecutionEnvironment> env, Progress progress)
       throws Exception {
-    long start = System.nanoTime();
+    Steps steps = new Steps();
     String target = BackfillOptions.target(config);
     CopySource copy = CopySource.of(config);
     long total = BackfillJob.count(config, copy);
     long mark = BackfillJob.writeMark(config, copy);
+    steps.done(STEP_START);
     Map<String, Long> copyPass =
         pass(config, new BackfillJob(copy), env.get(), "copy", total, progress);
+    steps.done(STEP_COPY);
     boolean dryRun = config.get(BackfillOptions.DRY_RUN);
     long deleted = 0;
     Map<String, Long> catchUp = Map.of();
@@ -109,7 +130,12 @@ public final class Backfill {
         if (swap) {
           TargetIndex.swap(es, copy.alias(), target);
         }
-        Thread.sleep(config.get(BackfillOptions.SETTLE).toMillis());
+        steps.done(STEP_REFRESH);
+        Duration settle = config.get(BackfillOptions.SETTLE);
+        if (!settle.isZero()) {
+          Thread.sleep(settle.toMillis());
+          steps.done(STEP_SETTLE);
+        }
         List<String> written = BackfillJob.writtenSince(config, copy, mark);
         if (!written.isEmpty()) {
           catchUp =
@@ -124,7 +150,9 @@ public final class Backfill {
         LOG.info(
             "catch-up pass: {} documents written to the copy since the copy pass began",
             written.size());
+        steps.done(STEP_CATCH_UP);
         deleted = deleteWhatTheCopyNoLongerHas(config, copy, es, target);
+        steps.done(STEP_DELETES);
       }
     }
     return new Summary(
@@ -135,7 +163,25 @@ public final class Backfill {
         deleted,
         sum(SplitComparer.BYTES, copyPass, catchUp),
         swap && !dryRun,
-        Duration.ofNanos(System.nanoTime() - start));
+        steps.elapsed(),
+        steps.durations);
+  }
+
+  /** How long each step of a run took: each ends where the one before it ended. */
+  private static final class Steps {
+    private final long start = System.nanoTime();
+    private long last = start;
+    private final Map<String, Duration> durations = new java.util.LinkedHashMap<>();
+
+    void done(String step) {
+      long now = System.nanoTime();
+      durations.put(step, Duration.ofNanos(now - last));
+      last = now;
+    }
+
+    Duration elapsed() {
+      return Duration.ofNanos(System.nanoTime() - start);
+    }
   }
 
   /** Runs one pass ({@code job}) to its end, reporting progress every second. */
@@ -215,7 +261,8 @@ public final class Backfill {
       TargetIndex.scan(
           es,
           target,
-          config.get(BackfillOptions.SPLIT_SIZE),
+          // Pages of ten splits: few round trips for a large index, several pages for a small one.
+          Math.min(TargetIndex.MAX_PAGE, 10 * config.get(BackfillOptions.SPLIT_SIZE)),
           held -> {
             for (String id : copy.missing(c, held.keySet())) {
               if (delete(es, target, id, held.get(id) + 1)) {

@@ -127,6 +127,9 @@ final class TargetIndex {
     return held;
   }
 
+  /** The most documents one search returns ({@code index.max_result_window}'s default). */
+  static final int MAX_PAGE = 10_000;
+
   /** One page of a scan: id → version of each document. */
   interface Page {
     void accept(Map<String, Long> versions) throws Exception;
