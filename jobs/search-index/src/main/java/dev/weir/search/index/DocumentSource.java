@@ -1,10 +1,8 @@
 package dev.weir.search.index;
 
-import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
-import dev.weir.schema.Json;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.List;
 
@@ -17,29 +15,47 @@ public final class DocumentSource {
 
   private DocumentSource() {}
 
+  private static final byte[] NULL = "null".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] CONTENT_HASH =
+      "\"content_hash\":".getBytes(StandardCharsets.US_ASCII);
+
   /**
    * @param names the document's fields, in order
    * @param values each field's value as JSON text (null: JSON null)
    */
   public static byte[] json(List<String> names, String[] values, byte[] contentHash) {
-    ByteArrayBuilder bytes = new ByteArrayBuilder(estimatedSize(values));
-    try (JsonGenerator g = Json.mapper().getFactory().createGenerator(bytes)) {
-      g.writeStartObject();
-      for (int i = 0; i < names.size(); i++) {
-        g.writeFieldName(names.get(i));
-        if (values[i] == null) {
-          g.writeNull();
-        } else {
-          g.writeRawValue(values[i]);
-        }
-      }
-      g.writeStringField(
-          "content_hash", contentHash == null ? null : HexFormat.of().formatHex(contentHash));
-      g.writeEndObject();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot write a document", e);
+    // The values are JSON text already: their UTF-8 bytes go in as they are. String.getBytes copies
+    // an ASCII string in one vectorised pass where a JsonGenerator's raw write encodes it char by
+    // char (28 % of the backfill's samples). A lone surrogate becomes '?', as the copy's JDBC
+    // write stores it.
+    ByteArrayBuilder out = new ByteArrayBuilder(estimatedSize(values));
+    out.append('{');
+    for (int i = 0; i < names.size(); i++) {
+      out.write(quoted(names.get(i)));
+      out.append(':');
+      out.write(values[i] == null ? NULL : values[i].getBytes(StandardCharsets.UTF_8));
+      out.append(',');
     }
-    return bytes.toByteArray();
+    out.write(CONTENT_HASH);
+    if (contentHash == null) {
+      out.write(NULL);
+    } else {
+      out.append('"');
+      out.write(HexFormat.of().formatHex(contentHash).getBytes(StandardCharsets.US_ASCII));
+      out.append('"');
+    }
+    out.append('}');
+    return out.toByteArray();
+  }
+
+  /** A field name as a JSON string, escaped as a JsonGenerator escapes it. */
+  private static byte[] quoted(String name) {
+    byte[] escaped = JsonStringEncoder.getInstance().quoteAsUTF8(name);
+    byte[] quoted = new byte[escaped.length + 2];
+    quoted[0] = '"';
+    System.arraycopy(escaped, 0, quoted, 1, escaped.length);
+    quoted[quoted.length - 1] = '"';
+    return quoted;
   }
 
   /**
