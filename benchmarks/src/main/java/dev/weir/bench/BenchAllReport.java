@@ -236,16 +236,20 @@ final class BenchAllReport {
               "**backfill, whole run.** The copy pass alone: %.2f of the raw bulk (%.1f s of the"
                   + " run's %.1f s). The run's steps: %s (the start plans the document and"
                   + " counts the copy; the catch-up pass covers only the documents written since"
-                  + " the copy pass began; the deletes check reads every id the target holds)."
-                  + " The cores: the raw bulk's processes used %.2f of the CPU seconds the whole"
-                  + " run's did (reading the copy costs PostgreSQL and the job CPU the raw bulk,"
-                  + " its documents in memory, does not spend), so with the cores busy the whole"
-                  + " run reaches at most about that ratio. Details: [backfill.md](backfill.md).",
+                  + " the copy pass began; the deletes check reads every id the target holds).%s"
+                  + " Details: [backfill.md](backfill.md).",
               backfill.first().copyPassDocsPerSecond() / backfill.rawDocsPerSecond(),
               backfill.first().copyPassSeconds(),
               whole,
               backfill.first().summary().stepsLine(),
-              backfill.cpuBound()));
+              Double.isNaN(backfill.cpuBound())
+                  ? ""
+                  : String.format(
+                      " The cores: the raw bulk's processes used %.2f of the CPU seconds the"
+                          + " whole run's did (reading the copy costs PostgreSQL and the job CPU"
+                          + " the raw bulk, its documents in memory, does not spend), so with the"
+                          + " cores busy the whole run reaches at most about that ratio.",
+                      backfill.cpuBound())));
     }
     row(
         md,

@@ -119,6 +119,30 @@ final class CpuUse {
     return seconds;
   }
 
+  /** The CPU seconds of every process in {@code cpu}, its parts not counted twice. */
+  static double total(Map<String, Double> cpu) {
+    return cpu.entrySet().stream()
+        .filter(e -> !isPart(e.getKey()))
+        .mapToDouble(Map.Entry::getValue)
+        .sum();
+  }
+
+  /**
+   * Markdown rows "| process | weir | other |" of two sides' CPU seconds, in {@code weir}'s order
+   * (a part as "… of which …").
+   */
+  static void appendRows(StringBuilder md, Map<String, Double> weir, Map<String, Double> other) {
+    for (String process : weir.keySet()) {
+      md.append(
+          String.format(
+              "| %s%s | %.1f | %.1f |%n",
+              isPart(process) ? "… " : "",
+              process,
+              weir.get(process),
+              other.getOrDefault(process, 0.0)));
+    }
+  }
+
   /** Whether {@code name} is a part of a process already counted in it (not to be added up). */
   static boolean isPart(String name) {
     return name.equals(JIT) || name.equals(GC) || name.equals(BUSIEST);

@@ -973,7 +973,7 @@ public final class SearchIndexBenchmark {
   private static String separateCoresTable(Pass p) {
     Map<String, Double> weir = p.weir().cpu();
     Map<String, Double> raw = p.raw().cpu();
-    if (weir.isEmpty() || raw.isEmpty()) {
+    if (weir.isEmpty() || raw.getOrDefault(ELASTICSEARCH, 0.0) <= 0) {
       return "";
     }
     int others = Runtime.getRuntime().availableProcessors() - 1;
@@ -986,21 +986,13 @@ public final class SearchIndexBenchmark {
                     + " seconds over the window's seconds.%n%n"
                     + "| process | weir | raw bulk |%n|---|---:|---:|%n",
                 others > 1 ? "s" : ""));
-    double[] rest = new double[2];
-    for (String process : weir.keySet()) {
-      double w = weir.get(process);
-      double b = raw.getOrDefault(process, 0.0);
-      boolean part = CpuUse.isPart(process);
-      md.append(String.format("| %s%s | %.1f | %.1f |%n", part ? "… " : "", process, w, b));
-      if (!part && !process.equals(ELASTICSEARCH)) {
-        rest[0] += w;
-        rest[1] += b;
-      }
-    }
+    CpuUse.appendRows(md, weir, raw);
     double weirEs = weir.getOrDefault(ELASTICSEARCH, 0.0) / p.weir().seconds();
-    double rawEs = raw.getOrDefault(ELASTICSEARCH, 0.0) / p.raw().seconds();
-    double weirRest = rest[0] / (others * p.weir().seconds());
-    double rawRest = rest[1] / (others * p.raw().seconds());
+    double rawEs = raw.get(ELASTICSEARCH) / p.raw().seconds();
+    double weirRest =
+        (CpuUse.total(weir) - weir.getOrDefault(ELASTICSEARCH, 0.0))
+            / (others * p.weir().seconds());
+    double rawRest = (CpuUse.total(raw) - raw.get(ELASTICSEARCH)) / (others * p.raw().seconds());
     md.append(
         String.format(
             "| Elasticsearch's core busy | %.0f %% | %.0f %% |%n", 100 * weirEs, 100 * rawEs));
@@ -1012,11 +1004,12 @@ public final class SearchIndexBenchmark {
         String.format(
             "%n- Per 1,000 documents Elasticsearch used %.2f CPU s on weir's side, %.2f on the raw"
                 + " bulk's; weir's side kept its core %.0f %% as busy as the raw bulk did, while"
-                + " weir's own work (job, PostgreSQL, Kafka) kept the other core %.0f %% busy."
-                + " Over the whole load, JIT compilation of the fresh job included.%n",
+                + " weir's own work (job, PostgreSQL, Kafka) kept the other core%s %.0f %% busy."
+                + " Over the whole load: the judged ratio is taken after warm-up.%n",
             weir.getOrDefault(ELASTICSEARCH, 0.0) * 1000 / p.weir().documents(),
             raw.getOrDefault(ELASTICSEARCH, 0.0) * 1000 / p.raw().documents(),
             100 * weirEs / rawEs,
+            others > 1 ? "s" : "",
             100 * weirRest));
     return md.toString();
   }
@@ -1108,19 +1101,9 @@ public final class SearchIndexBenchmark {
                     + " /proc; a service's process tree). The benchmark JVM is weir's job"
                     + " (MiniCluster) on weir's side, the bulk client on the raw side.%n%n"
                     + "| process | weir | raw bulk |%n|---|---:|---:|%n"));
-    double weirTotal = 0;
-    double rawTotal = 0;
-    for (String process : weir.keySet()) {
-      double w = weir.get(process);
-      double b = raw.getOrDefault(process, 0.0);
-      if (CpuUse.isPart(process)) {
-        md.append(String.format("| … %s | %.1f | %.1f |%n", process, w, b));
-        continue;
-      }
-      weirTotal += w;
-      rawTotal += b;
-      md.append(String.format("| %s | %.1f | %.1f |%n", process, w, b));
-    }
+    CpuUse.appendRows(md, weir, raw);
+    double weirTotal = CpuUse.total(weir);
+    double rawTotal = CpuUse.total(raw);
     md.append(String.format("| **all** | **%.1f** | **%.1f** |%n", weirTotal, rawTotal));
     md.append(
         String.format(

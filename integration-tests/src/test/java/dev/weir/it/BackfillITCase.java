@@ -126,6 +126,7 @@ class BackfillITCase {
             Backfill.STEP_START,
             Backfill.STEP_COPY,
             Backfill.STEP_REFRESH,
+            Backfill.STEP_SWAP,
             Backfill.STEP_SETTLE,
             Backfill.STEP_CATCH_UP,
             Backfill.STEP_DELETES);

@@ -75,6 +75,7 @@ public final class Backfill {
   public static final String STEP_START = "start";
   public static final String STEP_COPY = "copy pass";
   public static final String STEP_REFRESH = "refresh";
+  public static final String STEP_SWAP = "alias swap";
   public static final String STEP_SETTLE = "settle";
   public static final String STEP_CATCH_UP = "catch-up pass";
   public static final String STEP_DELETES = "deletes check";
@@ -127,10 +128,11 @@ public final class Backfill {
         // compares with what a search finds: without a refresh it would send the last second's
         // documents again.
         es.indices().refresh(r -> r.index(target));
+        steps.done(STEP_REFRESH);
         if (swap) {
           TargetIndex.swap(es, copy.alias(), target);
+          steps.done(STEP_SWAP);
         }
-        steps.done(STEP_REFRESH);
         Duration settle = config.get(BackfillOptions.SETTLE);
         if (!settle.isZero()) {
           Thread.sleep(settle.toMillis());

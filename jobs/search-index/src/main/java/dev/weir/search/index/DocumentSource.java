@@ -5,6 +5,8 @@ import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The Elasticsearch document of a declared document: each field's JSON value as it is, then the
@@ -14,6 +16,9 @@ import java.util.List;
 public final class DocumentSource {
 
   private DocumentSource() {}
+
+  /** The definitions' field names, quoted: as many as the declared documents have fields. */
+  private static final Map<String, byte[]> QUOTED_NAMES = new ConcurrentHashMap<>();
 
   private static final byte[] NULL = "null".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] CONTENT_HASH =
@@ -48,8 +53,12 @@ public final class DocumentSource {
     return out.toByteArray();
   }
 
-  /** A field name as a JSON string, escaped as a JsonGenerator escapes it. */
+  /** A field name as a JSON string, escaped as a JsonGenerator escapes it; once per name. */
   private static byte[] quoted(String name) {
+    return QUOTED_NAMES.computeIfAbsent(name, DocumentSource::quote);
+  }
+
+  private static byte[] quote(String name) {
     byte[] escaped = JsonStringEncoder.getInstance().quoteAsUTF8(name);
     byte[] quoted = new byte[escaped.length + 2];
     quoted[0] = '"';
@@ -79,9 +88,13 @@ public final class DocumentSource {
         bytes++;
       } else if (c < 0x800) {
         bytes += 2;
-      } else if (Character.isHighSurrogate(c)) {
+      } else if (Character.isHighSurrogate(c)
+          && i + 1 < s.length()
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
         bytes += 4;
         i++;
+      } else if (Character.isSurrogate(c)) {
+        bytes++; // a lone surrogate is written as '?'
       } else {
         bytes += 3;
       }

@@ -44,11 +44,14 @@ class DocumentSourceTest {
   }
 
   @Test
-  void aLoneSurrogateBecomesAQuestionMarkAsTheCopyStoresIt() {
-    String[] values = {"1", "\"a\ud800b\"", "null", "null", "null", "null", "null"};
+  void aLoneSurrogateBecomesAQuestionMarkAsTheCopyStoresItAndSizesAsOne() {
+    String name = "\"a" + "\ud800".repeat(100) + "b\udc00\"";
+    String[] values = {"1", name, "null", "null", "null", "null", "null"};
 
-    assertThat(new String(DocumentSource.json(NAMES, values, null), StandardCharsets.UTF_8))
-        .contains("\"name\":\"a?b\"");
+    byte[] json = DocumentSource.json(NAMES, values, new byte[32]);
+    assertThat(new String(json, StandardCharsets.UTF_8))
+        .contains("\"name\":\"a" + "?".repeat(100) + "b?\"");
+    assertThat(DocumentSource.sizeAtLeast(NAMES, values)).isLessThanOrEqualTo(json.length);
   }
 
   /** The reference: each value written raw through Jackson's generator. */
