@@ -7,6 +7,8 @@ import org.apache.flink.api.connector.sink2.StatefulSinkWriter;
 import org.apache.flink.connector.base.sink.AsyncSinkBase;
 import org.apache.flink.connector.base.sink.writer.BufferedRequestState;
 import org.apache.flink.connector.base.sink.writer.ElementConverter;
+import org.apache.flink.connector.base.sink.writer.strategy.AIMDScalingStrategy;
+import org.apache.flink.connector.base.sink.writer.strategy.CongestionControlRateLimitingStrategy;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
@@ -75,6 +77,17 @@ public class ElasticsearchSink<T> extends AsyncSinkBase<T, DocumentOperation> {
         .setMaxBufferedRequests(getMaxBufferedRequests())
         .setMaxTimeInBufferMS(getMaxTimeInBufferMS())
         .setMaxRecordSizeInBytes(getMaxRecordSizeInBytes())
+        // Flink's default starts at one batch's documents in flight and adds 10 per answered
+        // request: a second bulk was rarely sent before the first was answered, and Elasticsearch
+        // waited between bulks while the next was written and sent. All of them may be in flight.
+        .setRateLimitingStrategy(
+            CongestionControlRateLimitingStrategy.builder()
+                .setMaxInFlightRequests(getMaxInFlightRequests())
+                .setInitialMaxInFlightMessages(getMaxBatchSize() * getMaxInFlightRequests())
+                .setScalingStrategy(
+                    AIMDScalingStrategy.builder(getMaxBatchSize() * getMaxInFlightRequests())
+                        .build())
+                .build())
         .build();
   }
 }
