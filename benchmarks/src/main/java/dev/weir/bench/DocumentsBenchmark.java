@@ -610,7 +610,8 @@ public final class DocumentsBenchmark {
             + " the raw bulk of the documents it indexed, with their versions, "
             + SearchIndexBenchmark.RAW_BULK_PASSES
             + " times, each pass into a fresh index once Elasticsearch runs no merge (one pass on a"
-            + " shared machine is noisy): the median pass by documents/s is shown and compared,"
+            + " shared machine is noisy): the median pass (after warm-up where measured) is shown"
+            + " and compared,"
             + " with the range of the passes. The JVM and Elasticsearch are warm (the live job"
             + " above ran first).\n\n");
     md.append(
