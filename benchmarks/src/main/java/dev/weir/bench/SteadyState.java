@@ -236,15 +236,15 @@ final class SteadyState {
     for (Side s : sides) {
       s.cpuSeconds().keySet().stream().filter(p -> !processes.contains(p)).forEach(processes::add);
     }
-    StringBuilder md = new StringBuilder("| side | events/s |");
+    StringBuilder md = new StringBuilder("| side | events/s | window (s) |");
     limits.keySet().forEach(l -> md.append(" ").append(l).append(" |"));
     processes.forEach(p -> md.append(" CPU s / 1,000 events: ").append(p).append(" |"));
-    md.append("\n|---|---:|");
+    md.append("\n|---|---:|---:|");
     limits.keySet().forEach(l -> md.append("---:|"));
     processes.forEach(p -> md.append("---:|"));
     md.append('\n');
     for (Side s : sides) {
-      md.append(String.format("| %s | %,.0f |", s.name(), s.eventsPerSecond()));
+      md.append(String.format("| %s | %,.0f | %.1f |", s.name(), s.eventsPerSecond(), s.seconds()));
       limits
           .values()
           .forEach(
@@ -252,6 +252,18 @@ final class SteadyState {
       processes.forEach(p -> md.append(String.format(" %.3f |", s.cpuPerThousand(p))));
       md.append('\n');
     }
+    List<String> shortWindows =
+        sides.stream().filter(s -> s.seconds() < MIN_WINDOW_SECONDS).map(Side::name).toList();
+    if (!shortWindows.isEmpty()) {
+      md.append(
+          String.format(
+              "%nThe window of %s lasted under %.0f s: a rate over so short a stretch is a rough"
+                  + " one (a larger input, `--events`, lengthens it).%n",
+              String.join(", ", shortWindows), MIN_WINDOW_SECONDS));
+    }
     return md.toString();
   }
+
+  /** A steady window shorter than this is reported as rough. */
+  static final double MIN_WINDOW_SECONDS = 5;
 }
