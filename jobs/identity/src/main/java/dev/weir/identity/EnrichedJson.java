@@ -34,6 +34,13 @@ final class EnrichedJson implements Serializable {
   private final EventCodec<EnrichedTrackingEvent> codec =
       EventCodec.of(EventSchema.TRACKING_ENRICHED, EnrichedTrackingEvent.class);
 
+  /**
+   * The buffer each event is written into, then copied out once: a fresh one per event, grown by
+   * copying, took 100 of the 480 ns an event of ~630 bytes took to write. One sink subtask (one
+   * thread) has its own instance, deserialized from the job graph.
+   */
+  private transient Out scratch;
+
   byte[] encode(EnrichedTrackingEvent e) {
     if (e.eventId() == null
         || e.projectId() == null
@@ -50,7 +57,11 @@ final class EnrichedJson implements Serializable {
       // Jackson writes as two escapes.
       return codec.encode(e);
     }
-    Out out = new Out(512);
+    if (scratch == null) {
+      scratch = new Out(1024);
+    }
+    Out out = scratch;
+    out.reset();
     out.write(EVENT_ID);
     out.string(e.eventId());
     out.write(PROJECT_ID);

@@ -52,6 +52,23 @@ class EnrichedJsonTest {
   }
 
   @Test
+  void eachEventsBytesAreItsOwnThoughTheBufferIsReused() {
+    EnrichedJson json = new EnrichedJson();
+    EnrichedTrackingEvent longer =
+        new EnrichedTrackingEvent(
+            "e-long", "p", "d".repeat(2_000), "Viewed", Instant.EPOCH, null, "u");
+    EnrichedTrackingEvent shorter =
+        new EnrichedTrackingEvent("e", "p", "d", "n", Instant.EPOCH, null, "u");
+
+    byte[] first = json.encode(longer);
+    byte[] firstCopy = first.clone();
+    byte[] second = json.encode(shorter);
+
+    assertThat(second).isEqualTo(CODEC.encode(shorter));
+    assertThat(first).isEqualTo(firstCopy).isEqualTo(CODEC.encode(longer));
+  }
+
+  @Test
   void copiesRawPropertiesAsTheyArrived() throws Exception {
     String properties = "{\"price\":19.90, \"tags\":[\"a\"]}";
     TrackingEvent in =

@@ -48,6 +48,27 @@ class RowValuesTest {
   }
 
   @Test
+  void aValueEndsBeforeTheWhitespaceAndCommaAfterIt() throws Exception {
+    ObjectNode row = row();
+    String pretty = Json.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(row);
+    RowValues values = RowValues.of(pretty.replace(",\n", " \t,\r\n "));
+
+    assertThat(values.size()).isEqualTo(row.size());
+    for (Iterator<Map.Entry<String, JsonNode>> it = row.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> field = it.next();
+      String json = values.json(field.getKey());
+      if (field.getValue().isContainerNode()) {
+        // A container keeps the whitespace inside it; it reads back the same.
+        assertThat(Json.mapper().readTree(json))
+            .as(field.getKey())
+            .isEqualTo(Json.mapper().readTree(field.getValue().toString()));
+      } else {
+        assertThat(json).as(field.getKey()).isEqualTo(field.getValue().toString());
+      }
+    }
+  }
+
+  @Test
   void keysAreThoseOfTheParsedValues() {
     ObjectNode row = row();
     RowValues values = RowValues.of(row.toString());
