@@ -85,29 +85,19 @@ class RawBulkMedianTest {
   void theJudgedPassByCoreIsTakenAfterWarmUp() {
     // weir's side: Elasticsearch idle while the job read the snapshot, then 93 % busy.
     Load weir =
-        new Load(
+        metered(
             "weir",
-            10_000,
             20.0,
-            8_000,
             10.0,
             Map.of("Elasticsearch", 10.0, "benchmark JVM", 8.0),
-            Map.of("Elasticsearch", 9.3, "benchmark JVM", 5.0),
-            null,
-            null,
-            List.of());
+            Map.of("Elasticsearch", 9.3, "benchmark JVM", 5.0));
     Load raw =
-        new Load(
+        metered(
             "raw",
-            10_000,
             10.0,
-            8_000,
             8.0,
             Map.of("Elasticsearch", 9.5, "benchmark JVM", 1.0),
-            Map.of("Elasticsearch", 7.6, "benchmark JVM", 0.8),
-            null,
-            null,
-            List.of());
+            Map.of("Elasticsearch", 7.6, "benchmark JVM", 0.8));
     Writes writes = new Writes("weir", 1, 1, 1, 0, List.of());
     String md =
         SearchIndexBenchmark.markdown(
@@ -195,12 +185,21 @@ class RawBulkMedianTest {
 
   /** {@code load}, its last 8,000 documents at {@code rate}/s. */
   private static Load steadyAt(Load load, double rate) {
+    return afterWarmUp(load, 8_000 / rate);
+  }
+
+  /** {@code load}, its stretch after warm-up too short to measure. */
+  private static Load shortAfterWarmUp(Load load) {
+    return afterWarmUp(load, SearchIndexBenchmark.MIN_STEADY_SECONDS / 2);
+  }
+
+  private static Load afterWarmUp(Load load, double steadySeconds) {
     return new Load(
         load.name(),
         load.documents(),
         load.seconds(),
         8_000,
-        8_000 / rate,
+        steadySeconds,
         load.cpu(),
         load.steadyCpu(),
         null,
@@ -208,19 +207,15 @@ class RawBulkMedianTest {
         List.of());
   }
 
-  /** {@code load}, its stretch after warm-up too short to measure. */
-  private static Load shortAfterWarmUp(Load load) {
+  /** 10,000 documents, the last 8,000 after warm-up, with the CPU of both stretches. */
+  private static Load metered(
+      String name,
+      double seconds,
+      double steadySeconds,
+      Map<String, Double> cpu,
+      Map<String, Double> steadyCpu) {
     return new Load(
-        load.name(),
-        load.documents(),
-        load.seconds(),
-        8_000,
-        SearchIndexBenchmark.MIN_STEADY_SECONDS / 2,
-        load.cpu(),
-        load.steadyCpu(),
-        null,
-        null,
-        List.of());
+        name, 10_000, seconds, 8_000, steadySeconds, cpu, steadyCpu, null, null, List.of());
   }
 
   private static Load load(String name, long documents, double seconds, List<Double> passRates) {
