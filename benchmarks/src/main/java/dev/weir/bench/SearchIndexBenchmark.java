@@ -1072,8 +1072,10 @@ public final class SearchIndexBenchmark {
       return "";
     }
     boolean steady = p.steadyRatio().isPresent();
-    Map<String, Double> weir = steady ? p.weir().steadyCpu() : p.weir().cpu();
-    Map<String, Double> raw = steady ? p.raw().steadyCpu() : p.raw().cpu();
+    Stretch weirStretch = Stretch.of(p.weir(), steady);
+    Stretch rawStretch = Stretch.of(p.raw(), steady);
+    Map<String, Double> weir = weirStretch.cpu();
+    Map<String, Double> raw = rawStretch.cpu();
     int others = Runtime.getRuntime().availableProcessors() - 1;
     String plural = others > 1 ? "s" : "";
     StringBuilder md =
@@ -1086,8 +1088,8 @@ public final class SearchIndexBenchmark {
                     + "| process | weir | raw bulk |%n|---|---:|---:|%n",
                 steady ? "stretch after warm-up (the judged one)" : "whole load", plural));
     CpuUse.appendRows(md, weir, raw);
-    Busy weirBusy = Busy.of(p.weir(), steady, others);
-    Busy rawBusy = Busy.of(p.raw(), steady, others);
+    Busy weirBusy = weirStretch.busy(others);
+    Busy rawBusy = rawStretch.busy(others);
     md.append(
         String.format(
             "| Elasticsearch's core busy | %.0f %% | %.0f %% |%n",
@@ -1097,8 +1099,8 @@ public final class SearchIndexBenchmark {
             "| the other core%s busy | %.0f %% | %.0f %% |%n",
             plural, 100 * weirBusy.rest(), 100 * rawBusy.rest()));
     if (steady) {
-      Busy weirWhole = Busy.of(p.weir(), false, others);
-      Busy rawWhole = Busy.of(p.raw(), false, others);
+      Busy weirWhole = Stretch.of(p.weir(), false).busy(others);
+      Busy rawWhole = Stretch.of(p.raw(), false).busy(others);
       md.append(
           String.format(
               "| over the whole load: Elasticsearch's core busy | %.0f %% | %.0f %% |%n"
@@ -1109,15 +1111,13 @@ public final class SearchIndexBenchmark {
               100 * weirWhole.rest(),
               100 * rawWhole.rest()));
     }
-    long weirDocuments = steady ? p.weir().steadyDocuments() : p.weir().documents();
-    long rawDocuments = steady ? p.raw().steadyDocuments() : p.raw().documents();
     md.append(
         String.format(
             "%n- Per 1,000 documents Elasticsearch used %.2f CPU s on weir's side, %.2f on the raw"
                 + " bulk's; weir's side kept its core %.0f %% as busy as the raw bulk did, while"
                 + " weir's own work (job, PostgreSQL, Kafka) kept the other core%s %.0f %% busy.%n",
-            weir.getOrDefault(ELASTICSEARCH, 0.0) * 1000 / weirDocuments,
-            raw.getOrDefault(ELASTICSEARCH, 0.0) * 1000 / rawDocuments,
+            weir.getOrDefault(ELASTICSEARCH, 0.0) * 1000 / weirStretch.documents(),
+            raw.getOrDefault(ELASTICSEARCH, 0.0) * 1000 / rawStretch.documents(),
             100 * weirBusy.elasticsearch() / rawBusy.elasticsearch(),
             plural,
             100 * weirBusy.rest()));
@@ -1131,15 +1131,22 @@ public final class SearchIndexBenchmark {
     return md.toString();
   }
 
-  /** How busy a load kept Elasticsearch's core and the others, over a stretch of it. */
-  private record Busy(double elasticsearch, double rest) {
-    static Busy of(Load load, boolean afterWarmUp, int otherCores) {
-      Map<String, Double> cpu = afterWarmUp ? load.steadyCpu() : load.cpu();
-      double seconds = afterWarmUp ? load.steadySeconds() : load.seconds();
+  /** A stretch of a load: after its warm-up, or the whole of it. */
+  private record Stretch(Map<String, Double> cpu, double seconds, long documents) {
+    static Stretch of(Load load, boolean afterWarmUp) {
+      return afterWarmUp
+          ? new Stretch(load.steadyCpu(), load.steadySeconds(), load.steadyDocuments())
+          : new Stretch(load.cpu(), load.seconds(), load.documents());
+    }
+
+    /** How busy it kept Elasticsearch's core and the {@code otherCores}. */
+    Busy busy(int otherCores) {
       double es = cpu.getOrDefault(ELASTICSEARCH, 0.0);
       return new Busy(es / seconds, (CpuUse.total(cpu) - es) / (otherCores * seconds));
     }
   }
+
+  private record Busy(double elasticsearch, double rest) {}
 
   /** What Elasticsearch did on each side of the second pass, from the indices' stats. */
   private static String elasticsearchTable(Result r) {
