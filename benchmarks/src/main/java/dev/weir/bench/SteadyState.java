@@ -89,7 +89,11 @@ final class SteadyState {
 
   /** A local MiniCluster configured as the manifests run the jobs: RocksDB, incremental. */
   static StreamExecutionEnvironment environment() {
-    Configuration conf = new Configuration();
+    return environment(new Configuration());
+  }
+
+  /** {@link #environment()} with {@code conf}'s options on top (the cluster's configuration). */
+  static StreamExecutionEnvironment environment(Configuration conf) {
     conf.setString("state.backend.type", "rocksdb");
     conf.setString("execution.checkpointing.incremental", "true");
     // The memory one slot has in the manifests (a 4 GB TaskManager, 2 slots). A MiniCluster's

@@ -229,6 +229,7 @@ class BenchAllReportTest {
                 side("decode, validate, discard", 120_000, 1.0, 0.8),
                 side("keyed-state floor", 120_000, 2.0, 1.0),
                 side("weir activity-feed", 120_000, 4.0, 1.2),
+                side("weir, heap timers", 120_000, 3.8, 1.1),
                 side("naive JDBC loop", 120_000, 3.0, 0.9),
                 new PacedInput.Latency(5_000, 1_400, 2_600),
                 10),

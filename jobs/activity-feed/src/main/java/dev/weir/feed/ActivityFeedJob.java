@@ -14,9 +14,6 @@ import java.time.Duration;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
-import org.apache.flink.configuration.ConfigOption;
-import org.apache.flink.configuration.ConfigOptions;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -57,7 +54,8 @@ public final class ActivityFeedJob implements WeirJob {
   @Override
   public void build(StreamExecutionEnvironment env, WeirConfig config) {
     FeedSettings settings = FeedSettings.from(config);
-    heapTimers(env);
+    // Timers stay in RocksDB, the backend's default: there is one per live entry, and on the heap
+    // each held ~340 B of it (docs/state.md).
     // No operator changes a record it was handed: the collator (which keeps waiting events until
     // the next checkpoint) gets its own from the network and emits fresh writes with copied
     // entries. Chained operators need no copy.
@@ -75,27 +73,6 @@ public final class ActivityFeedJob implements WeirJob {
             NAME + "-events");
     collate(events, settings, FeedStoreSink.create(config, settings));
     dlq.sinkTo(config);
-  }
-
-  /** Flink's option for where RocksDB keeps timers. */
-  static final ConfigOption<String> TIMER_SERVICE =
-      ConfigOptions.key("state.backend.rocksdb.timer-service.factory")
-          .stringType()
-          .noDefaultValue();
-
-  /**
-   * Timers on the heap (checkpointed with the keyed state), unless the cluster's configuration
-   * names a place. RocksDB's timer queue kept a sorted cache of serialized timers per key group:
-   * its inserts were a tenth of the collate thread's time (issue 27), for at most one timer per
-   * entry and three per key while events wait. Restoring a checkpoint taken with timers in RocksDB
-   * needs a savepoint in the canonical format, or the option set to ROCKSDB.
-   */
-  static void heapTimers(StreamExecutionEnvironment env) {
-    if (env.getConfiguration().getOptional(TIMER_SERVICE).isEmpty()) {
-      Configuration timers = new Configuration();
-      timers.set(TIMER_SERVICE, "HEAP");
-      env.configure(timers);
-    }
   }
 
   /** The job's logic between its source and its store: tests call it with their own ends. */

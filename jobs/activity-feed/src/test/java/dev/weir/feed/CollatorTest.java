@@ -300,7 +300,7 @@ class CollatorTest {
   @EnumSource(Backend.class)
   void aSavepointKeyedByThePojoSerializerRestores(Backend backend) throws Exception {
     // Before CollationKeySerializer, Flink's POJO serializer wrote the keys: RocksDB finds a
-    // key's state by those bytes, and the heap timers are restored with them.
+    // key's state and its timers by those bytes.
     harness.close();
     harness = harness(SETTINGS, CollationKeySerializer.pojoType(), backend);
     send("e1", 0, "push");
@@ -762,7 +762,7 @@ class CollatorTest {
     return h;
   }
 
-  /** Restored from {@code state} if given; RocksDB with heap timers, as the job deploys it. */
+  /** Restored from {@code state} if given; RocksDB with its timers in it, as the job deploys it. */
   private static KeyedOneInputStreamOperatorTestHarness<CollationKey, ActivityEvent, FeedWrite>
       harness(
           FeedSettings settings,
@@ -774,9 +774,7 @@ class CollatorTest {
         new KeyedOneInputStreamOperatorTestHarness<>(
             new CollatorOperator(new Collator(settings)), CollationKey::of, keyType);
     if (backend == Backend.ROCKSDB) {
-      var rocksDb = new EmbeddedRocksDBStateBackend();
-      rocksDb.setPriorityQueueStateType(EmbeddedRocksDBStateBackend.PriorityQueueStateType.HEAP);
-      h.setStateBackend(rocksDb);
+      h.setStateBackend(new EmbeddedRocksDBStateBackend());
     }
     if (state != null) {
       h.setProcessingTime(1_000);
