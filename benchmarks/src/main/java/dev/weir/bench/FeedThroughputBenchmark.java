@@ -67,6 +67,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  *       at least, to tell it from what weir's collation adds;
  *   <li>weir: {@link ActivityFeedJob} itself, RocksDB state, checkpoints at the default interval,
  *       its real PostgreSQL sink and dead-letter sink;
+ *   <li>weir with heap timers: the same job, its timers on the heap instead of in RocksDB;
  *   <li>the naive way: one consumer loop that decodes each event the same way and collates it with
  *       JDBC, a new row per event and the old one deleted ({@link FeedBenchmark#naiveCollation}).
  * </ol>

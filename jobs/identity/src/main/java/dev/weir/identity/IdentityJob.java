@@ -59,8 +59,7 @@ public final class IdentityJob implements WeirJob {
   public void build(StreamExecutionEnvironment env, WeirConfig config) {
     // No operator of this job keeps a record it was handed (state is written through RocksDB's
     // serializer or, on the heap, holds immutable Java records; the sinks encode at once), so
-    // chained
-    // operators can pass them on without a copy.
+    // chained operators can pass them on without a copy.
     env.getConfig().enableObjectReuse();
     DeadLetters dlq = new DeadLetters(NAME);
     DataStream<TrackingEvent> tracking =
