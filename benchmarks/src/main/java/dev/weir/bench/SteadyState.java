@@ -92,7 +92,7 @@ final class SteadyState {
     return environment(new Configuration());
   }
 
-  /** {@link #environment()} with {@code conf}'s options on top (the cluster's configuration). */
+  /** {@link #environment()} with {@code conf}'s other options (the cluster's configuration). */
   static StreamExecutionEnvironment environment(Configuration conf) {
     conf.setString("state.backend.type", "rocksdb");
     conf.setString("execution.checkpointing.incremental", "true");

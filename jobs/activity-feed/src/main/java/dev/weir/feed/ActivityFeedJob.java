@@ -20,6 +20,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 /**
  * activity-feed: {@code activity.events} → collation by (workspace, actor, element type, element
  * id, action) on event time → {@code feed_entry}, updated in place → {@code feed_archive}.
+ *
+ * <p>Its timers, one per live entry, stay where the RocksDB backend keeps them by default, in
+ * RocksDB: on the heap each held ~340 B of it (docs/state.md).
  */
 public final class ActivityFeedJob implements WeirJob {
 
@@ -54,8 +57,6 @@ public final class ActivityFeedJob implements WeirJob {
   @Override
   public void build(StreamExecutionEnvironment env, WeirConfig config) {
     FeedSettings settings = FeedSettings.from(config);
-    // Timers stay in RocksDB, the backend's default: there is one per live entry, and on the heap
-    // each held ~340 B of it (docs/state.md).
     // No operator changes a record it was handed: the collator (which keeps waiting events until
     // the next checkpoint) gets its own from the network and emits fresh writes with copied
     // entries. Chained operators need no copy.

@@ -49,9 +49,9 @@ class CollatorOperatorTest {
   @Test
   void aCheckpointWithHeapTimersRestoresWithTimersInRocksDb() throws Exception {
     // weir set heap timers until issue 27's measurements moved them back to RocksDB: a deployed
-    // job's checkpoint holds its timers in the heap's format, and each must still fire.
-    // The two queues fire timers due at the same time in another order of keys, so the writes
-    // are compared entry by entry.
+    // job's checkpoint holds its timers in the heap's format, and each must still fire. The two
+    // queues fire timers due at the same time in another order of keys, so the writes are
+    // compared entry by entry.
     List<String> direct = run(() -> new KeyedProcessOperator<>(new Collator(SETTINGS)));
     List<String> restored =
         run(
