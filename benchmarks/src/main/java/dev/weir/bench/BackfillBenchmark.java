@@ -187,10 +187,12 @@ public final class BackfillBenchmark {
                 + " job's copy writer. Parallelism ")
         .append(r.parallelism())
         .append(" for the backfill, as many loaders for the raw bulk. ")
-        .append(r.rounds())
         .append(
-            " rounds of the raw bulk and the backfill into an empty index in turn; the best of each"
-                + " side is shown.\n\n");
+            r.rounds() == 1
+                ? "1 round of the raw bulk and the backfill into an empty index in turn.\n\n"
+                : r.rounds()
+                    + " rounds of the raw bulk and the backfill into an empty index in turn; the"
+                    + " best of each side is shown.\n\n");
     md.append("## Documents per second\n\n");
     md.append("| | documents | seconds | documents/s |\n|---|---:|---:|---:|\n");
     row(
