@@ -3,6 +3,7 @@ package dev.weir.common.postgres;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.configuration.FluentConfiguration;
 import org.flywaydb.core.api.output.MigrateResult;
 
 /**
@@ -26,8 +27,10 @@ public final class Migrations {
   public static MigrateResult apply(WeirConfig config) {
     String user = config.get(WeirOptions.POSTGRES_USER);
     String password = config.postgresPassword();
-    MigrateResult weir = apply(WEIR, config.get(WeirOptions.POSTGRES_URL), user, password);
-    apply(ARCHIVE, archiveUrl(config), user, password);
+    PostgresTimeouts timeouts = PostgresTimeouts.of(config);
+    MigrateResult weir =
+        apply(WEIR, config.get(WeirOptions.POSTGRES_URL), user, password, timeouts);
+    apply(ARCHIVE, archiveUrl(config), user, password, timeouts);
     return weir;
   }
 
@@ -37,15 +40,29 @@ public final class Migrations {
         .orElse(config.get(WeirOptions.POSTGRES_URL));
   }
 
-  /** Applies one migration set to one database; each set keeps its own history table. */
-  public static MigrateResult apply(String set, String jdbcUrl, String user, String password) {
+  /** Applies one migration set to one database. */
+  private static MigrateResult apply(
+      String set, String jdbcUrl, String user, String password, PostgresTimeouts timeouts) {
+    return configure(set, jdbcUrl, user, password, timeouts).load().migrate();
+  }
+
+  /**
+   * Flyway for one migration set in one database; each set keeps its own history table. Its
+   * connections get the timeouts of the jobs' own: the driver's, without which a database that
+   * stops answering hangs a job's start (or {@code weir db migrate}) for ever, and PostgreSQL's, so
+   * that the socket timeout never cuts a migration statement PostgreSQL is still running. A
+   * migration that needs longer is run with longer ones, e.g. {@code weir db migrate --option
+   * postgres.statement-timeout=30min --option postgres.socket-timeout=31min}.
+   */
+  static FluentConfiguration configure(
+      String set, String jdbcUrl, String user, String password, PostgresTimeouts timeouts) {
     return Flyway.configure(Migrations.class.getClassLoader())
         .dataSource(jdbcUrl, user, password)
+        .jdbcProperties(timeouts.driverProperties())
+        .initSql(timeouts.sessionSql())
         .locations("classpath:weir/schemas/postgres/" + set)
         .table(WEIR.equals(set) ? "weir_schema_history" : "weir_" + set + "_schema_history")
         .baselineOnMigrate(true)
-        .baselineVersion("0")
-        .load()
-        .migrate();
+        .baselineVersion("0");
   }
 }

@@ -10,6 +10,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import org.apache.flink.configuration.ConfigOption;
@@ -20,9 +21,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The statement, lock, socket and connect timeouts of every connection {@link
- * PostgresConnectionProvider} opens, and the bounded retry of a batch write that a lock or
- * statement timeout stopped. Without them a row locked by another session blocked a task, and its
- * checkpoints, until the lock went (issue 25.7).
+ * PostgresConnectionProvider} opens and of the connections of {@link Migrations}, and the bounded
+ * retry of a batch write that a lock or statement timeout stopped. Without them a row locked by
+ * another session blocked a task, and its checkpoints, until the lock went (issue 25.7).
  */
 public final class PostgresTimeouts implements Serializable {
 
@@ -104,8 +105,14 @@ public final class PostgresTimeouts implements Serializable {
 
   /** The driver's side, as connection properties. */
   void applyTo(Properties driverProperties) {
-    driverProperties.setProperty("socketTimeout", Long.toString(socket.toSeconds()));
-    driverProperties.setProperty("connectTimeout", Long.toString(connect.toSeconds()));
+    driverProperties.putAll(driverProperties());
+  }
+
+  /** The driver's side: the connection properties that carry it. */
+  Map<String, String> driverProperties() {
+    return Map.of(
+        "socketTimeout", Long.toString(socket.toSeconds()),
+        "connectTimeout", Long.toString(connect.toSeconds()));
   }
 
   /**
@@ -115,12 +122,16 @@ public final class PostgresTimeouts implements Serializable {
    */
   void applyTo(Connection connection) throws SQLException {
     try (Statement s = connection.createStatement()) {
-      s.execute(
-          "SET statement_timeout = "
-              + statement.toMillis()
-              + "; SET lock_timeout = "
-              + lock.toMillis());
+      s.execute(sessionSql());
     }
+  }
+
+  /** PostgreSQL's side: the statements that set it on a new session. */
+  String sessionSql() {
+    return "SET statement_timeout = "
+        + statement.toMillis()
+        + "; SET lock_timeout = "
+        + lock.toMillis();
   }
 
   /** "lock timeout" or "statement timeout" when that is what stopped a statement. */
