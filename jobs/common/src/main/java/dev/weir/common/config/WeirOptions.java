@@ -123,9 +123,10 @@ public final class WeirOptions {
           .durationType()
           .defaultValue(Duration.ofSeconds(60))
           .withDescription(
-              "Longest a statement on any of the jobs' PostgreSQL connections may run"
-                  + " (statement_timeout); PostgreSQL then cancels it, and a batch write retries"
-                  + " (postgres.write-retry-for). Whole milliseconds; 0: no limit.");
+              "Longest a statement on any of the jobs' PostgreSQL connections, migrations"
+                  + " included, may run (statement_timeout); PostgreSQL then cancels it, and a"
+                  + " batch write retries (postgres.write-retry-for). Whole milliseconds; 0: no"
+                  + " limit.");
 
   public static final ConfigOption<Duration> POSTGRES_LOCK_TIMEOUT =
       ConfigOptions.key("postgres.lock-timeout")
