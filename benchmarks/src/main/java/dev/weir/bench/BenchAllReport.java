@@ -148,7 +148,7 @@ final class BenchAllReport {
                   + " about %.2f of it with the cores busy (measured %.2f). The pass-through's own"
                   + " JVM, a consumer and a transactional producer and nothing else, used %.1f µs"
                   + " per event (%,.0f events per CPU-second): the Kafka ends any such job has"
-                  + " leave %.1f µs of the 10 µs the per-CPU-second target allows. %s Details:"
+                  + " leave %.1f µs of the 10 µs the per-CPU-second target allows. %s %s Details:"
                   + " [identity-kafka.md](identity-kafka.md).",
               100 * identityKafka.weir().busyShare(cores),
               cores,
@@ -159,7 +159,8 @@ final class BenchAllReport {
               1e6 / pass.eventsPerJvmCpuSecond(),
               pass.eventsPerJvmCpuSecond(),
               Math.max(0, 10 - 1e6 / pass.eventsPerJvmCpuSecond()),
-              IdentityThroughputBenchmark.floorSentence(identityKafka)));
+              IdentityThroughputBenchmark.floorSentence(identityKafka),
+              IdentityThroughputBenchmark.producerSentence(identityKafka)));
     }
     double walOverHand = documents.walOverHandWritten();
     row(

@@ -103,6 +103,7 @@ public final class IdentityThroughputBenchmark {
       SteadyState.Side passThrough,
       SteadyState.Side floor,
       SteadyState.Side weir,
+      SteadyState.Side weirKafkaDefaults,
       double hitRatio,
       Latency passThroughLatency,
       Latency weirLatency,
@@ -141,8 +142,10 @@ public final class IdentityThroughputBenchmark {
     String passOut = "bench.tracking.passthrough." + run;
     String enriched = "bench.tracking.enriched." + run;
     String floorOut = "bench.tracking.floor." + run;
+    String enrichedDefaults = "bench.tracking.enriched-kafka-defaults." + run;
     KafkaIo.createTopicsIfMissing(base, List.of(tracking, identity), partitions);
-    createLogAppendTimeTopics(base, List.of(passOut, floorOut, enriched), partitions);
+    createLogAppendTimeTopics(
+        base, List.of(passOut, floorOut, enriched, enrichedDefaults), partitions);
     try {
 
       Generator input = new Generator(repeat);
@@ -181,13 +184,7 @@ public final class IdentityThroughputBenchmark {
               events,
               () -> startFloor(base, tracking, floorOut, codec, run));
 
-      WeirConfig weirDb =
-          BenchDatabases.fresh(stack, connections, "bench_identity_steady")
-              .with(WeirOptions.PARALLELISM, parallelism)
-              .with(WeirOptions.DEPLOYMENT_ID, "bench-" + run)
-              .with(IdentityOptions.TRACKING_TOPIC, tracking)
-              .with(IdentityOptions.IDENTITY_TOPIC, identity)
-              .with(IdentityOptions.ENRICHED_TOPIC, enriched);
+      WeirConfig weirDb = weirDatabase(stack, connections, parallelism, run, tracking, identity);
       AtomicReference<Latency> weirLatency = new AtomicReference<>();
       double[] hitRatio = {Double.NaN};
       SteadyState.Side weir =
@@ -196,7 +193,11 @@ public final class IdentityThroughputBenchmark {
               "weir identity",
               tracking,
               events,
-              () -> JobRunner.start(new IdentityJob(), SteadyState.environment(), weirDb),
+              () ->
+                  JobRunner.start(
+                      new IdentityJob(),
+                      SteadyState.environment(),
+                      weirDb.with(IdentityOptions.ENRICHED_TOPIC, enriched)),
               job -> {
                 long hits = SourceProgress.counted("weirCacheHits");
                 long misses = SourceProgress.counted("weirCacheMisses");
@@ -204,6 +205,20 @@ public final class IdentityThroughputBenchmark {
                 weirLatency.set(
                     afterAll(base, input, tracking, enriched, events, latencySeconds, "weir"));
               });
+      // The same job with Kafka 3.9's producer defaults (no linger, 16 KiB batches): what weir's
+      // kafka.producer.linger and kafka.producer.batch-size save, measured in the same run.
+      WeirConfig kafkaDefaults =
+          weirDatabase(stack, connections, parallelism, run + "-kafka-defaults", tracking, identity)
+              .with(IdentityOptions.ENRICHED_TOPIC, enrichedDefaults)
+              .with(WeirOptions.KAFKA_PRODUCER_LINGER, "0 ms")
+              .with(WeirOptions.KAFKA_PRODUCER_BATCH_SIZE, "16kb");
+      SteadyState.Side weirKafkaDefaults =
+          SteadyState.measureJob(
+              stack,
+              "weir identity, Kafka's producer defaults",
+              tracking,
+              events,
+              () -> JobRunner.start(new IdentityJob(), SteadyState.environment(), kafkaDefaults));
       return new Report(
           events,
           partitions,
@@ -217,14 +232,31 @@ public final class IdentityThroughputBenchmark {
           passThrough,
           floor,
           weir,
+          weirKafkaDefaults,
           hitRatio[0],
           passLatency.get(),
           weirLatency.get(),
           latencySeconds);
     } finally {
       // Several million events in five topics are gigabytes: not left behind for the next run.
-      KafkaIo.deleteTopics(base, List.of(tracking, identity, passOut, enriched, floorOut));
+      KafkaIo.deleteTopics(
+          base, List.of(tracking, identity, passOut, enriched, floorOut, enrichedDefaults));
     }
+  }
+
+  /** A fresh identity table for one run of the job, reading the run's topics. */
+  private static WeirConfig weirDatabase(
+      LocalStack stack,
+      Connections connections,
+      int parallelism,
+      String run,
+      String tracking,
+      String identity) {
+    return BenchDatabases.fresh(stack, connections, "bench_identity_steady")
+        .with(WeirOptions.PARALLELISM, parallelism)
+        .with(WeirOptions.DEPLOYMENT_ID, "bench-" + run)
+        .with(IdentityOptions.TRACKING_TOPIC, tracking)
+        .with(IdentityOptions.IDENTITY_TOPIC, identity);
   }
 
   /**
@@ -589,6 +621,24 @@ public final class IdentityThroughputBenchmark {
         1e6 / r.weir().eventsPerJvmCpuSecond());
   }
 
+  /** weir's Kafka producer settings against Kafka's defaults, both in the same run. */
+  static String producerSentence(Report r) {
+    SteadyState.Side defaults = r.weirKafkaDefaults();
+    return String.format(
+        "Kafka producer: with Kafka 3.9's defaults (no linger, 16 KiB batches) instead of weir's"
+            + " (`kafka.producer.linger` %d ms, `kafka.producer.batch-size` %d KiB) the job read"
+            + " %,.0f events/s (%.2f× the rate), at %,.0f events per CPU-second of its JVM and"
+            + " %.1f µs of Kafka's CPU per event, against %,.0f and %.1f µs.",
+        WeirOptions.KAFKA_PRODUCER_LINGER.defaultValue().toMillis(),
+        WeirOptions.KAFKA_PRODUCER_BATCH_SIZE.defaultValue().getKibiBytes(),
+        defaults.eventsPerSecond(),
+        defaults.eventsPerSecond() / r.weir().eventsPerSecond(),
+        defaults.eventsPerJvmCpuSecond(),
+        1000 * defaults.cpuPerThousand("Kafka"),
+        r.weir().eventsPerJvmCpuSecond(),
+        1000 * r.weir().cpuPerThousand("Kafka"));
+  }
+
   public static String markdown(Report r, String command) {
     StringBuilder md = BenchReport.header("identity at steady state, from Kafka to Kafka", command);
     md.append(
@@ -628,16 +678,19 @@ public final class IdentityThroughputBenchmark {
             + " and nothing else.\n"
             + "- **weir identity**: `IdentityJob` itself: both sources, the identify/alias/merge"
             + " resolver, the keyed enricher (keyed-state cache, batched lookups), its exactly-once"
-            + " `tracking.enriched` sink and the batched identity-table writes to PostgreSQL.\n\n");
+            + " `tracking.enriched` sink and the batched identity-table writes to PostgreSQL.\n"
+            + "- **weir identity, Kafka's producer defaults**: the same job with its Kafka sinks at"
+            + " Kafka 3.9's producer defaults, on a fresh identity table.\n\n");
     md.append(floorSentence(r)).append("\n\n");
+    md.append(producerSentence(r)).append("\n\n");
     Map<String, SteadyState.Side> limits = new LinkedHashMap<>();
     limits.put("vs decode", r.decode());
     limits.put("vs pass-through", r.passThrough());
-    md.append(
-        SteadyState.table(List.of(r.decode(), r.passThrough(), r.floor(), r.weir()), limits)
-            .replace("benchmark JVM |", "the job's JVM |"));
+    List<SteadyState.Side> sides =
+        List.of(r.decode(), r.passThrough(), r.floor(), r.weir(), r.weirKafkaDefaults());
+    md.append(SteadyState.table(sides, limits).replace("benchmark JVM |", "the job's JVM |"));
     md.append("\n| side | events per CPU-second of the job's JVM |\n|---|---:|\n");
-    for (SteadyState.Side s : List.of(r.decode(), r.passThrough(), r.floor(), r.weir())) {
+    for (SteadyState.Side s : sides) {
       md.append(String.format("| %s | %,.0f |%n", s.name(), s.eventsPerJvmCpuSecond()));
     }
     md.append(

@@ -138,6 +138,12 @@ public final class KafkaIo {
     producer.setProperty(
         ProducerConfig.MAX_BLOCK_MS_CONFIG,
         Long.toString(config.get(WeirOptions.KAFKA_PRODUCER_MAX_BLOCK).toMillis()));
+    producer.setProperty(
+        ProducerConfig.LINGER_MS_CONFIG,
+        Long.toString(config.get(WeirOptions.KAFKA_PRODUCER_LINGER).toMillis()));
+    producer.setProperty(
+        ProducerConfig.BATCH_SIZE_CONFIG,
+        Long.toString(config.get(WeirOptions.KAFKA_PRODUCER_BATCH_SIZE).getBytes()));
     producer.putAll(producerSettings);
     // Must outlast the longest checkpoint plus a restart; the broker's maximum is set to 1 h.
     producer.setProperty(
