@@ -68,6 +68,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  *   <li>weir: {@link ActivityFeedJob} itself, RocksDB state, checkpoints at the default interval,
  *       its real PostgreSQL sink and dead-letter sink;
  *   <li>weir with heap timers: the same job, its timers on the heap instead of in RocksDB;
+ *   <li>weir holding 10,000 keys: the same job with {@code feed.held-keys} at a tenth of its
+ *       default;
  *   <li>the naive way: one consumer loop that decodes each event the same way and collates it with
  *       JDBC, a new row per event and the old one deleted ({@link FeedBenchmark#naiveCollation}).
  * </ol>
@@ -86,6 +88,9 @@ public final class FeedThroughputBenchmark {
   /** Events per second of the paced live input the latency is measured on. */
   static final int LATENCY_RATE = 500;
 
+  /** {@code feed.held-keys} of the side that holds fewer keys. */
+  static final int FEW_KEYS_HELD = 10_000;
+
   /**
    * Every side of one run.
    *
@@ -99,6 +104,7 @@ public final class FeedThroughputBenchmark {
       SteadyState.Side floor,
       SteadyState.Side weir,
       SteadyState.Side weirHeapTimers,
+      SteadyState.Side weirFewKeysHeld,
       SteadyState.Side naive,
       PacedInput.Latency latency,
       int latencySeconds) {}
@@ -183,6 +189,20 @@ public final class FeedThroughputBenchmark {
               topic,
               events,
               () -> startWeir(heapTimersDb, PriorityQueueStateType.HEAP));
+      // And with fewer keys held between checkpoints: each key's release and coalesced write then
+      // find its bookkeeping written back to RocksDB and read it again.
+      WeirConfig fewKeysDb =
+          BenchDatabases.fresh(stack, connections, "bench_feed_steady_few_keys")
+              .with(FeedOptions.TOPIC, topic)
+              .with(FeedOptions.HELD_KEYS, FEW_KEYS_HELD)
+              .with(WeirOptions.DEPLOYMENT_ID, "few-keys-held");
+      SteadyState.Side weirFewKeysHeld =
+          SteadyState.measureJob(
+              stack,
+              "weir, " + String.format("%,d", FEW_KEYS_HELD) + " keys held",
+              topic,
+              events,
+              () -> startWeir(fewKeysDb));
       WeirConfig naiveDb = BenchDatabases.fresh(stack, connections, "bench_feed_steady_naive");
       SteadyState.Side naive = measureNaive(stack, naiveDb, topic, events, codec, settings);
       return new Report(
@@ -193,6 +213,7 @@ public final class FeedThroughputBenchmark {
           floor,
           weir,
           weirHeapTimers,
+          weirFewKeysHeld,
           naive,
           latency.get(),
           latencySeconds);
@@ -558,6 +579,21 @@ public final class FeedThroughputBenchmark {
         r.events() / r.burst());
   }
 
+  /** The default number of keys held between checkpoints against a tenth of it. */
+  static String heldKeysSentence(Report r) {
+    return String.format(
+        "Keys held: with `feed.held-keys` at %,d instead of its default %,d weir read %,.0f"
+            + " events/s, %.2f× its rate, at %.0f against %.0f µs of CPU per event: a key"
+            + " written back to RocksDB before its release and its coalesced write reads and"
+            + " writes its bookkeeping again for each.",
+        FEW_KEYS_HELD,
+        FeedOptions.HELD_KEYS.defaultValue(),
+        r.weirFewKeysHeld().eventsPerSecond(),
+        r.weirFewKeysHeld().eventsPerSecond() / r.weir().eventsPerSecond(),
+        r.weirFewKeysHeld().cpuMicrosPerEvent(),
+        r.weir().cpuMicrosPerEvent());
+  }
+
   /** The results as Markdown, with the command that made them. */
   public static String markdown(Report r, String command) {
     StringBuilder md = BenchReport.header("activity-feed at steady state, from Kafka", command);
@@ -581,7 +617,8 @@ public final class FeedThroughputBenchmark {
             100 * SteadyState.WINDOW_TO));
     md.append(
         SteadyState.table(
-            List.of(r.limit(), r.floor(), r.weir(), r.weirHeapTimers(), r.naive()),
+            List.of(
+                r.limit(), r.floor(), r.weir(), r.weirHeapTimers(), r.weirFewKeysHeld(), r.naive()),
             Map.of("vs the limit", r.limit())));
     double ofLimit = r.weir().eventsPerSecond() / r.limit().eventsPerSecond();
     double ofNaive = r.weir().eventsPerSecond() / r.naive().eventsPerSecond();
@@ -594,7 +631,9 @@ public final class FeedThroughputBenchmark {
             ofNaive,
             ofNaive >= 2 ? "met" : "NOT met"));
     md.append(
-        String.format("%n%s %s%n%n%s%n", floorSentence(r), threadSentence(r), timersSentence(r)));
+        String.format(
+            "%n%s %s%n%n%s %s%n",
+            floorSentence(r), threadSentence(r), timersSentence(r), heldKeysSentence(r)));
     if (r.latency() != null) {
       md.append(
           String.format(

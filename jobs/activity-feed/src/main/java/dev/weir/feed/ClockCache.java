@@ -12,7 +12,7 @@ import java.util.Map;
  * clock from RocksDB and wrote it back, and appended itself to the key's list, read again and
  * cleared at its release: a get, a put and a merge per event, a third of the collate thread's time
  * (issue 27). {@link Collator} writes all of it into keyed state when a checkpoint is taken, before
- * the keyed state is snapshotted, and when {@code capacity} keys or {@code capacity} * 10 events
+ * the keyed state is snapshotted, and when {@code capacity} keys or {@code capacity} waiting events
  * are held. What is lost on a crash is what the replay from the checkpoint makes again.
  */
 final class ClockCache {
@@ -63,7 +63,7 @@ final class ClockCache {
   }
 
   boolean full() {
-    return held.size() >= capacity || events >= 10L * capacity;
+    return held.size() >= capacity || events >= capacity;
   }
 
   /** Holds a clock read from state (null: the key has none). */
@@ -80,6 +80,21 @@ final class ClockCache {
     }
     h.waiting.add(pending);
     events++;
+  }
+
+  /**
+   * The key's waiting list is now {@code waiting} (what a release left): the events it no longer
+   * holds are no longer counted.
+   */
+  void replaceWaiting(Held h, List<Collator.Pending> waiting) {
+    events += waiting.size() - (h.waiting == null ? 0 : h.waiting.size());
+    h.waiting = waiting;
+    h.waitingReplaced = true;
+  }
+
+  /** Waiting events held. */
+  int events() {
+    return events;
   }
 
   /** Hands each key's part to {@code store}, and forgets them all. */

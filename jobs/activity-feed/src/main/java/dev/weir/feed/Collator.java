@@ -330,6 +330,10 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
   /**
    * Holds up to {@code capacity} keys' clocks between checkpoints, set by {@link CollatorOperator}.
    */
+  FeedSettings settings() {
+    return settings;
+  }
+
   void holdClocks(KeyContext keys, int capacity) {
     this.keys = keys;
     this.clocks = new ClockCache(capacity);
@@ -604,8 +608,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
   /** The key's waiting events are now {@code events} (empty: none). */
   private void keepWaiting(List<Pending> events) throws Exception {
     if (clocks != null) {
-      held.waiting = events;
-      held.waitingReplaced = true;
+      clocks.replaceWaiting(held, events);
     } else if (events.isEmpty()) {
       waiting.clear();
     } else {

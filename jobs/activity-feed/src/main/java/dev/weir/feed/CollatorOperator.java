@@ -13,16 +13,11 @@ public final class CollatorOperator
 
   private static final long serialVersionUID = 1L;
 
-  /**
-   * Keys held at most (and ten times as many waiting events): a few MB, and tens at most. The
-   * events of a burst come a few dozen records apart at replay speed, and wait seconds.
-   */
-  static final int HELD_CLOCKS = 10_000;
-
   private final int capacity;
 
+  /** Holding as many keys as the collator's settings say ({@code feed.held-keys}). */
   public CollatorOperator(Collator collator) {
-    this(collator, HELD_CLOCKS);
+    this(collator, collator.settings().heldKeys());
   }
 
   CollatorOperator(Collator collator, int capacity) {

@@ -4,7 +4,10 @@ import dev.weir.common.config.WeirConfig;
 import java.io.Serializable;
 import java.time.Duration;
 
-/** The collation rule and its bounds, in milliseconds. */
+/**
+ * The collation rule and its bounds, in milliseconds, and how many keys the collator holds in
+ * memory between checkpoints.
+ */
 public record FeedSettings(
     long gapMs,
     long maxSpanMs,
@@ -12,7 +15,8 @@ public record FeedSettings(
     long maxStalenessMs,
     long archiveAfterMs,
     int recentDetails,
-    long dedupeWindowMs)
+    long dedupeWindowMs,
+    int heldKeys)
     implements Serializable {
 
   public FeedSettings {
@@ -22,10 +26,12 @@ public record FeedSettings(
         || maxStalenessMs <= 0
         || archiveAfterMs <= 0
         || recentDetails < 1
-        || dedupeWindowMs <= 0) {
+        || dedupeWindowMs <= 0
+        || heldKeys < 1) {
       throw new IllegalArgumentException(
           "invalid feed settings: gap > 0, max-span >= gap, out-of-orderness >= 0,"
-              + " max-staleness > 0, archive-after > 0, recent-details >= 1, dedupe-window > 0; got "
+              + " max-staleness > 0, archive-after > 0, recent-details >= 1, dedupe-window > 0,"
+              + " held-keys >= 1; got "
               + this);
     }
   }
@@ -38,7 +44,8 @@ public record FeedSettings(
         ms(config.get(FeedOptions.MAX_STALENESS)),
         ms(config.get(FeedOptions.ARCHIVE_AFTER)),
         config.get(FeedOptions.RECENT_DETAILS),
-        ms(config.get(FeedOptions.DEDUPE_WINDOW)));
+        ms(config.get(FeedOptions.DEDUPE_WINDOW)),
+        config.get(FeedOptions.HELD_KEYS));
   }
 
   public static FeedSettings defaults() {

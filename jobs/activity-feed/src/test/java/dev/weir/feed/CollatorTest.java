@@ -39,7 +39,7 @@ class CollatorTest {
 
   /**
    * gap 10 min, max span 1 h, out-of-orderness 5 s, staleness 2 s (emit every 1 s), archive after
-   * 30 d, 3 details, ids remembered for 1 d.
+   * 30 d, 3 details, ids remembered for 1 d, 10,000 keys held.
    */
   static final FeedSettings SETTINGS =
       new FeedSettings(
@@ -49,7 +49,8 @@ class CollatorTest {
           2_000,
           Duration.ofDays(30).toMillis(),
           3,
-          Duration.ofDays(1).toMillis());
+          Duration.ofDays(1).toMillis(),
+          10_000);
 
   private KeyedOneInputStreamOperatorTestHarness<CollationKey, ActivityEvent, FeedWrite> harness;
 
