@@ -327,13 +327,13 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     noLegacyKeys.update(List.of(!legacyKeys));
   }
 
-  /**
-   * Holds up to {@code capacity} keys' clocks between checkpoints, set by {@link CollatorOperator}.
-   */
   FeedSettings settings() {
     return settings;
   }
 
+  /**
+   * Holds up to {@code capacity} keys' clocks between checkpoints, set by {@link CollatorOperator}.
+   */
   void holdClocks(KeyContext keys, int capacity) {
     this.keys = keys;
     this.clocks = new ClockCache(capacity);
