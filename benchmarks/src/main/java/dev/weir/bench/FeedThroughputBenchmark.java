@@ -199,7 +199,7 @@ public final class FeedThroughputBenchmark {
       SteadyState.Side weirFewKeysHeld =
           SteadyState.measureJob(
               stack,
-              "weir, " + String.format("%,d", FEW_KEYS_HELD) + " keys held",
+              String.format("weir, %,d keys held", FEW_KEYS_HELD),
               topic,
               events,
               () -> startWeir(fewKeysDb));

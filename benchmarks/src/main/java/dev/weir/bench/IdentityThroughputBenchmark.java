@@ -238,7 +238,7 @@ public final class IdentityThroughputBenchmark {
           weirLatency.get(),
           latencySeconds);
     } finally {
-      // Several million events in five topics are gigabytes: not left behind for the next run.
+      // Several million events in these topics are gigabytes: not left behind for the next run.
       KafkaIo.deleteTopics(
           base, List.of(tracking, identity, passOut, enriched, floorOut, enrichedDefaults));
     }
