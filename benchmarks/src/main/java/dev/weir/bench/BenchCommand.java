@@ -78,7 +78,7 @@ public final class BenchCommand {
   int activityFeedKafka(
       @Option(
               names = "--events",
-              defaultValue = "1000000",
+              defaultValue = "3000000",
               description = "Events in the topic (default: ${DEFAULT-VALUE}).")
           int events,
       @Option(

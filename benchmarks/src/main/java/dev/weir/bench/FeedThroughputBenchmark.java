@@ -218,7 +218,7 @@ public final class FeedThroughputBenchmark {
           latency.get(),
           latencySeconds);
     } finally {
-      // A million events are ~0.5 GB on the broker's disk: not left behind for the next run.
+      // Three million events are ~1.5 GB on the broker's disk: not left behind for the next run.
       KafkaIo.deleteTopics(base, List.of(topic));
     }
   }
