@@ -111,6 +111,17 @@ class BenchAllReportTest {
   }
 
   @Test
+  void showsAJudgedRatioWithTheDecimalsThatKeepItOffItsTarget() {
+    // The rename's 2.003 against "≤ 2×" read "2.00× NOT met".
+    assertThat(BenchAllReport.shown(2.003, 2, "×")).isEqualTo("2.003×");
+    assertThat(BenchAllReport.shown(1.9996, 2, "×")).isEqualTo("1.9996×");
+    assertThat(BenchAllReport.shown(0.4999, 0.5, "")).isEqualTo("0.4999");
+    assertThat(BenchAllReport.shown(2.0, 2, "×")).isEqualTo("2.00×");
+    assertThat(BenchAllReport.shown(0.81, 0.9, "")).isEqualTo("0.81");
+    assertThat(BenchAllReport.shown(1.954, 2, "×")).isEqualTo("1.95×");
+  }
+
+  @Test
   void saysWhereTheRecoveryWasNotMeasured() throws Exception {
     assertThat(report(null)).contains("not measured here: run `ClusterFailoverITCase`");
   }
