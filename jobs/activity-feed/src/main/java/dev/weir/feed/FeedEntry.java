@@ -2,6 +2,7 @@ package dev.weir.feed;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
+import dev.weir.common.postgres.Timestamps;
 import dev.weir.schema.ActivityEvent;
 import dev.weir.schema.Json;
 import dev.weir.schema.RawJsonObject;
@@ -222,8 +223,9 @@ public class FeedEntry {
     }
 
     void appendJson(StringBuilder out) {
-      out.append("{\"at\":");
-      appendQuoted(out, java.time.Instant.ofEpochMilli(at).toString());
+      out.append("{\"at\":\"");
+      Timestamps.appendIso(out, at); // nothing in it to escape
+      out.append('"');
       out.append(",\"event_id\":");
       appendQuoted(out, eventId);
       out.append(",\"details\":").append(json == null ? "null" : json).append('}');
