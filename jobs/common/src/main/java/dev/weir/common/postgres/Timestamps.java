@@ -41,6 +41,8 @@ public final class Timestamps {
   /** 10000-01-01T00:00:00Z: from there on, a year has more than four digits. */
   private static final long YEAR_10000 = 253_402_300_800_000L;
 
+  private static final long MS_PER_DAY = 86_400_000L;
+
   /**
    * Appends the time as {@link Instant#toString()} writes it (ISO-8601 in UTC, milliseconds only
    * when not zero), without its formatter: the feed store writes one per detail of every entry it
@@ -67,10 +69,13 @@ public final class Timestamps {
     out.append('Z');
   }
 
-  private static final long MS_PER_DAY = 86_400_000L;
-
+  /** {@code value}'s last {@code width} decimal digits, zero-padded. */
   private static StringBuilder appendDigits(StringBuilder out, int value, int width) {
-    for (int power = width == 4 ? 1000 : width == 3 ? 100 : 10; power > 0; power /= 10) {
+    int power = 1;
+    for (int i = 1; i < width; i++) {
+      power *= 10;
+    }
+    for (; power > 0; power /= 10) {
       out.append((char) ('0' + value / power % 10));
     }
     return out;
