@@ -214,8 +214,10 @@ public final class BackfillBenchmark {
     double wholeRatio = r.first().docsPerSecond() / r.rawDocsPerSecond();
     md.append(
         String.format(
-            "%n- the whole run / raw bulk: **%.2f** (target ≥ 0.9: %s); the copy pass alone: %.2f.%n",
-            wholeRatio, wholeRatio >= 0.9 ? "met" : "NOT met", copyRatio));
+            "%n- the whole run / raw bulk: **%s** (target ≥ 0.9: %s); the copy pass alone: %.2f.%n",
+            BenchReport.shown(wholeRatio, 0.9, ""),
+            wholeRatio >= 0.9 ? "met" : "NOT met",
+            copyRatio));
     md.append(
         "- The copy pass is timed from the job's submission (a MiniCluster start included) until its"
             + " last bulk request is answered; the raw bulk from its first request until its last is"

@@ -1,6 +1,7 @@
 package dev.weir.bench;
 
 import java.time.Instant;
+import java.util.Locale;
 
 /** What every results file starts with: the title, the command that regenerates it, when, where. */
 final class BenchReport {
@@ -18,5 +19,19 @@ final class BenchReport {
         .append(", ")
         .append(Runtime.getRuntime().availableProcessors())
         .append(" cores, ");
+  }
+
+  /**
+   * A judged ratio to two decimals, or to as many more as keep it from reading as its target: 2.003
+   * against "≤ 2×" is "2.003×", not a "2.00×" marked NOT met.
+   */
+  static String shown(double ratio, double target, String unit) {
+    int decimals = 2;
+    while (decimals < 6
+        && ratio != target
+        && Double.parseDouble(String.format(Locale.ROOT, "%." + decimals + "f", ratio)) == target) {
+      decimals++;
+    }
+    return String.format("%." + decimals + "f", ratio) + unit;
   }
 }

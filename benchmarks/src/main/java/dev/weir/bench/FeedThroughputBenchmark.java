@@ -624,11 +624,11 @@ public final class FeedThroughputBenchmark {
     double ofNaive = r.weir().eventsPerSecond() / r.naive().eventsPerSecond();
     md.append(
         String.format(
-            "%nTargets (issue 27):%n- weir / decode-and-discard limit: **%.2f** (target ≥ 0.5: %s)%n"
-                + "- weir / naive JDBC loop: **%.2f×** (target ≥ 2×: %s)%n",
-            ofLimit,
+            "%nTargets (issue 27):%n- weir / decode-and-discard limit: **%s** (target ≥ 0.5: %s)%n"
+                + "- weir / naive JDBC loop: **%s** (target ≥ 2×: %s)%n",
+            BenchReport.shown(ofLimit, 0.5, ""),
             ofLimit >= 0.5 ? "met" : "NOT met",
-            ofNaive,
+            BenchReport.shown(ofNaive, 2, "×"),
             ofNaive >= 2 ? "met" : "NOT met"));
     md.append(
         String.format(

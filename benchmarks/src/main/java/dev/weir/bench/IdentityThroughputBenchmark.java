@@ -729,10 +729,10 @@ public final class IdentityThroughputBenchmark {
     }
     md.append(
         String.format(
-            "%nTargets (issue 27):%n- weir / exactly-once pass-through: **%.2f** (target ≥ 0.5: %s)%n"
+            "%nTargets (issue 27):%n- weir / exactly-once pass-through: **%s** (target ≥ 0.5: %s)%n"
                 + "- weir, events per CPU-second of the job's JVM at %.0f %% cache hits: **%,.0f**"
                 + " (target ≥ 100,000: %s)%n",
-            r.ofPassThrough(),
+            BenchReport.shown(r.ofPassThrough(), 0.5, ""),
             r.ofPassThrough() >= 0.5 ? "met" : "NOT met",
             100 * r.hitRatio(),
             r.perJvmCpuSecond(),

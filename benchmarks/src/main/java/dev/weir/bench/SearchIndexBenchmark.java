@@ -1021,12 +1021,12 @@ public final class SearchIndexBenchmark {
     }
     md.append(
         String.format(
-            "- **Judged (%s): %.2f** (target ≥ 0.9: %s). The raw bulk's side is its %s. The"
+            "- **Judged (%s): %s** (target ≥ 0.9: %s). The raw bulk's side is its %s. The"
                 + " design judges throughput at steady state;"
                 + " the whole load includes the job's first seconds (JIT compilation of a fresh"
                 + " job) and is shown beside it.%n",
             r.judgedOn(),
-            r.judgedRatio(),
+            BenchReport.shown(r.judgedRatio(), 0.9, ""),
             r.judgedRatio() >= 0.9 ? "met" : "NOT met",
             r.judgedPass().raw().passesSummary()));
     md.append(

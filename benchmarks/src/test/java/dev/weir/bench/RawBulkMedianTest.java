@@ -162,6 +162,7 @@ class RawBulkMedianTest {
         Instant.EPOCH,
         new DocumentsBenchmark.FanOut("one brand rename", 10_000, 24.63, 10_000, 10_000),
         new DocumentsBenchmark.FanOut("10 renames", 10_000, 24.63, 10_000, 10_000),
+        new DocumentsBenchmark.FanOut("raw overwrite", 10_000, 12.5, 0, 10_000),
         writes,
         writes,
         null,
