@@ -2,8 +2,8 @@ package dev.weir.feed;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
-import dev.weir.common.postgres.Timestamps;
 import dev.weir.schema.ActivityEvent;
+import dev.weir.schema.IsoInstant;
 import dev.weir.schema.Json;
 import dev.weir.schema.RawJsonObject;
 import java.nio.charset.StandardCharsets;
@@ -224,7 +224,7 @@ public class FeedEntry {
 
     void appendJson(StringBuilder out) {
       out.append("{\"at\":\"");
-      Timestamps.appendIso(out, at); // nothing in it to escape
+      IsoInstant.append(out, java.time.Instant.ofEpochMilli(at)); // nothing in it to escape
       out.append('"');
       out.append(",\"event_id\":");
       appendQuoted(out, eventId);

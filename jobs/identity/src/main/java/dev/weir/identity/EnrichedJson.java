@@ -4,12 +4,12 @@ import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import dev.weir.schema.EnrichedTrackingEvent;
 import dev.weir.schema.EventCodec;
 import dev.weir.schema.EventSchema;
+import dev.weir.schema.IsoInstant;
 import dev.weir.schema.RawJsonObject;
 import java.io.ByteArrayOutputStream;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.util.Map;
 
 /**
@@ -106,40 +106,11 @@ final class EnrichedJson implements Serializable {
     }
   }
 
-  /** {@link Instant#toString}: ISO-8601 in UTC, the fraction in groups of three digits. */
+  /** {@link Instant#toString}, through the Out's own text buffer. */
   static void time(Instant t, Out out) {
-    long seconds = t.getEpochSecond();
-    long days = Math.floorDiv(seconds, 86_400);
-    int secondOfDay = (int) Math.floorMod(seconds, 86_400);
-    LocalDate date;
-    if (days < -354_285 || days > 2_932_896) { // outside years 1000 .. 9999
-      out.writeAscii(t.toString());
-      return;
-    }
-    date = LocalDate.ofEpochDay(days);
-    out.digits(date.getYear(), 4);
-    out.write('-');
-    out.digits(date.getMonthValue(), 2);
-    out.write('-');
-    out.digits(date.getDayOfMonth(), 2);
-    out.write('T');
-    out.digits(secondOfDay / 3600, 2);
-    out.write(':');
-    out.digits(secondOfDay / 60 % 60, 2);
-    out.write(':');
-    out.digits(secondOfDay % 60, 2);
-    int nanos = t.getNano();
-    if (nanos > 0) {
-      out.write('.');
-      if (nanos % 1_000_000 == 0) {
-        out.digits(nanos / 1_000_000, 3);
-      } else if (nanos % 1_000 == 0) {
-        out.digits(nanos / 1_000, 6);
-      } else {
-        out.digits(nanos, 9);
-      }
-    }
-    out.write('Z');
+    out.text.setLength(0);
+    IsoInstant.append(out.text, t);
+    out.writeAscii(out.text);
   }
 
   private static byte[] ascii(String s) {
@@ -157,8 +128,16 @@ final class EnrichedJson implements Serializable {
       write(bytes, 0, bytes.length);
     }
 
-    void writeAscii(String s) {
-      write(s.getBytes(StandardCharsets.US_ASCII));
+    /** Reused for text written as ASCII (a time), so that nothing is allocated per event. */
+    final StringBuilder text = new StringBuilder(32);
+
+    void writeAscii(CharSequence s) {
+      int n = s.length();
+      ensure(n);
+      for (int i = 0; i < n; i++) {
+        buf[count + i] = (byte) s.charAt(i);
+      }
+      count += n;
     }
 
     /** The string's characters, escaped: no quotes. */
@@ -174,15 +153,6 @@ final class EnrichedJson implements Serializable {
         buf[count + i] = (byte) c;
       }
       count += n;
-    }
-
-    void digits(int value, int width) {
-      ensure(width);
-      for (int i = width - 1; i >= 0; i--) {
-        buf[count + i] = (byte) ('0' + value % 10);
-        value /= 10;
-      }
-      count += width;
     }
 
     private void ensure(int more) {

@@ -1,4 +1,4 @@
-package dev.weir.common.postgres;
+package dev.weir.schema;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,11 +6,12 @@ import java.time.Instant;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-class TimestampsTest {
+/** Times written as {@link Instant#toString} writes them, without its formatter. */
+class IsoInstantAppendTest {
 
   private static String iso(long epochMs) {
     StringBuilder out = new StringBuilder();
-    Timestamps.appendIso(out, epochMs);
+    IsoInstant.append(out, Instant.ofEpochMilli(epochMs));
     return out.toString();
   }
 
