@@ -11,13 +11,17 @@ import dev.weir.feed.FeedOptions;
 import dev.weir.feed.FeedQuery;
 import dev.weir.stack.Connections;
 import dev.weir.stack.LocalStack;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import org.apache.flink.core.execution.JobClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -56,8 +60,22 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
           "Event-time age after which entries move to feed_archive (default: ${DEFAULT-VALUE}; the sample spans 3 hours).")
   String archiveAfter;
 
+  /**
+   * The web UI ports the demo's jobs take: {@code --web-port} and the next five (each section's
+   * MiniCluster serves its own).
+   */
+  static final int WEB_PORTS = 6;
+
   @Override
   public Integer call() throws Exception {
+    OptionalInt taken = firstTaken(webPort, WEB_PORTS);
+    if (taken.isPresent()) {
+      throw new IllegalArgumentException(
+          String.format(
+              "port %d is in use: the demo serves web UIs on ports %d to %d (--web-port and the"
+                  + " next %d); choose another with --web-port",
+              taken.getAsInt(), webPort, webPort + WEB_PORTS - 1, WEB_PORTS - 1));
+    }
     PrintWriter out = spec.commandLine().getOut();
     out.println(
         "== 1. local stack: real Kafka, PostgreSQL and Elasticsearch, fetched from Maven Central");
@@ -227,5 +245,17 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
         }
       }
     }
+  }
+
+  /** The first of the {@code count} ports from {@code first} that cannot be bound on loopback. */
+  static OptionalInt firstTaken(int first, int count) {
+    for (int port = first; port < first + count; port++) {
+      try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+        // free
+      } catch (IOException e) {
+        return OptionalInt.of(port);
+      }
+    }
+    return OptionalInt.empty();
   }
 }

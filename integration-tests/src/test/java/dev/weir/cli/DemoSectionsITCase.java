@@ -5,11 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.it.LocalStackExtension;
 import dev.weir.it.TestDatabases;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -90,28 +87,19 @@ class DemoSectionsITCase {
         .containsPattern("([\\d,]+) documents into " + BackfillDemo.TARGET + " in .* \\(sent \\1,");
   }
 
-  /** A base port for the sections' web UIs (they use the next few). */
   /**
-   * A port whose next two are free as well (the catalog demo's jobs take port + 1 and port + 2),
-   * below the ephemeral range: a port next to one the system handed out there can be taken by one
-   * of the stack's client connections before a job binds it (seen in CI).
+   * A base port whose next ones are free as well (the demo's jobs take them), below the ephemeral
+   * range: a port next to one the system handed out there can be taken by one of the stack's client
+   * connections before a job binds it (seen in CI).
    */
   private static int freePort() {
     java.util.Random random = new java.util.Random();
     for (int attempt = 0; attempt < 100; attempt++) {
       int port = 20_000 + random.nextInt(10_000);
-      if (free(port) && free(port + 1) && free(port + 2)) {
+      if (DemoCommand.firstTaken(port, DemoCommand.WEB_PORTS).isEmpty()) {
         return port;
       }
     }
-    throw new IllegalStateException("no three free ports in a row between 20000 and 30002");
-  }
-
-  private static boolean free(int port) {
-    try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-      return true;
-    } catch (IOException e) {
-      return false;
-    }
+    throw new IllegalStateException("no free ports in a row between 20000 and 30005");
   }
 }
