@@ -35,6 +35,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
 import org.apache.flink.core.execution.JobClient;
 
 /**
@@ -59,9 +65,21 @@ public final class DocumentsBenchmark {
   private static final String INDEX = "bench-documents";
   private static final int BURST = 10;
 
-  /** A change to a node every document shares, and what reaching every document took. */
+  /**
+   * A change to a node every document shares, and what reaching every document took: seconds, the
+   * writes, and the CPU seconds each process used over those seconds.
+   */
   public record FanOut(
-      String name, long documents, double seconds, long copyRowsUpdated, long indexOperations) {
+      String name,
+      long documents,
+      double seconds,
+      long copyRowsUpdated,
+      long indexOperations,
+      Map<String, Double> cpu) {
+    double documentsPerSecond() {
+      return documents / seconds;
+    }
+
     double copyRowsPerDocument() {
       return (double) copyRowsUpdated / documents;
     }
@@ -84,6 +102,8 @@ public final class DocumentsBenchmark {
       FanOut rename,
       FanOut burst,
       FanOut rawOverwrite,
+      FanOut renameOwnCore,
+      FanOut rawOverwriteOwnCore,
       Writes declaredWrites,
       Writes handWritten,
       PacedInput.Latency priceLatency,
@@ -101,6 +121,23 @@ public final class DocumentsBenchmark {
      */
     double fanOutOverRawBulk() {
       return rename.seconds() / (rename.documents() / declared.raw().documentsPerSecond());
+    }
+
+    /**
+     * With Elasticsearch on a core of its own: the rename's time over a raw bulk overwriting the
+     * same documents on the same cores. Empty where the cores cannot be separated.
+     */
+    Optional<Double> fanOutOverRawOwnCore() {
+      return renameOwnCore == null || rawOverwriteOwnCore == null
+          ? Optional.empty()
+          : Optional.of(renameOwnCore.seconds() / rawOverwriteOwnCore.seconds());
+    }
+
+    /** The steps of the shared change, in the order of the results table. */
+    List<FanOut> fanOuts() {
+      return Stream.of(rename, burst, rawOverwrite, renameOwnCore, rawOverwriteOwnCore)
+          .filter(Objects::nonNull)
+          .toList();
     }
   }
 
@@ -151,6 +188,7 @@ public final class DocumentsBenchmark {
           JobRunner.start(new SearchIndexJob(), SearchIndexBenchmark.environment(), live);
       FanOut rename;
       FanOut burst;
+      FanOut renameOwnCore = null;
       Writes declaredWrites;
       Writes handWritten;
       PacedInput.Latency priceLatency;
@@ -158,21 +196,50 @@ public final class DocumentsBenchmark {
         SearchIndexBenchmark.awaitCount(() -> SearchIndexBenchmark.count(es, alias), products);
         // Steady state, as for the raw bulk's passes: the rename's path warmed by one untimed
         // rename, and each timed step started once Elasticsearch runs no merge of the step before.
-        fanOut(live, es, alias, copyTable, catalogUrl, products, "warmup", 1);
+        Renames renames = new Renames(stack, live, es, alias, copyTable, catalogUrl, products);
+        renames.run("warmup", 1, "warm-up");
         SearchIndexBenchmark.awaitMergesDone(es);
-        rename = fanOut(live, es, alias, copyTable, catalogUrl, products, "rename", 1);
+        rename = renames.run("rename", 1, "one brand rename");
         SearchIndexBenchmark.awaitMergesDone(es);
-        burst = fanOut(live, es, alias, copyTable, catalogUrl, products, "burst", BURST);
+        burst = renames.run("burst", BURST, BURST + " renames of it, 20 ms apart");
         Writes[] writes = priceOnly(live, loader, pricing, copyTable, products);
         declaredWrites = writes[0];
         handWritten = writes[1];
         priceLatency = priceLatency(live, es, alias, pricing, products);
+        if (ElasticsearchCore.possible()) {
+          renameOwnCore =
+              ElasticsearchCore.run(
+                  stack,
+                  () -> {
+                    SearchIndexBenchmark.awaitMergesDone(es);
+                    return renames.run(
+                        "owncore", 1, "one brand rename, Elasticsearch on a core of its own");
+                  });
+        }
       } finally {
         job.cancel().get();
         capture.cancel().get();
       }
       SearchIndexBenchmark.awaitMergesDone(es);
-      FanOut rawOverwrite = rawOverwrite(es, alias, products);
+      FanOut rawOverwrite =
+          rawOverwrite(
+              stack, es, alias, products, "overwritex1", "raw bulk overwriting them (no job)");
+      FanOut rawOverwriteOwnCore = null;
+      if (renameOwnCore != null) {
+        rawOverwriteOwnCore =
+            ElasticsearchCore.run(
+                stack,
+                () -> {
+                  SearchIndexBenchmark.awaitMergesDone(es);
+                  return rawOverwrite(
+                      stack,
+                      es,
+                      alias,
+                      products,
+                      "overwritex2",
+                      "raw bulk overwriting them, Elasticsearch on a core of its own");
+                });
+      }
 
       // 3: end to end from the start of the topics, on a fresh copy and index.
       SearchIndexBenchmark.awaitMergesDone(es);
@@ -194,6 +261,8 @@ public final class DocumentsBenchmark {
           rename,
           burst,
           rawOverwrite,
+          renameOwnCore,
+          rawOverwriteOwnCore,
           declaredWrites,
           handWritten,
           priceLatency,
@@ -204,47 +273,45 @@ public final class DocumentsBenchmark {
     }
   }
 
-  /**
-   * The shared brand renamed {@code renames} times, each its own transaction, 20 ms apart, to names
-   * of the {@code step}: from the first commit until every document of {@code alias} shows the last
-   * name.
-   */
-  private static FanOut fanOut(
+  /** The shared brand's renames, each step timed from its first commit to the last name shown. */
+  private record Renames(
+      LocalStack stack,
       WeirConfig config,
       ElasticsearchClient es,
       String alias,
       String copyTable,
       String catalogUrl,
-      int products,
-      String step,
-      int renames)
-      throws Exception {
-    TableStats copyBefore = copyStats(config, copyTable);
-    IndexWork indexBefore = IndexWork.read(es, alias);
-    String last = null;
-    long start = System.nanoTime();
-    try (Connection c = PostgresConnectionProvider.open(config, catalogUrl);
-        PreparedStatement rename = c.prepareStatement("UPDATE brand SET name = ?")) {
-      for (int i = 1; i <= renames; i++) {
-        last = step + "x" + i; // one token, its step's own: the search finds only its own
-        rename.setString(1, last);
-        rename.executeUpdate();
-        if (i < renames) {
-          Thread.sleep(20);
+      int products) {
+
+    /**
+     * The brand renamed {@code renames} times, each its own transaction, 20 ms apart, to names of
+     * the {@code step}: from the first commit until every document of the alias shows the last.
+     */
+    FanOut run(String step, int renames, String name) throws Exception {
+      TableStats copyBefore = copyStats(config, copyTable);
+      IndexWork indexBefore = IndexWork.read(es, alias);
+      String last = null;
+      CpuUse cpu = CpuUse.start(stack);
+      long start = System.nanoTime();
+      try (Connection c = PostgresConnectionProvider.open(config, catalogUrl);
+          PreparedStatement rename = c.prepareStatement("UPDATE brand SET name = ?")) {
+        for (int i = 1; i <= renames; i++) {
+          last = step + "x" + i; // one token, its step's own: the search finds only its own
+          rename.setString(1, last);
+          rename.executeUpdate();
+          if (i < renames) {
+            Thread.sleep(20);
+          }
         }
       }
+      awaitBrandEverywhere(es, alias, last, products);
+      double seconds = (System.nanoTime() - start) / 1e9;
+      Map<String, Double> used = cpu.seconds();
+      Thread.sleep(2_000); // the coalesced writes are done; let any late one land before counting
+      long rows = copyStats(config, copyTable).minus(copyBefore).updated();
+      long operations = IndexWork.read(es, alias).indexed() - indexBefore.indexed();
+      return new FanOut(name, products, seconds, rows, operations, used);
     }
-    awaitBrandEverywhere(es, alias, last, products);
-    double seconds = (System.nanoTime() - start) / 1e9;
-    Thread.sleep(2_000); // the coalesced writes are done; let any late one land before counting
-    long rows = copyStats(config, copyTable).minus(copyBefore).updated();
-    long operations = IndexWork.read(es, alias).indexed() - indexBefore.indexed();
-    return new FanOut(
-        renames == 1 ? "one brand rename" : renames + " renames of it, 20 ms apart",
-        products,
-        seconds,
-        rows,
-        operations);
   }
 
   /** Until a search finds the brand {@code name} in all {@code products} documents. */
@@ -265,9 +332,14 @@ public final class DocumentsBenchmark {
    * loads a fresh index; a rename overwrites documents (each one's old version looked up and
    * deleted), and this is the raw bulk doing the same.
    */
-  private static FanOut rawOverwrite(ElasticsearchClient es, String alias, int products)
+  private static FanOut rawOverwrite(
+      LocalStack stack,
+      ElasticsearchClient es,
+      String alias,
+      int products,
+      String name,
+      String step)
       throws Exception {
-    String name = "overwritex1";
     List<DocumentOperation> ops = new ArrayList<>();
     for (SearchIndexBenchmark.Json d : SearchIndexBenchmark.documents(es, alias)) {
       ObjectNode source =
@@ -281,23 +353,16 @@ public final class DocumentsBenchmark {
               dev.weir.schema.Json.mapper().writeValueAsBytes(source)));
     }
     IndexWork indexBefore = IndexWork.read(es, alias);
+    CpuUse cpu = CpuUse.start(stack);
     long start = System.nanoTime();
     RawBulk.send(es, alias, ops, Runtime.getRuntime().availableProcessors());
     awaitBrandEverywhere(es, alias, name, products);
     double seconds = (System.nanoTime() - start) / 1e9;
+    Map<String, Double> used = cpu.seconds();
     long operations = IndexWork.read(es, alias).indexed() - indexBefore.indexed();
-    return new FanOut(
-        "raw bulk overwriting them, the new name in each (no job)",
-        ops.size(),
-        seconds,
-        0,
-        operations);
+    return new FanOut(step, ops.size(), seconds, 0, operations, used);
   }
 
-  /**
-   * A new price for every product through the job, then the same final prices written by hand to a
-   * copy of the table as it was before: {@code UPDATE … SET price, content_hash, doc_version}.
-   */
   /**
    * End-to-end latency of a price change: {@link #LATENCY_RATE} changes per second for {@link
    * #LATENCY_SECONDS}, each to another product, while the documents of those sent and not yet seen
@@ -376,6 +441,10 @@ public final class DocumentsBenchmark {
     return latency;
   }
 
+  /**
+   * A new price for every product through the job, then the same final prices written by hand to a
+   * copy of the table as it was before: {@code UPDATE … SET price, content_hash, doc_version}.
+   */
   private static Writes[] priceOnly(
       WeirConfig config, CatalogLoader loader, String pricing, String copyTable, int products)
       throws Exception {
@@ -530,6 +599,26 @@ public final class DocumentsBenchmark {
     }
   }
 
+  /** CPU seconds by process over each step's timed seconds, one column per step. */
+  private static void appendCpu(StringBuilder md, List<FanOut> steps) {
+    md.append("CPU seconds each process used during each step (Linux /proc; the benchmark JVM is");
+    md.append(" the job's MiniCluster, or the raw bulk's client):\n\n| process |");
+    Set<String> processes = new TreeSet<>();
+    for (FanOut f : steps) {
+      md.append(' ').append(f.name()).append(" |");
+      processes.addAll(f.cpu().keySet());
+    }
+    md.append("\n|---|").append("---:|".repeat(steps.size())).append('\n');
+    for (String process : processes) {
+      md.append("| ").append(process).append(" |");
+      for (FanOut f : steps) {
+        md.append(String.format(Locale.ROOT, " %.1f |", f.cpu().getOrDefault(process, 0.0)));
+      }
+      md.append('\n');
+    }
+    md.append('\n');
+  }
+
   public static String markdown(Result r, String command) {
     StringBuilder md = new StringBuilder();
     md.append("# search-index on a declared document (schemas/documents/products.json)\n\n");
@@ -555,7 +644,7 @@ public final class DocumentsBenchmark {
     md.append(
         "| change | documents | seconds | documents/s | copy rows per document | index operations per document |\n");
     md.append("|---|---:|---:|---:|---:|---:|\n");
-    for (FanOut f : List.of(r.rename(), r.burst(), r.rawOverwrite())) {
+    for (FanOut f : r.fanOuts()) {
       md.append(
           String.format(
               Locale.ROOT,
@@ -563,7 +652,7 @@ public final class DocumentsBenchmark {
               f.name(),
               f.documents(),
               f.seconds(),
-              f.documents() / f.seconds(),
+              f.documentsPerSecond(),
               f.copyRowsPerDocument(),
               f.indexOperationsPerDocument()));
     }
@@ -582,8 +671,22 @@ public final class DocumentsBenchmark {
             Locale.ROOT,
             "%n- A rename overwrites the documents the index holds: a raw bulk overwriting them,"
                 + " timed the same way, ran at %,.0f/s, and the rename took %.2f× its time.",
-            r.rawOverwrite().documents() / r.rawOverwrite().seconds(),
+            r.rawOverwrite().documentsPerSecond(),
             r.rename().seconds() / r.rawOverwrite().seconds()));
+    r.fanOutOverRawOwnCore()
+        .ifPresent(
+            ratio ->
+                md.append(
+                    String.format(
+                        Locale.ROOT,
+                        "%n- With Elasticsearch on a core of its own and everything else (the"
+                            + " job's JVM, PostgreSQL, Kafka) on the other (`taskset`), the rename"
+                            + " took **%.2f×** the time of a raw bulk overwriting the same documents"
+                            + " on the same cores (%,.0f against %,.0f documents/s). The judged"
+                            + " ratio above is the one on shared cores.",
+                        ratio,
+                        r.renameOwnCore().documentsPerSecond(),
+                        r.rawOverwriteOwnCore().documentsPerSecond())));
     md.append(
         String.format(
             Locale.ROOT,
@@ -593,6 +696,7 @@ public final class DocumentsBenchmark {
             (BURST - 1) * 0.02,
             r.burst().copyRowsPerDocument(),
             r.burst().indexOperationsPerDocument()));
+    appendCpu(md, r.fanOuts());
     md.append("## Price-only changes: what the copy writes\n\n");
     md.append(
         "One new price per product (after a CHECKPOINT). WAL is the server's"

@@ -24,8 +24,6 @@ import dev.weir.sink.elasticsearch.DocumentOperation;
 import dev.weir.sink.elasticsearch.ElasticsearchClients;
 import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import dev.weir.stack.Connections;
-import dev.weir.stack.CpuAffinity;
-import dev.weir.stack.LocalService;
 import dev.weir.stack.LocalStack;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -64,7 +62,7 @@ import org.apache.kafka.common.errors.GroupIdNotFoundException;
  *       CPU each process used ({@link CpuUse}) and its rate after warm-up ({@link CountTimeline}).
  *       Done twice, the second compared (the first pays the JIT of a fresh JVM and perhaps a fresh
  *       Elasticsearch), and once more after the price changes with Elasticsearch on a core of its
- *       own ({@link CpuAffinity});
+ *       own ({@link ElasticsearchCore});
  *   <li><b>price-only changes</b>: a new price for every product. weir's job writes them to
  *       product_document; the naive side applies the same final rows as plain full-row upserts to a
  *       table of the same shape seeded with the same rows. WAL bytes and TOAST tuples written, each
@@ -232,7 +230,7 @@ public final class SearchIndexBenchmark {
   public record Settled(IndexWork work, double elasticsearchCpuSeconds) {}
 
   /** Elasticsearch's name among the {@link CpuUse} processes (the local stack's service name). */
-  private static final String ELASTICSEARCH = "Elasticsearch";
+  static final String ELASTICSEARCH = "Elasticsearch";
 
   /**
    * Price-only changes written to a copy: WAL bytes, rows updated, TOAST tuples written, and the
@@ -551,41 +549,27 @@ public final class SearchIndexBenchmark {
       Supplier<WeirConfig> freshConfig,
       int products)
       throws Exception {
-    int cores = Runtime.getRuntime().availableProcessors();
-    if (cores < 2 || !CpuAffinity.available()) {
+    if (!ElasticsearchCore.possible()) {
       return null;
     }
-    String rest = "1-" + (cores - 1);
-    String all = CpuAffinity.all();
-    LocalService elasticsearch = stack.elasticsearch();
-    try {
-      elasticsearch.pinToCpus("0");
-      for (LocalService service : stack.services()) {
-        if (service != elasticsearch) {
-          service.pinToCpus(rest);
-        }
-      }
-      CpuAffinity.pin(ProcessHandle.current().pid(), rest);
-      List<Load> passes = new ArrayList<>();
-      for (int pass = 0; pass < SEPARATE_CORES_PASSES; pass++) {
-        deleteIndices(es, CORES_ALIAS + "*");
-        awaitMergesDone(es);
-        passes.add(
-            weirLoad(
-                stack,
-                es,
-                freshConfig.get(),
-                products,
-                "weir, Elasticsearch on a core of its own"));
-      }
-      Load raw = rawBulk(stack, es, mapping, documents(es, CORES_ALIAS), CORES_ALIAS + "-raw");
-      return new Pass(Load.median(passes), raw);
-    } finally {
-      for (LocalService service : stack.services()) {
-        service.pinToCpus(all);
-      }
-      CpuAffinity.pin(ProcessHandle.current().pid(), all);
-    }
+    return ElasticsearchCore.run(
+        stack,
+        () -> {
+          List<Load> passes = new ArrayList<>();
+          for (int pass = 0; pass < SEPARATE_CORES_PASSES; pass++) {
+            deleteIndices(es, CORES_ALIAS + "*");
+            awaitMergesDone(es);
+            passes.add(
+                weirLoad(
+                    stack,
+                    es,
+                    freshConfig.get(),
+                    products,
+                    "weir, Elasticsearch on a core of its own"));
+          }
+          Load raw = rawBulk(stack, es, mapping, documents(es, CORES_ALIAS), CORES_ALIAS + "-raw");
+          return new Pass(Load.median(passes), raw);
+        });
   }
 
   /**
