@@ -80,6 +80,11 @@ public final class DocumentsBenchmark {
       return documents / seconds;
     }
 
+    /** The share of the {@code cores}' time the processes measured used over the step. */
+    double busyShare(int cores) {
+      return CpuUse.total(cpu) / (seconds * cores);
+    }
+
     double copyRowsPerDocument() {
       return (double) copyRowsUpdated / documents;
     }
