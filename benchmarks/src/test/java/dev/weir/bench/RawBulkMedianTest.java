@@ -160,9 +160,11 @@ class RawBulkMedianTest {
     return new DocumentsBenchmark.Result(
         10_000,
         Instant.EPOCH,
-        new DocumentsBenchmark.FanOut("one brand rename", 10_000, 24.63, 10_000, 10_000, Map.of()),
-        new DocumentsBenchmark.FanOut("10 renames", 10_000, 24.63, 10_000, 10_000, Map.of()),
-        new DocumentsBenchmark.FanOut("raw overwrite", 10_000, 12.5, 0, 10_000, Map.of()),
+        new DocumentsBenchmark.FanOut(
+            "one brand rename", 10_000, 24.63, 5.0, 10_000, 10_000, Map.of()),
+        new DocumentsBenchmark.FanOut("10 renames", 10_000, 24.63, 5.0, 10_000, 10_000, Map.of()),
+        new DocumentsBenchmark.FanOut(
+            "raw overwrite", 10_000, 12.5, Double.NaN, 0, 10_000, Map.of()),
         null,
         null,
         writes,
