@@ -39,16 +39,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * The search-index on a declared document: today's catalog as schemas/documents/products.json.
@@ -317,7 +313,7 @@ public final class DocumentsBenchmark {
       IndexWork indexBefore = IndexWork.read(es, alias);
       String last =
           step + "x" + renames; // one token, its step's own: the search finds only its own
-      try (KafkaConsumer<byte[], byte[]> capture = committedFromEnd()) {
+      try (KafkaConsumer<byte[], byte[]> capture = ReadCommitted.fromEnd(config, brandTopic)) {
         CpuUse cpu = CpuUse.start(stack);
         long start = System.nanoTime();
         try (Connection c = PostgresConnectionProvider.open(config, catalogUrl);
@@ -341,23 +337,6 @@ public final class DocumentsBenchmark {
         return new FanOut(
             name, products, seconds, (readable - start) / 1e9, rows, operations, used);
       }
-    }
-
-    /** A read_committed consumer of the brand's capture topic, at its end. */
-    private KafkaConsumer<byte[], byte[]> committedFromEnd() {
-      Properties props = KafkaIo.clientProperties(config);
-      props.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-      props.setProperty(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-      KafkaConsumer<byte[], byte[]> consumer =
-          new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-      List<TopicPartition> partitions = new ArrayList<>();
-      consumer
-          .partitionsFor(brandTopic)
-          .forEach(p -> partitions.add(new TopicPartition(brandTopic, p.partition())));
-      consumer.assign(partitions);
-      consumer.seekToEnd(partitions);
-      partitions.forEach(consumer::position); // fixes the start before the rename is committed
-      return consumer;
     }
 
     /**

@@ -24,13 +24,11 @@ import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
-import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -47,11 +45,8 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * activity-feed at steady state, from Kafka, as deployed (issue 27.1): the input topic is filled
@@ -467,17 +462,8 @@ public final class FeedThroughputBenchmark {
         int total,
         EventCodec<ActivityEvent> codec,
         AtomicLong consumed) {
-      Properties props = KafkaIo.clientProperties(config);
-      props.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-      props.setProperty(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-      consumer =
-          new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-      List<TopicPartition> partitions = new ArrayList<>();
-      consumer
-          .partitionsFor(topic)
-          .forEach(p -> partitions.add(new TopicPartition(topic, p.partition())));
-      consumer.assign(partitions);
-      consumer.seekToBeginning(partitions);
+      consumer = ReadCommitted.consumer(config, topic);
+      consumer.seekToBeginning(consumer.assignment());
       this.total = total;
       this.codec = codec;
       this.consumed = consumed;

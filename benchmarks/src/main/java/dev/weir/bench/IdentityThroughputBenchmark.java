@@ -28,7 +28,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -51,9 +50,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.TopicConfig;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * identity at steady state, from Kafka to Kafka, as deployed (issue 27.1). The tracking topic (and
@@ -538,22 +535,11 @@ public final class IdentityThroughputBenchmark {
       throws Exception {
     EventCodec<TrackingEvent> codec =
         EventCodec.of(EventSchema.TRACKING_EVENTS, TrackingEvent.class);
-    Properties props = KafkaIo.clientProperties(config);
-    props.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-    props.setProperty(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     long total = (long) LATENCY_RATE * seconds;
     long[] append = new long[(int) total];
     long[] visible = new long[(int) total];
     int seen = 0;
-    try (KafkaConsumer<byte[], byte[]> consumer =
-        new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-      List<TopicPartition> partitions = new ArrayList<>();
-      consumer
-          .partitionsFor(out)
-          .forEach(p -> partitions.add(new TopicPartition(out, p.partition())));
-      consumer.assign(partitions);
-      consumer.seekToEnd(partitions);
-      partitions.forEach(consumer::position); // fixes the start before the first event is sent
+    try (KafkaConsumer<byte[], byte[]> consumer = ReadCommitted.fromEnd(config, out)) {
       PacedInput sender =
           new PacedInput(
               config,
