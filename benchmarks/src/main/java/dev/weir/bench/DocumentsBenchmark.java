@@ -393,14 +393,14 @@ public final class DocumentsBenchmark {
       ElasticsearchClient es,
       String alias,
       int products,
-      String name,
+      String brandName,
       String step)
       throws Exception {
     List<DocumentOperation> ops = new ArrayList<>();
     for (SearchIndexBenchmark.Json d : SearchIndexBenchmark.documents(es, alias)) {
       ObjectNode source =
           (ObjectNode) dev.weir.schema.Json.mapper().readTree(d.source().toJson().toString());
-      source.put("brand_name", name);
+      source.put("brand_name", brandName);
       ops.add(
           DocumentOperation.index(
               alias,
@@ -412,7 +412,7 @@ public final class DocumentsBenchmark {
     CpuUse cpu = CpuUse.start(stack);
     long start = System.nanoTime();
     RawBulk.send(es, alias, ops, Runtime.getRuntime().availableProcessors());
-    awaitBrandEverywhere(es, alias, name, products);
+    awaitBrandEverywhere(es, alias, brandName, products);
     double seconds = (System.nanoTime() - start) / 1e9;
     Map<String, Double> used = cpu.seconds();
     long operations = IndexWork.read(es, alias).indexed() - indexBefore.indexed();
