@@ -343,11 +343,10 @@ public final class DocumentsBenchmark {
      * When (System.nanoTime) a record holding {@code text} became readable; two minutes at most.
      */
     private long awaitRecordContaining(KafkaConsumer<byte[], byte[]> consumer, String text) {
-      byte[] wanted = text.getBytes(StandardCharsets.UTF_8);
       long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
       while (System.nanoTime() < deadline) {
         for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(20))) {
-          if (r.value() != null && contains(r.value(), wanted)) {
+          if (r.value() != null && new String(r.value(), StandardCharsets.UTF_8).contains(text)) {
             return System.nanoTime();
           }
         }
@@ -355,19 +354,6 @@ public final class DocumentsBenchmark {
       throw new IllegalStateException(
           "the rename to " + text + " was not readable in " + brandTopic + " within 2 minutes");
     }
-  }
-
-  private static boolean contains(byte[] bytes, byte[] part) {
-    outer:
-    for (int i = 0; i + part.length <= bytes.length; i++) {
-      for (int j = 0; j < part.length; j++) {
-        if (bytes[i + j] != part[j]) {
-          continue outer;
-        }
-      }
-      return true;
-    }
-    return false;
   }
 
   /** Until a search finds the brand {@code name} in all {@code products} documents. */
