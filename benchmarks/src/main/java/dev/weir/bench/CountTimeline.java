@@ -43,6 +43,11 @@ final class CountTimeline implements AutoCloseable {
         TimeUnit.MILLISECONDS);
   }
 
+  /** The last count read (0 before the first). */
+  long latest() {
+    return samples.isEmpty() ? 0 : samples.get(samples.size() - 1).count();
+  }
+
   /** The first sample at or above {@code count}, if there is one yet. */
   Optional<Sample> firstReaching(long count) {
     return samples.stream().filter(s -> s.count() >= count).findFirst();

@@ -595,7 +595,7 @@ public final class DocumentsBenchmark {
       SearchIndexBenchmark.awaitRunning(job);
       long running = System.nanoTime();
       CpuUse cpu = CpuUse.start(stack);
-      try (CountTimeline indexed = new CountTimeline(() -> SearchIndexBenchmark.count(es, alias))) {
+      try (IndexProgress indexed = IndexProgress.watch(es, alias)) {
         weir = Load.timed("weir, " + name, products, running, indexed, cpu, es, alias);
       }
       weir = weir.settle(es, alias, cpu);

@@ -59,7 +59,7 @@ import org.apache.kafka.common.errors.GroupIdNotFoundException;
  *       until every document is searchable. Then a <b>raw bulk load</b> of the very same documents
  *       (read back from weir's index) into a fresh index with the same mapping, one loader per
  *       core: {@value #RAW_BULK_PASSES} passes, the median one compared. Each side also reports the
- *       CPU each process used ({@link CpuUse}) and its rate after warm-up ({@link CountTimeline}).
+ *       CPU each process used ({@link CpuUse}) and its rate after warm-up ({@link IndexProgress}).
  *       Done twice, the second compared (the first pays the JIT of a fresh JVM and perhaps a fresh
  *       Elasticsearch), and once more after the price changes with Elasticsearch on a core of its
  *       own ({@link ElasticsearchCore});
@@ -151,51 +151,65 @@ public final class SearchIndexBenchmark {
       return String.format(Locale.ROOT, "%,.0f–%,.0f/s", low, high);
     }
 
-    /** After the warm-up (the first fifth of the documents searchable), as identity's benchmark. */
+    /** After the warm-up (the first fifth of the documents applied), as identity's benchmark. */
     double steadyDocumentsPerSecond() {
       return steadyDocuments / steadySeconds;
     }
 
     /**
-     * Whether the stretch after warm-up is long enough to measure: Elasticsearch makes documents
-     * searchable once a second, so a count polled over a shorter one mostly measures where its
-     * refreshes fell.
+     * Whether the stretch after warm-up is long enough to measure: a bulk takes Elasticsearch up to
+     * a second, so over a shorter stretch the count mostly measures where bulks ended.
      */
     boolean steadyMeasured() {
       return steadySeconds >= MIN_STEADY_SECONDS;
     }
 
     /**
-     * A load timed by {@code timeline} from {@code startNanos} until it counted {@code documents},
-     * with what Elasticsearch had done for {@code index} by then. Called while the load runs: it
-     * starts the after-warm-up CPU meter when the first fifth is counted.
+     * A load followed by {@code progress} from {@code startNanos} until a search counted {@code
+     * documents}, with what Elasticsearch had done for {@code index} by then. Its stretch after
+     * warm-up runs from the moment Elasticsearch had applied the first fifth of the documents until
+     * it had applied the last ({@link IndexProgress}: not where refreshes fell). Called while the
+     * load runs: it meters the CPU of that stretch as it passes.
      */
     static Load timed(
         String name,
         long documents,
         long startNanos,
-        CountTimeline timeline,
+        IndexProgress progress,
         CpuUse cpu,
         ElasticsearchClient es,
         String index)
         throws Exception {
-      CountTimeline.Sample warm = timeline.await(documents / 5, Duration.ofMinutes(3));
+      CountTimeline.Sample warm = progress.applied.await(documents / 5, Duration.ofMinutes(3));
       CpuUse afterWarmUp = cpu.restart();
-      CountTimeline.Sample done = timeline.await(documents, Duration.ofMinutes(3));
-      Map<String, Double> cpuSeconds = cpu.seconds();
+      CountTimeline.Sample applied = progress.applied.await(documents, Duration.ofMinutes(3));
       Map<String, Double> steadyCpuSeconds = afterWarmUp.seconds();
+      CountTimeline.Sample done = progress.searchable.await(documents, Duration.ofMinutes(3));
+      Map<String, Double> cpuSeconds = cpu.seconds();
       IndexWork atEnd = IndexWork.read(es, index);
       return new Load(
           name,
           documents,
           (done.nanoTime() - startNanos) / 1e9,
-          documents - warm.count(),
-          (done.nanoTime() - warm.nanoTime()) / 1e9,
+          steadyDocuments(documents, warm.count(), progress.applied.latest()),
+          (applied.nanoTime() - warm.nanoTime()) / 1e9,
           cpuSeconds,
           steadyCpuSeconds,
           atEnd,
           null,
           List.of());
+    }
+
+    /**
+     * The documents of a stretch after warm-up that began at {@code warmOperations} applied and
+     * ended at {@code documents} applied, of a load that applied {@code operations} in all. A side
+     * that indexed some documents more than once (a document revised while the load ran) reached as
+     * many operations as documents before its last document: its stretch holds its operations'
+     * share of the documents, not more.
+     */
+    static long steadyDocuments(long documents, long warmOperations, long operations) {
+      double documentsPerOperation = (double) documents / Math.max(documents, operations);
+      return Math.round((documents - warmOperations) * documentsPerOperation);
     }
 
     /**
@@ -375,7 +389,7 @@ public final class SearchIndexBenchmark {
         CpuUse cpu = CpuUse.start(stack);
         double jobStart = (running - submitted) / 1e9;
         Load weir;
-        try (CountTimeline indexed = new CountTimeline(() -> count(es, ALIAS))) {
+        try (IndexProgress indexed = IndexProgress.watch(es, ALIAS)) {
           weir =
               Load.timed(
                   "weir: Kafka → join → product_document + Elasticsearch",
@@ -513,7 +527,7 @@ public final class SearchIndexBenchmark {
       long running = System.nanoTime();
       CpuUse cpu = CpuUse.start(stack);
       Load weir;
-      try (CountTimeline indexed = new CountTimeline(() -> count(es, alias))) {
+      try (IndexProgress indexed = IndexProgress.watch(es, alias)) {
         weir = Load.timed(name, products, running, indexed, cpu, es, alias);
       }
       return weir.settle(es, alias, cpu);
@@ -529,9 +543,8 @@ public final class SearchIndexBenchmark {
   }
 
   /**
-   * Passes of weir's side with Elasticsearch on a core of its own, the judged ratio's: one pass's
-   * rate after warm-up moved by a fifth between runs on this machine (its stretch is a few of
-   * Elasticsearch's once-a-second refreshes), so the median one is compared.
+   * Passes of weir's side with Elasticsearch on a core of its own, the judged ratio's: one pass on
+   * this shared machine is noisy, so the median one is compared.
    */
   static final int SEPARATE_CORES_PASSES = 3;
 
@@ -662,7 +675,7 @@ public final class SearchIndexBenchmark {
       awaitMergesDone(es);
       CpuUse cpu;
       Load raw;
-      try (CountTimeline indexed = new CountTimeline(() -> count(es, index))) {
+      try (IndexProgress indexed = IndexProgress.watch(es, index)) {
         cpu = CpuUse.start(stack);
         long start = System.nanoTime();
         // Sent in the background: Load.timed meters the CPU after warm-up while the load runs.
@@ -1018,14 +1031,16 @@ public final class SearchIndexBenchmark {
             .map(
                 steady ->
                     String.format(
-                        "- After warm-up (from the moment the first fifth of the documents was"
-                            + " searchable until the last was; counts polled every 100 ms on both"
-                            + " sides), second pass, shared cores: %.2f.%n",
+                        "- After warm-up (from the moment Elasticsearch had applied the first fifth"
+                            + " of the documents until it had applied the last, by its indexing"
+                            + " stats polled every 100 ms on both sides: a search's count moves only"
+                            + " at refreshes, which took seconds under this load), second pass,"
+                            + " shared cores: %.2f.%n",
                         steady))
             .orElse(
                 String.format(
                     "- After warm-up: not measured, a side took under %.0f s after its first"
-                        + " fifth (Elasticsearch makes documents searchable once a second).%n",
+                        + " fifth (a bulk takes Elasticsearch up to a second).%n",
                     MIN_STEADY_SECONDS)));
     md.append(
         String.format(

@@ -48,6 +48,15 @@ class RawBulkMedianTest {
   }
 
   @Test
+  void aStretchCountsTheDocumentsItsOperationsStandFor() {
+    // 3,000 of 15,000 applied at warm-up; each document applied once: 12,000 in the stretch.
+    assertThat(Load.steadyDocuments(15_000, 3_000, 15_000)).isEqualTo(12_000);
+    // 16,500 operations for 15,000 documents (some revised): the stretch's 12,000 operations
+    // stand for 12,000 × 15,000 / 16,500 documents, not 12,000.
+    assertThat(Load.steadyDocuments(15_000, 3_000, 16_500)).isEqualTo(10_909);
+  }
+
+  @Test
   void theRatiosAreTakenAgainstTheMedianPassNotTheFirst() {
     Load weir = load("weir", 10_000, 10_000 / 730.8, List.of());
 
