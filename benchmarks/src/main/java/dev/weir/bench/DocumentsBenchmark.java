@@ -595,8 +595,8 @@ public final class DocumentsBenchmark {
       SearchIndexBenchmark.awaitRunning(job);
       long running = System.nanoTime();
       CpuUse cpu = CpuUse.start(stack);
-      try (IndexProgress indexed = IndexProgress.watch(es, alias)) {
-        weir = Load.timed("weir, " + name, products, running, indexed, cpu, es, alias);
+      try (IndexProgress progress = IndexProgress.watch(es, alias)) {
+        weir = Load.timed("weir, " + name, products, running, progress, cpu, es, alias);
       }
       weir = weir.settle(es, alias, cpu);
     } finally {

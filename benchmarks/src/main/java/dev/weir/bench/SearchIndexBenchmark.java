@@ -389,13 +389,13 @@ public final class SearchIndexBenchmark {
         CpuUse cpu = CpuUse.start(stack);
         double jobStart = (running - submitted) / 1e9;
         Load weir;
-        try (IndexProgress indexed = IndexProgress.watch(es, ALIAS)) {
+        try (IndexProgress progress = IndexProgress.watch(es, ALIAS)) {
           weir =
               Load.timed(
                   "weir: Kafka → join → product_document + Elasticsearch",
                   products,
                   running,
-                  indexed,
+                  progress,
                   cpu,
                   es,
                   ALIAS);
@@ -527,8 +527,8 @@ public final class SearchIndexBenchmark {
       long running = System.nanoTime();
       CpuUse cpu = CpuUse.start(stack);
       Load weir;
-      try (IndexProgress indexed = IndexProgress.watch(es, alias)) {
-        weir = Load.timed(name, products, running, indexed, cpu, es, alias);
+      try (IndexProgress progress = IndexProgress.watch(es, alias)) {
+        weir = Load.timed(name, products, running, progress, cpu, es, alias);
       }
       return weir.settle(es, alias, cpu);
     } finally {
@@ -675,7 +675,7 @@ public final class SearchIndexBenchmark {
       awaitMergesDone(es);
       CpuUse cpu;
       Load raw;
-      try (IndexProgress indexed = IndexProgress.watch(es, index)) {
+      try (IndexProgress progress = IndexProgress.watch(es, index)) {
         cpu = CpuUse.start(stack);
         long start = System.nanoTime();
         // Sent in the background: Load.timed meters the CPU after warm-up while the load runs.
@@ -697,7 +697,7 @@ public final class SearchIndexBenchmark {
                       + (loaders == 1 ? " loader)" : " loaders)"),
                   documents.size(),
                   start,
-                  indexed,
+                  progress,
                   cpu,
                   es,
                   index);
