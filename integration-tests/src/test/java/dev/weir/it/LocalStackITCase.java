@@ -38,6 +38,7 @@ class LocalStackITCase {
             "KAFKA_BOOTSTRAP_SERVERS",
             "ELASTICSEARCH_URL",
             "POSTGRES_JDBC_URL",
+            "CATALOG_JDBC_URL",
             "PGHOST",
             "PGPORT",
             "PGUSER",

@@ -13,6 +13,9 @@ public record Connections(
     String postgresPassword,
     String postgresDatabase) {
 
+  /** The database cdc-catalog captures on the local stack (search-index's catalog). */
+  public static final String CATALOG_DATABASE = "catalog";
+
   public String postgresJdbcUrl() {
     return postgresJdbcUrl(postgresDatabase);
   }
@@ -27,6 +30,7 @@ public record Connections(
     env.put("KAFKA_BOOTSTRAP_SERVERS", kafkaBootstrapServers);
     env.put("ELASTICSEARCH_URL", elasticsearchUrl);
     env.put("POSTGRES_JDBC_URL", postgresJdbcUrl());
+    env.put("CATALOG_JDBC_URL", postgresJdbcUrl(CATALOG_DATABASE));
     env.put("PGHOST", postgresHost);
     env.put("PGPORT", Integer.toString(postgresPort));
     env.put("PGUSER", postgresUser);

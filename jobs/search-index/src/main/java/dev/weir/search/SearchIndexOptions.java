@@ -51,7 +51,8 @@ public final class SearchIndexOptions {
           .stringType()
           .defaultValue("jdbc:postgresql://127.0.0.1:15432/catalog")
           .withDescription(
-              "cdc-catalog: the catalog database to capture (user and password as postgres.*).");
+              "cdc-catalog: the catalog database to capture (user and password as postgres.*)."
+                  + " Env: CATALOG_JDBC_URL.");
 
   public static final ConfigOption<String> DOCUMENTS =
       ConfigOptions.key("search.documents")

@@ -23,4 +23,21 @@ class SearchIndexOptionsTest {
               "catalog.publication '" + hostile + "' is not a plain PostgreSQL name");
     }
   }
+
+  @Test
+  void theCatalogUrlFallsBackToTheStacksEnvironmentAsPostgresUrlDoes() {
+    // A stack on another port (WEIR_POSTGRES_PORT) writes both URLs to stack.env.
+    Map<String, String> env =
+        Map.of(
+            "POSTGRES_JDBC_URL", "jdbc:postgresql://127.0.0.1:25432/weir",
+            "CATALOG_JDBC_URL", "jdbc:postgresql://127.0.0.1:25432/catalog");
+    assertThat(WeirConfig.from(Map.of(), env).get(SearchIndexOptions.CATALOG_URL))
+        .isEqualTo("jdbc:postgresql://127.0.0.1:25432/catalog");
+    assertThat(
+            WeirConfig.from(Map.of("catalog.postgres.url", "jdbc:postgresql://db/shop"), env)
+                .get(SearchIndexOptions.CATALOG_URL))
+        .isEqualTo("jdbc:postgresql://db/shop");
+    assertThat(WeirConfig.from(Map.of(), Map.of()).get(SearchIndexOptions.CATALOG_URL))
+        .isEqualTo("jdbc:postgresql://127.0.0.1:15432/catalog");
+  }
 }

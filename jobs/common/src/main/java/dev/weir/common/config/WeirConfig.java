@@ -22,16 +22,18 @@ public final class WeirConfig implements Serializable {
 
   /** Options that fall back to an environment variable when not given, and the variable. */
   private static final Map<String, String> ENV_FALLBACKS =
-      Map.of(
-          WeirOptions.KAFKA_BOOTSTRAP_SERVERS.key(), "KAFKA_BOOTSTRAP_SERVERS",
-          WeirOptions.KAFKA_SECURITY_PROTOCOL.key(), "KAFKA_SECURITY_PROTOCOL",
-          WeirOptions.KAFKA_SASL_USERNAME.key(), "KAFKA_USERNAME",
-          WeirOptions.KAFKA_SSL_CA_FILE.key(), "KAFKA_SSL_CA_FILE",
-          WeirOptions.POSTGRES_URL.key(), "POSTGRES_JDBC_URL",
-          WeirOptions.POSTGRES_USER.key(), "PGUSER",
-          WeirOptions.ELASTICSEARCH_URL.key(), "ELASTICSEARCH_URL",
-          WeirOptions.ELASTICSEARCH_USERNAME.key(), "ELASTICSEARCH_USERNAME",
-          WeirOptions.ELASTICSEARCH_CA_FILE.key(), "ELASTICSEARCH_CA_FILE");
+      Map.ofEntries(
+          Map.entry(WeirOptions.KAFKA_BOOTSTRAP_SERVERS.key(), "KAFKA_BOOTSTRAP_SERVERS"),
+          Map.entry(WeirOptions.KAFKA_SECURITY_PROTOCOL.key(), "KAFKA_SECURITY_PROTOCOL"),
+          Map.entry(WeirOptions.KAFKA_SASL_USERNAME.key(), "KAFKA_USERNAME"),
+          Map.entry(WeirOptions.KAFKA_SSL_CA_FILE.key(), "KAFKA_SSL_CA_FILE"),
+          Map.entry(WeirOptions.POSTGRES_URL.key(), "POSTGRES_JDBC_URL"),
+          // search-index's catalog (cdc-catalog captures it): the local stack's env names it too.
+          Map.entry("catalog.postgres.url", "CATALOG_JDBC_URL"),
+          Map.entry(WeirOptions.POSTGRES_USER.key(), "PGUSER"),
+          Map.entry(WeirOptions.ELASTICSEARCH_URL.key(), "ELASTICSEARCH_URL"),
+          Map.entry(WeirOptions.ELASTICSEARCH_USERNAME.key(), "ELASTICSEARCH_USERNAME"),
+          Map.entry(WeirOptions.ELASTICSEARCH_CA_FILE.key(), "ELASTICSEARCH_CA_FILE"));
 
   private final Map<String, String> values;
 
