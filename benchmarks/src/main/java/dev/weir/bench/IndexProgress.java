@@ -43,9 +43,7 @@ final class IndexProgress implements AutoCloseable {
   private static long operations(ElasticsearchClient es, String index) throws Exception {
     IndexStats primaries =
         es.indices().stats(s -> s.index(index).metric("indexing")).all().primaries();
-    return primaries == null || primaries.indexing() == null
-        ? 0
-        : primaries.indexing().indexTotal();
+    return primaries == null ? 0 : IndexWork.of(primaries).indexed();
   }
 
   @Override

@@ -4,6 +4,7 @@ import dev.weir.cli.load.CatalogLoader;
 import dev.weir.cli.load.GithubLoader;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.search.SearchIndexOptions;
+import dev.weir.stack.Connections;
 import dev.weir.stack.LocalStack;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -70,7 +71,7 @@ final class LoadCommand {
   int catalog(
       @Option(
               names = "--database",
-              defaultValue = "catalog",
+              defaultValue = Connections.CATALOG_DATABASE,
               description = "Database on the local stack's PostgreSQL (default: ${DEFAULT-VALUE}).")
           String database,
       @Option(
