@@ -49,6 +49,13 @@ public class Enricher
   /** Tracking events in records and in the waiting list: their properties as JSON, not Kryo. */
   public static final TypeInformation<TrackingEvent> EVENT = KryoFree.pojoOf(TrackingEvent.class);
 
+  /**
+   * The cached mapping in state: canonical id by {@link dev.weir.common.types.FastStringSerializer}
+   * (Flink's String serializer looked up a thread-local buffer per read). It takes over state of
+   * the plain POJO type as is: the same bytes.
+   */
+  static final TypeInformation<CachedIdentity> MAPPING = KryoFree.pojoOf(CachedIdentity.class);
+
   public static final TypeInformation<EnrichedTrackingEvent> ENRICHED =
       KryoFree.pojoOf(EnrichedTrackingEvent.class);
 
@@ -95,8 +102,7 @@ public class Enricher
 
   @Override
   public void open(OpenContext openContext) throws Exception {
-    ValueStateDescriptor<CachedIdentity> cache =
-        new ValueStateDescriptor<>("mapping", TypeInformation.of(CachedIdentity.class));
+    ValueStateDescriptor<CachedIdentity> cache = new ValueStateDescriptor<>("mapping", MAPPING);
     cache.enableTimeToLive(
         StateTtlConfig.newBuilder(cacheTtl)
             .setUpdateType(StateTtlConfig.UpdateType.OnCreateAndWrite)
