@@ -666,10 +666,9 @@ public final class IdentityThroughputBenchmark {
                 + " side's steady window, from %.0f %% to %.0f %% of the input consumed (start-up,"
                 + " the first checkpoints and the tail left out), from the source operator's own"
                 + " record counter; a first, unmeasured pass of each side's job warmed the JIT. The"
-                + " Flink jobs"
-                + " ran in this JVM's MiniCluster as the manifests configure them: RocksDB state"
-                + " (incremental), exactly-once checkpoints every %d s (the deployed interval), the"
-                + " memory of one slot.%n%n",
+                + " Flink jobs ran in this JVM's MiniCluster as the manifests configure them:"
+                + " RocksDB state (incremental), exactly-once checkpoints every %d s (the deployed"
+                + " interval), the memory of one slot.%n%n",
             r.events(),
             r.meanBytes(),
             r.partitions(),

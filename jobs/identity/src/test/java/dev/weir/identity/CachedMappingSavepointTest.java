@@ -11,8 +11,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The cached mapping (the Enricher's value state) in a savepoint of an earlier weir, which kept it
- * with Flink's default POJO type: today's {@link Enricher#MAPPING} reads it as it is.
+ * The cached mapping (the Enricher's value state, with a time to live) in a savepoint of an earlier
+ * weir, which kept it with Flink's default POJO type: today's {@link Enricher#MAPPING} reads it as
+ * it is.
  */
 class CachedMappingSavepointTest {
 
@@ -27,7 +28,7 @@ class CachedMappingSavepointTest {
             List.of(mapping),
             TypeInformation.of(CachedIdentity.class),
             Enricher.MAPPING,
-            Kind.VALUE,
+            Kind.VALUE_WITH_TTL,
             backend);
 
     assertThat(restored).usingRecursiveFieldByFieldElementComparator().containsExactly(mapping);

@@ -1,5 +1,6 @@
 package dev.weir.common.types;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -7,6 +8,7 @@ import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.StateTtlConfig;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -39,7 +41,9 @@ public final class StateThroughSavepoint {
     LIST,
     MAP_VALUES,
     /** A value state: it holds the last of the values. */
-    VALUE
+    VALUE,
+    /** A value state with a time to live (an hour), as a cache keeps: Flink wraps each value. */
+    VALUE_WITH_TTL
   }
 
   private StateThroughSavepoint() {}
@@ -99,8 +103,12 @@ public final class StateThroughSavepoint {
     public void open(OpenContext context) {
       if (kind == Kind.LIST) {
         list = getRuntimeContext().getListState(new ListStateDescriptor<>("kept", type));
-      } else if (kind == Kind.VALUE) {
-        value = getRuntimeContext().getState(new ValueStateDescriptor<>("kept", type));
+      } else if (kind == Kind.VALUE || kind == Kind.VALUE_WITH_TTL) {
+        ValueStateDescriptor<T> descriptor = new ValueStateDescriptor<>("kept", type);
+        if (kind == Kind.VALUE_WITH_TTL) {
+          descriptor.enableTimeToLive(StateTtlConfig.newBuilder(Duration.ofHours(1)).build());
+        }
+        value = getRuntimeContext().getState(descriptor);
       } else {
         map = getRuntimeContext().getMapState(new MapStateDescriptor<>("kept", Types.INT, type));
       }
