@@ -159,11 +159,20 @@ public final class JobRunner {
   }
 
   /** Prepares, creates missing topics, builds and submits; returns without waiting for the job. */
-  public static JobClient start(WeirJob job, StreamExecutionEnvironment env, WeirConfig config)
+  public static JobClient start(WeirJob job, StreamExecutionEnvironment env, WeirConfig given)
       throws Exception {
+    WeirConfig config = withJobDefaults(job, given);
     configure(env, config);
     prepareAndBuild(job, env, config);
     return env.executeAsync("weir " + job.name());
+  }
+
+  /** {@code config} with the job's own defaults for what it does not give. */
+  static WeirConfig withJobDefaults(WeirJob job, WeirConfig config) {
+    return config.getOptional(WeirOptions.CHECKPOINT_INTERVAL).isPresent()
+        ? config
+        : config.with(
+            WeirOptions.CHECKPOINT_INTERVAL, job.defaultCheckpointInterval().toMillis() + " ms");
   }
 
   private static void prepareAndBuild(
@@ -188,6 +197,7 @@ public final class JobRunner {
           "--job <name> is required; jobs: " + String.join(", ", jobs().keySet()));
     }
     WeirJob job = job(name);
+    config = withJobDefaults(job, config);
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     // On a cluster the parallelism is the deployment's (a FlinkDeployment's job.parallelism, the
     // REST submission's) unless --parallelism is given.

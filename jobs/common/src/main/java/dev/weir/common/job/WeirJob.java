@@ -1,6 +1,8 @@
 package dev.weir.common.job;
 
 import dev.weir.common.config.WeirConfig;
+import dev.weir.common.config.WeirOptions;
+import java.time.Duration;
 import java.util.List;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -24,6 +26,11 @@ public interface WeirJob {
 
   /** Runs once its {@link #topics} exist, to set what the job needs of them. */
   default void configureTopics(WeirConfig config) {}
+
+  /** How often the job checkpoints when {@code checkpoint.interval} is not given. */
+  default Duration defaultCheckpointInterval() {
+    return WeirOptions.CHECKPOINT_INTERVAL.defaultValue();
+  }
 
   /** Adds the job's sources, transforms and sinks to the environment. */
   void build(StreamExecutionEnvironment env, WeirConfig config);

@@ -7,6 +7,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
@@ -71,5 +72,37 @@ class JobRunnerTest {
     StreamExecutionEnvironment off = StreamExecutionEnvironment.getExecutionEnvironment(cluster);
     JobRunner.configure(off, CONFIG);
     assertThat(off.getConfiguration().get(JobRunner.ROCKSDB_BLOOM_FILTER)).isFalse();
+  }
+
+  @Test
+  void aJobsOwnCheckpointIntervalAppliesUnlessOneIsGiven() {
+    WeirJob quick =
+        new WeirJob() {
+          @Override
+          public String name() {
+            return "quick";
+          }
+
+          @Override
+          public List<String> topics(WeirConfig config) {
+            return List.of();
+          }
+
+          @Override
+          public Duration defaultCheckpointInterval() {
+            return Duration.ofSeconds(2);
+          }
+
+          @Override
+          public void build(StreamExecutionEnvironment env, WeirConfig config) {}
+        };
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    JobRunner.configure(env, JobRunner.withJobDefaults(quick, CONFIG));
+    assertThat(env.getCheckpointConfig().getCheckpointInterval()).isEqualTo(2_000);
+
+    WeirConfig given = WeirConfig.from(Map.of("checkpoint.interval", "7 s"), Map.of());
+    StreamExecutionEnvironment other = StreamExecutionEnvironment.getExecutionEnvironment();
+    JobRunner.configure(other, JobRunner.withJobDefaults(quick, given));
+    assertThat(other.getCheckpointConfig().getCheckpointInterval()).isEqualTo(7_000);
   }
 }
