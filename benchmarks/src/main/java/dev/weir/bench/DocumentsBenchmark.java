@@ -8,7 +8,6 @@ import dev.weir.cli.BundledDocuments;
 import dev.weir.cli.load.CatalogLoader;
 import dev.weir.cli.load.EventProducer;
 import dev.weir.common.config.WeirConfig;
-import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.JobRunner;
 import dev.weir.common.kafka.KafkaIo;
 import dev.weir.common.postgres.PostgresConnectionProvider;
@@ -722,7 +721,7 @@ public final class DocumentsBenchmark {
                 + " raw bulk's time.",
             r.rename().seconds(),
             r.rename().readableSeconds(),
-            WeirOptions.CHECKPOINT_INTERVAL.defaultValue().toSeconds() + " s",
+            new CatalogCaptureJob().defaultCheckpointInterval().toSeconds() + " s",
             r.rename().seconds() - r.rename().readableSeconds(),
             r.fanOutFromReadableOverRawBulk()));
     md.append(
