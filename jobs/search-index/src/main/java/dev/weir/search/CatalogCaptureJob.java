@@ -52,11 +52,9 @@ public final class CatalogCaptureJob implements WeirJob {
    * of a 10,000-document rename's 17.0 and 16.5 s in two reports). Each checkpoint of this job
    * holds little (the source's offsets) and commits one Kafka transaction.
    */
-  static final Duration CHECKPOINT_INTERVAL = Duration.ofSeconds(2);
-
   @Override
   public Duration defaultCheckpointInterval() {
-    return CHECKPOINT_INTERVAL;
+    return Duration.ofSeconds(2);
   }
 
   @Override
