@@ -43,6 +43,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -61,8 +62,8 @@ import org.apache.kafka.common.errors.GroupIdNotFoundException;
  *       core: {@value #RAW_BULK_PASSES} passes, the median one compared. Each side also reports the
  *       CPU each process used ({@link CpuUse}) and its rate after warm-up ({@link IndexProgress}).
  *       Done twice, the second compared (the first pays the JIT of a fresh JVM and perhaps a fresh
- *       Elasticsearch), and once more after the price changes with Elasticsearch on a core of its
- *       own ({@link ElasticsearchCore});
+ *       Elasticsearch), and after the price changes in {@value #SEPARATE_CORES_PAIRS} pairs with
+ *       Elasticsearch on a core of its own ({@link ElasticsearchCore}), the judged ratio;
  *   <li><b>price-only changes</b>: a new price for every product. weir's job writes them to
  *       product_document; the naive side applies the same final rows as plain full-row upserts to a
  *       table of the same shape seeded with the same rows. WAL bytes and TOAST tuples written, each
@@ -261,8 +262,43 @@ public final class SearchIndexBenchmark {
   /**
    * One end-to-end pass: weir's job, then the raw bulk of the documents it indexed (its median
    * pass, {@link #rawBulk}).
+   *
+   * @param pairRatios where this is the median of several pairs ({@link #median}): every pair's
+   *     ratio, in the order run; else empty
    */
-  public record Pass(Load weir, Load raw) {
+  public record Pass(Load weir, Load raw, List<Double> pairRatios) {
+    public Pass(Load weir, Load raw) {
+      this(weir, raw, List.of());
+    }
+
+    /**
+     * The pair of {@code pairs} with the median ratio, after warm-up where every pair measured it,
+     * else over the whole load (the pair whole: both sides' CPU and index stats belong to it),
+     * carrying every pair's ratio for the range.
+     */
+    static Pass median(List<Pass> pairs) {
+      boolean steady = pairs.stream().allMatch(p -> p.steadyRatio().isPresent());
+      ToDoubleFunction<Pass> ratio = p -> steady ? p.steadyRatio().orElseThrow() : p.ratio();
+      Pass m = BenchAll.median(pairs, ratio);
+      return new Pass(m.weir, m.raw, pairs.stream().mapToDouble(ratio).boxed().toList());
+    }
+
+    /**
+     * How the pair was chosen, for a report: "the median of 5 pairs after warm-up, ratios
+     * 0.85–0.98".
+     */
+    String pairsSummary() {
+      double low = pairRatios.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
+      double high = pairRatios.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+      return String.format(
+          Locale.ROOT,
+          "the median of %d pairs%s, ratios %.2f–%.2f",
+          pairRatios.size(),
+          steadyRatio().isPresent() ? " after warm-up" : "",
+          low,
+          high);
+    }
+
     public double ratio() {
       return weir.documentsPerSecond() / raw.documentsPerSecond();
     }
@@ -319,6 +355,17 @@ public final class SearchIndexBenchmark {
     /** The pass {@link #judgedRatio} is taken from. */
     public Pass judgedPass() {
       return separateCores != null ? separateCores : new Pass(weir, raw);
+    }
+
+    /**
+     * What {@link #judgedRatio} is the median of, for a report: "median of 5 pairs", or where the
+     * judged pass has no pairs, its raw bulk's "median of 3 passes".
+     */
+    public String judgedMedianOf() {
+      Pass judged = judgedPass();
+      return judged.pairRatios().isEmpty()
+          ? "median of " + judged.raw().passRates().size() + " passes"
+          : "median of " + judged.pairRatios().size() + " pairs";
     }
 
     /** How {@link #judgedRatio} was measured, for a report. */
@@ -543,17 +590,19 @@ public final class SearchIndexBenchmark {
   }
 
   /**
-   * Passes of weir's side with Elasticsearch on a core of its own, the judged ratio's: one pass on
-   * this shared machine is noisy, so the median one is compared.
+   * Pairs with Elasticsearch on a core of its own, the judged ratio's: one pass on this shared
+   * machine is noisy, and the host's speed drifts over the minutes of the step, so each pair runs
+   * weir's side and right after it the raw bulk of the same documents, and the median pair's ratio
+   * is compared.
    */
-  static final int SEPARATE_CORES_PASSES = 3;
+  static final int SEPARATE_CORES_PAIRS = 5;
 
   /**
-   * A pass with Elasticsearch on core 0 and the other services and this JVM (weir's job, the bulk
-   * client) on the rest, for both sides: the ratio where the job's work does not take
-   * Elasticsearch's CPU, as with nodes of its own. weir's side is the median of {@link
-   * #SEPARATE_CORES_PASSES}, each on a fresh copy database ({@code freshConfig}) and index. Null on
-   * a single core or without taskset.
+   * Elasticsearch on core 0 and the other services and this JVM (weir's job, the bulk client) on
+   * the rest, for both sides: the ratio where the job's work does not take Elasticsearch's CPU, as
+   * with nodes of its own. {@link #SEPARATE_CORES_PAIRS} pairs, each weir's job on a fresh copy
+   * database ({@code freshConfig}) and index, then one raw bulk of the documents it indexed; the
+   * median pair ({@link Pass#median}). Null on a single core or without taskset.
    */
   private static Pass separateCores(
       LocalStack stack,
@@ -568,20 +617,22 @@ public final class SearchIndexBenchmark {
     return ElasticsearchCore.run(
         stack,
         () -> {
-          List<Load> passes = new ArrayList<>();
-          for (int pass = 0; pass < SEPARATE_CORES_PASSES; pass++) {
+          List<Pass> pairs = new ArrayList<>();
+          for (int pair = 0; pair < SEPARATE_CORES_PAIRS; pair++) {
             deleteIndices(es, CORES_ALIAS + "*");
             awaitMergesDone(es);
-            passes.add(
+            Load weir =
                 weirLoad(
                     stack,
                     es,
                     freshConfig.get(),
                     products,
-                    "weir, Elasticsearch on a core of its own"));
+                    "weir, Elasticsearch on a core of its own");
+            Load raw =
+                rawBulk(stack, es, mapping, documents(es, CORES_ALIAS), CORES_ALIAS + "-raw", 1);
+            pairs.add(new Pass(weir, raw));
           }
-          Load raw = rawBulk(stack, es, mapping, documents(es, CORES_ALIAS), CORES_ALIAS + "-raw");
-          return new Pass(Load.median(passes), raw);
+          return Pass.median(pairs);
         });
   }
 
@@ -659,6 +710,18 @@ public final class SearchIndexBenchmark {
   static Load rawBulk(
       LocalStack stack, ElasticsearchClient es, String mapping, List<Json> documents, String index)
       throws Exception {
+    return rawBulk(stack, es, mapping, documents, index, RAW_BULK_PASSES);
+  }
+
+  /** The same, {@code passes} times: one pass is that pass itself, without a median. */
+  static Load rawBulk(
+      LocalStack stack,
+      ElasticsearchClient es,
+      String mapping,
+      List<Json> documents,
+      String index,
+      int passCount)
+      throws Exception {
     int loaders = Runtime.getRuntime().availableProcessors();
     List<DocumentOperation> ops = new ArrayList<>();
     for (Json d : documents) {
@@ -670,7 +733,7 @@ public final class SearchIndexBenchmark {
               d.source().toJson().toString().getBytes(StandardCharsets.UTF_8)));
     }
     List<Load> passes = new ArrayList<>();
-    for (int pass = 0; pass < RAW_BULK_PASSES; pass++) {
+    for (int pass = 0; pass < passCount; pass++) {
       RawBulk.createIndex(es, index, mapping); // the previous pass's index deleted
       awaitMergesDone(es);
       CpuUse cpu;
@@ -707,7 +770,7 @@ public final class SearchIndexBenchmark {
       }
       passes.add(raw.settle(es, index, cpu));
     }
-    return Load.median(passes);
+    return passes.size() == 1 ? passes.get(0) : Load.median(passes);
   }
 
   /**
@@ -968,9 +1031,10 @@ public final class SearchIndexBenchmark {
             + " shared machine is noisy): its row, its ratios and its CPU and index stats below are"
             + " the median pass by documents/s after warm-up (over the whole load where a pass"
             + " was too short to measure it), the whole loads' range beside it. With"
-            + " Elasticsearch on a core of its own weir's side runs "
-            + SEPARATE_CORES_PASSES
-            + " times too, each on a fresh copy database and index, and its median pass is"
+            + " Elasticsearch on a core of its own the sides run in "
+            + SEPARATE_CORES_PAIRS
+            + " pairs, each weir's job on a fresh copy database and index and right after it one"
+            + " raw bulk of the documents it indexed, and the pair with the median ratio is"
             + " compared.\n\n");
     md.append(
         "| pass | | documents | seconds | documents/s | after warm-up: documents/s |\n"
@@ -989,7 +1053,9 @@ public final class SearchIndexBenchmark {
       md.append(
           String.format(
               "| %s | %s | %,d | %.1f | %,.0f | %s |%n",
-              row[0],
+              row[0].equals("separate cores") && !r.separateCores().pairRatios().isEmpty()
+                  ? "separate cores, the median pair"
+                  : row[0],
               l.passRates().isEmpty() ? l.name() : l.name() + ": " + l.passesSummary(),
               l.documents(),
               l.seconds(),
@@ -1008,24 +1074,31 @@ public final class SearchIndexBenchmark {
           String.format(
               "- With Elasticsearch on a core of its own and the rest (weir's job or the bulk client,"
                   + " PostgreSQL, Kafka) on the other%s, on both sides (`taskset`; after the price"
-                  + " changes; weir's side %s): %.2f over the whole load, %s after warm-up. That is"
+                  + " changes; %s): %.2f over the whole load, %s after warm-up. That is"
                   + " where the job's work no longer takes Elasticsearch's CPU, as with"
                   + " Elasticsearch on nodes of its own.%n",
               Runtime.getRuntime().availableProcessors() > 2 ? "s" : "",
-              r.separateCores().weir().passesSummary(),
+              r.separateCores().pairRatios().isEmpty()
+                  ? "weir's side " + r.separateCores().weir().passesSummary()
+                  : r.separateCores().pairsSummary(),
               r.separateCores().ratio(),
               r.separateCores().steadyRatio().map(v -> String.format("%.2f", v)).orElse("—")));
     }
     md.append(
         String.format(
-            "- **Judged (%s): %s** (target ≥ 0.9: %s). The raw bulk's side is its %s. The"
+            "- **Judged (%s): %s** (target ≥ 0.9: %s). %s. The"
                 + " design judges throughput at steady state;"
                 + " the whole load includes the job's first seconds (JIT compilation of a fresh"
                 + " job) and is shown beside it.%n",
             r.judgedOn(),
             BenchReport.shown(r.judgedRatio(), 0.9, ""),
             r.judgedRatio() >= 0.9 ? "met" : "NOT met",
-            r.judgedPass().raw().passesSummary()));
+            r.judgedPass().pairRatios().isEmpty()
+                ? "The raw bulk's side is its " + r.judgedPass().raw().passesSummary()
+                : "It is "
+                    + r.judgedPass().pairsSummary()
+                    + ": each pair times the raw bulk right after weir's side, so a drift of the"
+                    + " host's speed over the step's minutes falls on both sides of a ratio"));
     md.append(
         r.steadyRatio()
             .map(
@@ -1081,11 +1154,13 @@ public final class SearchIndexBenchmark {
         new StringBuilder(
             String.format(
                 "%n### The judged pass, by core%n%nCPU seconds each process used in each side's"
-                    + " %s, with Elasticsearch on core 0 and the rest on the other%s (each side's"
-                    + " median pass), and how busy each side kept the cores: CPU seconds over the"
-                    + " window's seconds.%n%n"
+                    + " %s, with Elasticsearch on core 0 and the rest on the other%s (%s), and"
+                    + " how busy each side kept the cores: CPU seconds over the window's"
+                    + " seconds.%n%n"
                     + "| process | weir | raw bulk |%n|---|---:|---:|%n",
-                steady ? "stretch after warm-up (the judged one)" : "whole load", plural));
+                steady ? "stretch after warm-up (the judged one)" : "whole load",
+                plural,
+                p.pairRatios().isEmpty() ? "each side's median pass" : "the median pair"));
     CpuUse.appendRows(md, weir, raw);
     Busy weirBusy = weirStretch.busy(others);
     Busy rawBusy = rawStretch.busy(others);
