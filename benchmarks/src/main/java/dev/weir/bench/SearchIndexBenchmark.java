@@ -265,10 +265,12 @@ public final class SearchIndexBenchmark {
    *
    * @param pairRatios where this is the median of several pairs ({@link #median}): every pair's
    *     ratio, in the order run; else empty
+   * @param pairsAfterWarmUp whether those ratios are after warm-up (every pair measured it) rather
+   *     than over the whole loads
    */
-  public record Pass(Load weir, Load raw, List<Double> pairRatios) {
+  public record Pass(Load weir, Load raw, List<Double> pairRatios, boolean pairsAfterWarmUp) {
     public Pass(Load weir, Load raw) {
-      this(weir, raw, List.of());
+      this(weir, raw, List.of(), false);
     }
 
     /**
@@ -280,7 +282,7 @@ public final class SearchIndexBenchmark {
       boolean steady = pairs.stream().allMatch(p -> p.steadyRatio().isPresent());
       ToDoubleFunction<Pass> ratio = p -> steady ? p.steadyRatio().orElseThrow() : p.ratio();
       Pass m = BenchAll.median(pairs, ratio);
-      return new Pass(m.weir, m.raw, pairs.stream().mapToDouble(ratio).boxed().toList());
+      return new Pass(m.weir, m.raw, pairs.stream().mapToDouble(ratio).boxed().toList(), steady);
     }
 
     /**
@@ -303,9 +305,13 @@ public final class SearchIndexBenchmark {
       return weir.documentsPerSecond() / raw.documentsPerSecond();
     }
 
-    /** The same after each side's warm-up, where both were long enough to measure. */
+    /**
+     * The same after each side's warm-up, where both were long enough to measure; for the median of
+     * pairs, only where it was chosen by that (every pair measured it).
+     */
     public Optional<Double> steadyRatio() {
-      if (!weir.steadyMeasured() || !raw.steadyMeasured()) {
+      boolean chosenByWholeLoads = !pairRatios.isEmpty() && !pairsAfterWarmUp;
+      if (chosenByWholeLoads || !weir.steadyMeasured() || !raw.steadyMeasured()) {
         return Optional.empty();
       }
       return Optional.of(weir.steadyDocumentsPerSecond() / raw.steadyDocumentsPerSecond());
