@@ -147,9 +147,7 @@ public final class SearchIndexBenchmark {
 
     /** The lowest and the highest documents/s of the passes: "644–997/s". */
     String range() {
-      double low = passRates.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
-      double high = passRates.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
-      return String.format(Locale.ROOT, "%,.0f–%,.0f/s", low, high);
+      return span(passRates, "%,.0f") + "/s";
     }
 
     /** After the warm-up (the first fifth of the documents applied), as identity's benchmark. */
@@ -259,6 +257,13 @@ public final class SearchIndexBenchmark {
       long toast,
       List<WalRecords> records) {}
 
+  /** The lowest and the highest of {@code values}, each in {@code format}: "644–997". */
+  static String span(List<Double> values, String format) {
+    double low = values.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
+    double high = values.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+    return String.format(Locale.ROOT, format + "–" + format, low, high);
+  }
+
   /**
    * One end-to-end pass: weir's job, then the raw bulk of the documents it indexed (its median
    * pass, {@link #rawBulk}).
@@ -290,15 +295,12 @@ public final class SearchIndexBenchmark {
      * 0.85–0.98".
      */
     String pairsSummary() {
-      double low = pairRatios.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
-      double high = pairRatios.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
       return String.format(
           Locale.ROOT,
-          "the median of %d pairs%s, ratios %.2f–%.2f",
+          "the median of %d pairs%s, ratios %s",
           pairRatios.size(),
           steadyRatio().isPresent() ? " after warm-up" : "",
-          low,
-          high);
+          span(pairRatios, "%.2f"));
     }
 
     public double ratio() {
