@@ -7,16 +7,16 @@ import dev.weir.cli.load.CatalogLoader;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.postgres.PostgresConnectionProvider;
-import dev.weir.search.DeclaredDocuments;
-import dev.weir.search.SearchIndexOptions;
-import dev.weir.search.copy.DocumentCopy;
-import dev.weir.search.copy.DocumentCopyWriter;
-import dev.weir.search.definition.DocumentPlan;
-import dev.weir.search.index.DocumentIndex;
-import dev.weir.search.join.DocumentChange;
-import dev.weir.sink.elasticsearch.DocumentOperation;
-import dev.weir.sink.elasticsearch.ElasticsearchClients;
-import dev.weir.sink.elasticsearch.ElasticsearchSettings;
+import dev.weir.connector.elasticsearch.DocumentOperation;
+import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.documents.Definitions;
+import dev.weir.documents.DocumentChange;
+import dev.weir.documents.DocumentOptions;
+import dev.weir.documents.copy.DocumentCopy;
+import dev.weir.documents.copy.DocumentCopyStore;
+import dev.weir.documents.definition.DocumentPlan;
+import dev.weir.documents.index.DocumentIndex;
+import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.stack.Connections;
 import dev.weir.stack.LocalStack;
 import java.sql.Connection;
@@ -94,16 +94,16 @@ public final class BackfillBenchmark {
     String catalogUrl = connections.postgresJdbcUrl(CATALOG);
     WeirConfig config =
         BenchDatabases.fresh(stack, connections, "bench_backfill")
-            .with(SearchIndexOptions.CATALOG_URL, catalogUrl)
+            .with(DocumentOptions.CATALOG_URL, catalogUrl)
             .with(WeirOptions.PARALLELISM, Integer.toString(parallelism))
             .with(BackfillOptions.TARGET, TARGET)
             // Nothing streams here: no in-flight writes to wait for before the catch-up pass.
             .with(BackfillOptions.SETTLE, "0 s");
     CatalogLoader.createTables(config, catalogUrl);
-    DocumentPlan plan = DeclaredDocuments.plans(config).get(0);
+    DocumentPlan plan = Definitions.plans(config).get(0);
     fill(config, plan, documents);
     String mapping = new DocumentIndex(plan).mapping();
-    try (var transport = ElasticsearchClients.transport(ElasticsearchSettings.from(config))) {
+    try (var transport = ElasticsearchClients.transport(ElasticsearchConnection.settings(config))) {
       ElasticsearchClient es = new ElasticsearchClient(transport);
       List<DocumentOperation> copy = copy(config, plan);
       // Warm the node (JIT, first index creation) so neither side pays for it.
@@ -141,7 +141,7 @@ public final class BackfillBenchmark {
     try (Connection c = PostgresConnectionProvider.open(config)) {
       copy.migrate(c);
     }
-    try (DocumentCopyWriter writer = copy.writer(PostgresConnectionProvider.open(config))) {
+    try (DocumentCopyStore writer = copy.store(PostgresConnectionProvider.open(config))) {
       List<DocumentChange> batch = new ArrayList<>();
       for (long id = 1; id <= documents; id++) {
         batch.add(generator.document(plan, id, 1_000 + id));

@@ -4,23 +4,25 @@ import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.bench.SearchIndexBenchmark.Load;
 import dev.weir.bench.SearchIndexBenchmark.Writes;
+import dev.weir.capture.CaptureOptions;
+import dev.weir.capture.CatalogCaptureJob;
 import dev.weir.cli.BundledDocuments;
 import dev.weir.cli.load.CatalogLoader;
 import dev.weir.cli.load.EventProducer;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.job.JobRunner;
-import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.kafka.KafkaTopics;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.common.postgres.TableStats;
-import dev.weir.search.CatalogCaptureJob;
-import dev.weir.search.DeclaredDocuments;
+import dev.weir.connector.elasticsearch.DocumentOperation;
+import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.documents.Definitions;
+import dev.weir.documents.DocumentOptions;
+import dev.weir.documents.definition.DocumentPlan;
+import dev.weir.documents.index.DocumentIndex;
+import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.search.SearchIndexJob;
 import dev.weir.search.SearchIndexOptions;
-import dev.weir.search.definition.DocumentPlan;
-import dev.weir.search.index.DocumentIndex;
-import dev.weir.sink.elasticsearch.DocumentOperation;
-import dev.weir.sink.elasticsearch.ElasticsearchClients;
-import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import dev.weir.stack.Connections;
 import dev.weir.stack.LocalStack;
 import java.io.IOException;
@@ -178,24 +180,24 @@ public final class DocumentsBenchmark {
     CatalogCaptureJob.dropSlot(live);
     stack.recreatePostgresDatabase(CATALOG);
     // The definition's topics (it cannot be planned before the catalog has its tables).
-    String prefix = live.get(SearchIndexOptions.CDC_TOPIC_PREFIX);
-    KafkaIo.deleteTopics(
+    String prefix = live.get(DocumentOptions.CDC_TOPIC_PREFIX);
+    KafkaTopics.deleteTopics(
         live,
         List.of(
             prefix + "product",
             prefix + "brand",
             prefix + "category",
-            live.get(SearchIndexOptions.PRICING_TOPIC)));
-    ElasticsearchClient es = ElasticsearchClients.blocking(ElasticsearchSettings.from(live));
+            live.get(DocumentOptions.PRICING_TOPIC)));
+    ElasticsearchClient es = ElasticsearchClients.blocking(ElasticsearchConnection.settings(live));
     try {
       for (String index : es.indices().get(g -> g.index(INDEX + "*")).result().keySet()) {
         es.indices().delete(d -> d.index(index));
       }
-      String catalogUrl = live.get(SearchIndexOptions.CATALOG_URL);
-      String pricing = live.get(SearchIndexOptions.PRICING_TOPIC);
+      String catalogUrl = live.get(DocumentOptions.CATALOG_URL);
+      String pricing = live.get(DocumentOptions.PRICING_TOPIC);
       CatalogLoader loader = new CatalogLoader(11);
       loader.load(live, catalogUrl, pricing, products, 1, 0, Duration.ZERO);
-      DocumentPlan plan = DeclaredDocuments.plans(live).get(0);
+      DocumentPlan plan = Definitions.plans(live).get(0);
       String copyTable = plan.copyTable();
 
       // 1 and 2: the capture and the declared job running, as deployed.
@@ -612,7 +614,7 @@ public final class DocumentsBenchmark {
       LocalStack stack, Connections connections, Path workDir, String copy, String index)
       throws IOException {
     WeirConfig base =
-        SearchIndexOptions.ownCatalog(
+        CaptureOptions.ownCatalog(
             BenchDatabases.fresh(stack, connections, copy),
             connections.postgresJdbcUrl(CATALOG),
             CATALOG,
@@ -623,8 +625,8 @@ public final class DocumentsBenchmark {
             workDir.resolve(index + ".json"),
             "products.json",
             index,
-            base.get(SearchIndexOptions.PRICING_TOPIC));
-    return base.with(SearchIndexOptions.DOCUMENTS, file.toString());
+            base.get(DocumentOptions.PRICING_TOPIC));
+    return base.with(DocumentOptions.DOCUMENTS, file.toString());
   }
 
   private static TableStats copyStats(WeirConfig config, String table) throws Exception {

@@ -7,7 +7,6 @@ import dev.weir.feed.ActivityFeedJob;
 import dev.weir.feed.CollationKey;
 import dev.weir.feed.FeedEntry;
 import dev.weir.feed.FeedSettings;
-import dev.weir.feed.FeedStoreSink;
 import dev.weir.schema.ActivityEvent;
 import dev.weir.stack.Connections;
 import dev.weir.stack.LocalStack;
@@ -260,7 +259,8 @@ public final class FeedBenchmark {
                       WatermarkStrategy.<ActivityEvent>forBoundedOutOfOrderness(
                               Duration.ofMillis(settings.outOfOrdernessMs()))
                           .withTimestampAssigner((e, t) -> e.occurredAt().toEpochMilli()));
-              ActivityFeedJob.collate(stream, settings, FeedStoreSink.create(weirDb, settings));
+              ActivityFeedJob.collate(
+                  stream, settings, ActivityFeedJob.storeSink(weirDb, settings));
               env.execute("bench activity-feed");
             });
     WeirConfig floorDb = BenchDatabases.fresh(stack, connections, "bench_feed_floor");

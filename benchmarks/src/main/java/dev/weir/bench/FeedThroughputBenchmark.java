@@ -1,11 +1,12 @@
 package dev.weir.bench;
 
 import dev.weir.cli.load.EventProducer;
-import dev.weir.common.DeadLetters;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
+import dev.weir.common.dlq.DeadLetters;
+import dev.weir.common.dlq.DecodedTopics;
 import dev.weir.common.job.JobRunner;
-import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.kafka.KafkaTopics;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.feed.ActivityFeedJob;
 import dev.weir.feed.CollationKey;
@@ -55,7 +56,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
  *
  * <ol>
  *   <li>the limit: a Flink job that reads the topic, decodes and validates every event exactly as
- *       the job does ({@link KafkaIo#read}) and discards it;
+ *       the job does ({@link DecodedTopics#read}) and discards it;
  *   <li>the keyed-state floor: the same input keyed as the job keys it, each event looked up in and
  *       added to its key's seen ids and its key's one value read and written, in RocksDB, then
  *       dropped ({@link KeyedStateFloor}): what any exactly-once collation by key on RocksDB costs
@@ -115,7 +116,7 @@ public final class FeedThroughputBenchmark {
     Connections connections = stack.up();
     WeirConfig base = WeirConfig.from(Map.of(), connections.environment());
     String topic = "bench.activity.steady." + System.currentTimeMillis();
-    KafkaIo.createTopicsIfMissing(base, List.of(topic), partitions);
+    KafkaTopics.createTopicsIfMissing(base, List.of(topic), partitions);
     try {
       EventCodec<ActivityEvent> codec =
           EventCodec.of(EventSchema.ACTIVITY_EVENTS, ActivityEvent.class);
@@ -214,7 +215,7 @@ public final class FeedThroughputBenchmark {
           latencySeconds);
     } finally {
       // Three million events are ~1.5 GB on the broker's disk: not left behind for the next run.
-      KafkaIo.deleteTopics(base, List.of(topic));
+      KafkaTopics.deleteTopics(base, List.of(topic));
     }
   }
 
@@ -369,7 +370,7 @@ public final class FeedThroughputBenchmark {
       FeedSettings settings,
       String name) {
     env.getConfig().enableObjectReuse(); // as ActivityFeedJob
-    return KafkaIo.read(
+    return DecodedTopics.read(
         env,
         config,
         dlq,

@@ -2,12 +2,16 @@ package dev.weir.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.weir.cli.load.EventProducer;
-import dev.weir.common.DeadLetters;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
+import dev.weir.common.dlq.DeadLetters;
+import dev.weir.common.dlq.DecodedTopics;
 import dev.weir.common.job.JobRunner;
 import dev.weir.common.kafka.EventTimes;
-import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.kafka.KafkaClients;
+import dev.weir.common.kafka.KafkaSinks;
+import dev.weir.common.kafka.KafkaTopics;
+import dev.weir.common.kafka.Watermarks;
 import dev.weir.identity.Enricher;
 import dev.weir.identity.IdentityJob;
 import dev.weir.identity.IdentityKey;
@@ -59,9 +63,9 @@ import org.apache.kafka.common.config.TopicConfig;
  *
  * <ol>
  *   <li>the decode limit: a Flink job that reads the topic, decodes and validates every event as
- *       the job does ({@link KafkaIo#read}) and discards it;
+ *       the job does ({@link DecodedTopics#read}) and discards it;
  *   <li>the exactly-once pass-through limit: a Flink job that writes every record unchanged to
- *       another topic through the same exactly-once Kafka sink ({@link KafkaIo#exactlyOnceSink}),
+ *       another topic through the same exactly-once Kafka sink ({@link KafkaSinks#exactlyOnce}),
  *       checkpointing at the same interval;
  *   <li>the keyed-state floor: the decoded events keyed as the job keys them, each one's cached id
  *       read from RocksDB (written on a key's first event), emitted with it through the job's
@@ -141,7 +145,7 @@ public final class IdentityThroughputBenchmark {
     String floorOut = "bench.tracking.floor." + run;
     String enrichedDefaults = "bench.tracking.enriched-kafka-defaults." + run;
     String warmOut = "bench.tracking.warm-up." + run;
-    KafkaIo.createTopicsIfMissing(base, List.of(tracking, identity), partitions);
+    KafkaTopics.createTopicsIfMissing(base, List.of(tracking, identity), partitions);
     createLogAppendTimeTopics(
         base, List.of(passOut, floorOut, enriched, enrichedDefaults, warmOut), partitions);
     try {
@@ -262,7 +266,7 @@ public final class IdentityThroughputBenchmark {
           latencySeconds);
     } finally {
       // Several million events in these topics are gigabytes: not left behind for the next run.
-      KafkaIo.deleteTopics(
+      KafkaTopics.deleteTopics(
           base,
           List.of(tracking, identity, passOut, enriched, floorOut, enrichedDefaults, warmOut));
     }
@@ -400,7 +404,7 @@ public final class IdentityThroughputBenchmark {
    */
   private static void createLogAppendTimeTopics(
       WeirConfig config, List<String> topics, int partitions) throws Exception {
-    try (Admin admin = KafkaIo.admin(config)) {
+    try (Admin admin = KafkaClients.admin(config)) {
       List<NewTopic> created = new ArrayList<>();
       for (String topic : topics) {
         created.add(
@@ -409,7 +413,7 @@ public final class IdentityThroughputBenchmark {
       }
       admin.createTopics(created).all().get();
     }
-    KafkaIo.createTopicsIfMissing(config, topics, partitions); // waits for their leaders
+    KafkaTopics.createTopicsIfMissing(config, topics, partitions); // waits for their leaders
   }
 
   private static JobClient startDecode(
@@ -427,7 +431,7 @@ public final class IdentityThroughputBenchmark {
       String topic,
       EventCodec<TrackingEvent> codec,
       String name) {
-    return KafkaIo.read(
+    return DecodedTopics.read(
         env,
         config,
         dlq,
@@ -435,7 +439,7 @@ public final class IdentityThroughputBenchmark {
         codec,
         EventTimes.storable(TrackingEvent::time),
         Enricher.EVENT,
-        KafkaIo.Watermarks.none(),
+        Watermarks.none(),
         "bench-" + name);
   }
 
@@ -449,7 +453,7 @@ public final class IdentityThroughputBenchmark {
             .setTopics(in)
             .setGroupId("bench-pass-" + run)
             .setStartingOffsets(OffsetsInitializer.earliest())
-            .setProperties(KafkaIo.clientProperties(config))
+            .setProperties(KafkaClients.clientProperties(config))
             .setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed")
             .setDeserializer(new KeyAndValue())
             .build();
@@ -457,7 +461,7 @@ public final class IdentityThroughputBenchmark {
         .uid("bench-pass-source")
         .name(in)
         .sinkTo(
-            KafkaIo.exactlyOnceSink(
+            KafkaSinks.exactlyOnce(
                 config,
                 KafkaRecordSerializationSchema.<byte[][]>builder()
                     .setTopic(out)
@@ -680,10 +684,10 @@ public final class IdentityThroughputBenchmark {
             100 * SteadyState.WINDOW_TO,
             r.checkpointInterval().toSeconds()));
     md.append(
-        "- **decode, validate, discard**: `KafkaIo.read` as `IdentityJob` reads its input (JSON"
+        "- **decode, validate, discard**: `DecodedTopics.read` as `IdentityJob` reads its input (JSON"
             + " parse, JSON Schema validation, binding, the time check), then a discarding sink.\n"
             + "- **exactly-once pass-through**: every record written unchanged (key and value) to"
-            + " another topic through `KafkaIo.exactlyOnceSink`, transactions committed on each"
+            + " another topic through `KafkaSinks.exactlyOnce`, transactions committed on each"
             + " checkpoint.\n"
             + "- **keyed-state floor**: the decoded events keyed by (project, distinct id), each"
             + " one's cached id read from RocksDB (written on the key's first event) and the event"

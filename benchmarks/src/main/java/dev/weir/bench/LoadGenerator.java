@@ -4,10 +4,11 @@ import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch.core.BulkResponse;
 import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
 import dev.weir.common.config.WeirConfig;
-import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.kafka.KafkaClients;
+import dev.weir.common.kafka.KafkaTopics;
 import dev.weir.common.postgres.PostgresConnectionProvider;
-import dev.weir.sink.elasticsearch.ElasticsearchClients;
-import dev.weir.sink.elasticsearch.ElasticsearchSettings;
+import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.documents.index.ElasticsearchConnection;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -131,7 +132,7 @@ public final class LoadGenerator {
           ? produced
           : kafkaConsume(config, topic, produced.records());
     } finally {
-      KafkaIo.deleteTopics(config, List.of(topic));
+      KafkaTopics.deleteTopics(config, List.of(topic));
     }
   }
 
@@ -308,10 +309,10 @@ public final class LoadGenerator {
 
   private static Result kafkaProduce(WeirConfig config, String topic, Knobs knobs)
       throws Exception {
-    KafkaIo.createTopicsIfMissing(config, List.of(topic), Math.max(2, knobs.concurrency()));
+    KafkaTopics.createTopicsIfMissing(config, List.of(topic), Math.max(2, knobs.concurrency()));
     List<KafkaProducer<byte[], byte[]>> producers = new ArrayList<>();
     for (int t = 0; t < knobs.concurrency(); t++) {
-      Properties props = KafkaIo.clientProperties(config);
+      Properties props = KafkaClients.clientProperties(config);
       props.setProperty(ProducerConfig.ACKS_CONFIG, "all");
       props.setProperty(ProducerConfig.LINGER_MS_CONFIG, "5");
       props.setProperty(
@@ -348,7 +349,7 @@ public final class LoadGenerator {
   }
 
   private static Result kafkaConsume(WeirConfig config, String topic, long records) {
-    Properties props = KafkaIo.clientProperties(config);
+    Properties props = KafkaClients.clientProperties(config);
     props.setProperty(ConsumerConfig.GROUP_ID_CONFIG, topic);
     props.setProperty(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     props.setProperty(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
@@ -460,7 +461,8 @@ public final class LoadGenerator {
 
   private static Result elasticsearch(WeirConfig config, String index, Knobs knobs)
       throws Exception {
-    ElasticsearchClient es = ElasticsearchClients.blocking(ElasticsearchSettings.from(config));
+    ElasticsearchClient es =
+        ElasticsearchClients.blocking(ElasticsearchConnection.settings(config));
     String[] fields = {"tenant", "category", "ts"};
     StringBuilder properties = new StringBuilder("\"id\":{\"type\":\"long\"}");
     for (int i = 0; i < fields.length; i++) {

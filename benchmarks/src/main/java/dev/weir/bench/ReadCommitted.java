@@ -1,7 +1,7 @@
 package dev.weir.bench;
 
 import dev.weir.common.config.WeirConfig;
-import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.kafka.KafkaClients;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
@@ -20,7 +20,7 @@ final class ReadCommitted {
    * nothing; the caller seeks where it starts.
    */
   static KafkaConsumer<byte[], byte[]> consumer(WeirConfig config, String topic) {
-    Properties props = KafkaIo.clientProperties(config);
+    Properties props = KafkaClients.clientProperties(config);
     props.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     props.setProperty(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     KafkaConsumer<byte[], byte[]> consumer =

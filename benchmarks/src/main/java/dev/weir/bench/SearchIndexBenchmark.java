@@ -5,24 +5,27 @@ import co.elastic.clients.elasticsearch._types.FieldValue;
 import co.elastic.clients.elasticsearch._types.SortOrder;
 import co.elastic.clients.elasticsearch.core.search.Hit;
 import co.elastic.clients.json.JsonData;
+import dev.weir.capture.CaptureOptions;
+import dev.weir.capture.CatalogCaptureJob;
 import dev.weir.cli.load.CatalogLoader;
 import dev.weir.cli.load.EventProducer;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.JobRunner;
-import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.kafka.DeploymentNames;
+import dev.weir.common.kafka.KafkaClients;
+import dev.weir.common.kafka.KafkaTopics;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.common.postgres.TableStats;
-import dev.weir.search.CatalogCaptureJob;
-import dev.weir.search.DeclaredDocuments;
+import dev.weir.connector.elasticsearch.DocumentOperation;
+import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.documents.Definitions;
+import dev.weir.documents.DocumentOptions;
+import dev.weir.documents.copy.DocumentCopy;
+import dev.weir.documents.definition.DocumentPlan;
+import dev.weir.documents.index.DocumentIndex;
+import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.search.SearchIndexJob;
-import dev.weir.search.SearchIndexOptions;
-import dev.weir.search.copy.DocumentCopy;
-import dev.weir.search.definition.DocumentPlan;
-import dev.weir.search.index.DocumentIndex;
-import dev.weir.sink.elasticsearch.DocumentOperation;
-import dev.weir.sink.elasticsearch.ElasticsearchClients;
-import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import dev.weir.stack.Connections;
 import dev.weir.stack.LocalStack;
 import java.io.IOException;
@@ -407,27 +410,22 @@ public final class SearchIndexBenchmark {
     CatalogCaptureJob.dropSlot(config);
     stack.recreatePostgresDatabase(CATALOG);
     // The definition is planned against the catalog's tables: they come first.
-    CatalogLoader.createTables(config, config.get(SearchIndexOptions.CATALOG_URL));
-    DocumentPlan plan = DeclaredDocuments.plans(config).get(0);
+    CatalogLoader.createTables(config, config.get(DocumentOptions.CATALOG_URL));
+    DocumentPlan plan = Definitions.plans(config).get(0);
     DocumentCopy copy = new DocumentCopy(plan);
     String mapping = new DocumentIndex(plan).mapping();
-    KafkaIo.deleteTopics(config, SearchIndexJob.inputs(config));
-    ElasticsearchClient es = ElasticsearchClients.blocking(ElasticsearchSettings.from(config));
+    KafkaTopics.deleteTopics(config, SearchIndexJob.inputs(config));
+    ElasticsearchClient es =
+        ElasticsearchClients.blocking(ElasticsearchConnection.settings(config));
     try {
       // Every index of an earlier run, behind the three aliases (the job makes its own, <alias>-v1,
       // only where the alias is missing) or the raw bulk's: each pass starts on an empty alias.
       deleteIndices(es, ALIAS + "*");
       // 1. The catalog, captured into Kafka.
       CatalogLoader loader = new CatalogLoader(7, descriptionChars);
-      String pricing = config.get(SearchIndexOptions.PRICING_TOPIC);
+      String pricing = config.get(DocumentOptions.PRICING_TOPIC);
       loader.load(
-          config,
-          config.get(SearchIndexOptions.CATALOG_URL),
-          pricing,
-          products,
-          50,
-          0,
-          Duration.ZERO);
+          config, config.get(DocumentOptions.CATALOG_URL), pricing, products, 50, 0, Duration.ZERO);
       capture(config, products);
 
       // 2. End to end, then the raw bulk of the same documents: twice. The first job of this
@@ -526,8 +524,8 @@ public final class SearchIndexBenchmark {
   private static void capture(WeirConfig config, int products) throws Exception {
     JobClient capture = JobRunner.start(new CatalogCaptureJob(), environment(), config);
     String topic = CatalogCaptureJob.topic(config, "product");
-    try (var admin = KafkaIo.admin(config)) {
-      awaitCount(() -> KafkaIo.endOffsets(admin, topic), products);
+    try (var admin = KafkaClients.admin(config)) {
+      awaitCount(() -> KafkaTopics.endOffsets(admin, topic), products);
     }
     capture
         .stopWithSavepoint(
@@ -540,7 +538,7 @@ public final class SearchIndexBenchmark {
   /** The benchmark's settings for one run of the job: its own copy database and alias. */
   private static WeirConfig config(
       LocalStack stack, Connections connections, int parallelism, String copy, String alias) {
-    return SearchIndexOptions.ownCatalog(
+    return CaptureOptions.ownCatalog(
             BenchDatabases.fresh(stack, connections, copy),
             connections.postgresJdbcUrl(CATALOG),
             CATALOG,
@@ -562,7 +560,7 @@ public final class SearchIndexBenchmark {
       String name)
       throws Exception {
     Load weir = weirLoad(stack, es, config, products, name);
-    String alias = config.get(SearchIndexOptions.ALIAS);
+    String alias = config.get(DocumentOptions.ALIAS);
     Load raw = rawBulk(stack, es, mapping, documents(es, alias), alias + "-raw");
     return new Pass(weir, raw);
   }
@@ -575,7 +573,7 @@ public final class SearchIndexBenchmark {
       LocalStack stack, ElasticsearchClient es, WeirConfig config, int products, String name)
       throws Exception {
     forgetOffsets(config);
-    String alias = config.get(SearchIndexOptions.ALIAS);
+    String alias = config.get(DocumentOptions.ALIAS);
     JobClient job = JobRunner.start(new SearchIndexJob(), environment(), config);
     try {
       awaitRunning(job);
@@ -660,8 +658,8 @@ public final class SearchIndexBenchmark {
 
   /** The job's consumer group forgotten, so that its next run reads the topics from the start. */
   static void forgetOffsets(WeirConfig config) throws Exception {
-    try (var admin = KafkaIo.admin(config)) {
-      admin.deleteConsumerGroups(List.of(KafkaIo.groupId(SearchIndexJob.NAME))).all().get();
+    try (var admin = KafkaClients.admin(config)) {
+      admin.deleteConsumerGroups(List.of(DeploymentNames.groupId(SearchIndexJob.NAME))).all().get();
     } catch (ExecutionException e) {
       if (!(e.getCause() instanceof GroupIdNotFoundException)) {
         throw e; // no group: no offsets committed, nothing to forget

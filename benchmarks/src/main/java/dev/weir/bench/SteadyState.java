@@ -1,7 +1,7 @@
 package dev.weir.bench;
 
-import dev.weir.common.DeadLetters;
 import dev.weir.common.config.WeirConfig;
+import dev.weir.common.dlq.DeadLetters;
 import dev.weir.common.job.JobRunner;
 import dev.weir.stack.LocalStack;
 import java.time.Duration;

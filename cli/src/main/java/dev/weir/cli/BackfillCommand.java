@@ -5,7 +5,7 @@ import dev.weir.backfill.BackfillException;
 import dev.weir.backfill.BackfillOptions;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
-import dev.weir.search.SearchIndexOptions;
+import dev.weir.documents.DocumentOptions;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -73,7 +73,7 @@ final class BackfillCommand implements java.util.concurrent.Callable<Integer> {
             .with(BackfillOptions.TARGET, target)
             .with(BackfillOptions.DRY_RUN, Boolean.toString(dryRun));
     if (documents != null) {
-      config = config.with(SearchIndexOptions.DOCUMENTS, documents);
+      config = config.with(DocumentOptions.DOCUMENTS, documents);
     }
     if (parallelism != null) {
       config = config.with(WeirOptions.PARALLELISM, parallelism.toString());
@@ -128,7 +128,7 @@ final class BackfillCommand implements java.util.concurrent.Callable<Integer> {
           s.swapped() ? "; alias moved to " + s.target() : "");
       out.printf("  steps: %s%n", s.stepsLine());
       return s;
-    } catch (BackfillException | dev.weir.search.definition.DefinitionException e) {
+    } catch (BackfillException | dev.weir.documents.definition.DefinitionException e) {
       out.println();
       err.println("weir backfill: " + e.getMessage());
       err.flush();

@@ -3,18 +3,19 @@ package dev.weir.cli;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weir.capture.CaptureOptions;
+import dev.weir.capture.CatalogCaptureJob;
 import dev.weir.cli.load.CatalogLoader;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.job.JobRunner;
-import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.kafka.KafkaTopics;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.common.postgres.TableStats;
-import dev.weir.search.CatalogCaptureJob;
+import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.documents.DocumentOptions;
+import dev.weir.documents.index.ElasticsearchConnection;
+import dev.weir.documents.index.SearchContract;
 import dev.weir.search.SearchIndexJob;
-import dev.weir.search.SearchIndexOptions;
-import dev.weir.search.index.SearchContract;
-import dev.weir.sink.elasticsearch.ElasticsearchClients;
-import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import dev.weir.stack.Connections;
 import dev.weir.stack.LocalStack;
 import java.io.PrintWriter;
@@ -83,19 +84,20 @@ final class CatalogDemo {
     // The bundled products definition (schemas/documents/products.json), with the demo's index
     // and topics.
     WeirConfig config =
-        SearchIndexOptions.ownCatalog(copy, catalogUrl, CATALOG_DATABASE, "demo", ALIAS);
+        CaptureOptions.ownCatalog(copy, catalogUrl, CATALOG_DATABASE, "demo", ALIAS);
     // A slot left by the previous run would keep its database from being dropped.
     CatalogCaptureJob.dropSlot(config);
     stack.recreatePostgresDatabase(CATALOG_DATABASE);
     // The definition's topics (it cannot be planned before the catalog has its tables).
-    KafkaIo.deleteTopics(
+    KafkaTopics.deleteTopics(
         config,
         List.of(
             CatalogCaptureJob.topic(config, "product"),
             CatalogCaptureJob.topic(config, "brand"),
             CatalogCaptureJob.topic(config, "category"),
-            config.get(SearchIndexOptions.PRICING_TOPIC)));
-    ElasticsearchClient es = ElasticsearchClients.blocking(ElasticsearchSettings.from(config));
+            config.get(DocumentOptions.PRICING_TOPIC)));
+    ElasticsearchClient es =
+        ElasticsearchClients.blocking(ElasticsearchConnection.settings(config));
     Running running = new Running(config, es);
     try {
       // Deleting by wildcard is refused (action.destructive_requires_name): name each index.
@@ -113,7 +115,7 @@ final class CatalogDemo {
           loader.load(
               config,
               catalogUrl,
-              config.get(SearchIndexOptions.PRICING_TOPIC),
+              config.get(DocumentOptions.PRICING_TOPIC),
               PRODUCTS,
               BRANDS,
               0,
@@ -121,7 +123,7 @@ final class CatalogDemo {
       out.printf(
           "   catalog filled: %d products (descriptions of ~6 kB: TOASTed), %d brands, 52 categories"
               + " in 3 levels; %d prices on %s%n",
-          filled.filled(), BRANDS, filled.prices(), config.get(SearchIndexOptions.PRICING_TOPIC));
+          filled.filled(), BRANDS, filled.prices(), config.get(DocumentOptions.PRICING_TOPIC));
       out.flush();
       running.jobs.add(
           JobRunner.start(
@@ -138,7 +140,7 @@ final class CatalogDemo {
           loader.load(
               config,
               catalogUrl,
-              config.get(SearchIndexOptions.PRICING_TOPIC),
+              config.get(DocumentOptions.PRICING_TOPIC),
               PRODUCTS,
               BRANDS,
               CHANGES,

@@ -1,16 +1,16 @@
 package dev.weir.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.weir.documents.copy.DocumentCopy;
+import dev.weir.documents.definition.DefinitionException;
+import dev.weir.documents.definition.DocumentPlan;
+import dev.weir.documents.definition.DocumentPlan.Node;
+import dev.weir.documents.definition.DocumentPlan.Source;
+import dev.weir.documents.definition.DocumentPlanner;
+import dev.weir.documents.definition.DocumentSpec;
+import dev.weir.documents.definition.SourceCatalog;
+import dev.weir.documents.index.DocumentIndex;
 import dev.weir.schema.Json;
-import dev.weir.search.copy.DocumentCopy;
-import dev.weir.search.definition.DefinitionException;
-import dev.weir.search.definition.DocumentPlan;
-import dev.weir.search.definition.DocumentPlan.Node;
-import dev.weir.search.definition.DocumentPlan.Source;
-import dev.weir.search.definition.DocumentPlanner;
-import dev.weir.search.definition.DocumentSpec;
-import dev.weir.search.definition.SourceCatalog;
-import dev.weir.search.index.DocumentIndex;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashSet;

@@ -4,7 +4,7 @@ import dev.weir.cli.load.GithubLoader;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.JobRunner;
-import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.kafka.KafkaTopics;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.feed.ActivityFeedJob;
 import dev.weir.feed.FeedOptions;
@@ -95,7 +95,7 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
             .with(FeedOptions.TOPIC, TOPIC)
             .with(FeedOptions.ARCHIVE_AFTER, archiveAfter)
             .with(WeirOptions.CHECKPOINT_INTERVAL, "2 s");
-    KafkaIo.deleteTopics(config, List.of(TOPIC));
+    KafkaTopics.deleteTopics(config, List.of(TOPIC));
 
     out.printf(
         "== 2. activity-feed job on a local Flink MiniCluster (web UI: http://127.0.0.1:%d)%n",

@@ -2,11 +2,11 @@ package dev.weir.cli;
 
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.postgres.PostgresConnectionProvider;
-import dev.weir.search.SearchIndexOptions;
-import dev.weir.search.definition.DefinitionException;
-import dev.weir.search.definition.DefinitionFile;
-import dev.weir.search.definition.DocumentSpec;
-import dev.weir.search.definition.PostgresCatalog;
+import dev.weir.documents.DocumentOptions;
+import dev.weir.documents.definition.DefinitionException;
+import dev.weir.documents.definition.DefinitionFile;
+import dev.weir.documents.definition.DocumentSpec;
+import dev.weir.documents.definition.PostgresCatalog;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -75,7 +75,7 @@ final class DocumentsCommand {
     @Override
     public String defaultValue(ArgSpec arg) {
       return arg instanceof OptionSpec option && option.longestName().equals("--catalog-url")
-          ? SearchIndexOptions.CATALOG_URL.defaultValue()
+          ? DocumentOptions.CATALOG_URL.defaultValue()
           : null;
     }
   }

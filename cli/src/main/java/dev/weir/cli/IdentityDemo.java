@@ -4,7 +4,8 @@ import dev.weir.cli.load.EventProducer;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.JobRunner;
-import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.kafka.KafkaClients;
+import dev.weir.common.kafka.KafkaTopics;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.identity.IdentityJob;
 import dev.weir.identity.IdentityOptions;
@@ -65,7 +66,7 @@ final class IdentityDemo {
     this.out = out;
     this.config = config;
     this.producer = new EventProducer(config);
-    Properties props = KafkaIo.clientProperties(config);
+    Properties props = KafkaClients.clientProperties(config);
     props.setProperty(ConsumerConfig.GROUP_ID_CONFIG, "weir-demo-" + System.nanoTime());
     props.setProperty(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     // The job writes in transactions committed at checkpoints: read what a consumer would see.
@@ -86,7 +87,7 @@ final class IdentityDemo {
             .with(IdentityOptions.IDENTITY_TOPIC, IDENTITY)
             .with(IdentityOptions.ENRICHED_TOPIC, ENRICHED)
             .with(WeirOptions.DLQ_TOPIC, "demo.dlq.identity");
-    KafkaIo.deleteTopics(
+    KafkaTopics.deleteTopics(
         config, List.of(TRACKING, IDENTITY, ENRICHED, config.get(WeirOptions.DLQ_TOPIC)));
     out.printf(
         "== 11. identity: %s + %s → identity job → %s (each event with the canonical id of its"

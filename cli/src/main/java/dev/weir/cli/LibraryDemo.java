@@ -3,20 +3,21 @@ package dev.weir.cli;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weir.capture.CaptureOptions;
+import dev.weir.capture.CatalogCaptureJob;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.job.JobRunner;
-import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.kafka.KafkaTopics;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.common.postgres.TableStats;
+import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.documents.Definitions;
+import dev.weir.documents.DocumentOptions;
+import dev.weir.documents.definition.DocumentPlan;
+import dev.weir.documents.definition.DocumentPlan.Node;
+import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.schema.Json;
-import dev.weir.search.CatalogCaptureJob;
-import dev.weir.search.DeclaredDocuments;
 import dev.weir.search.SearchIndexJob;
-import dev.weir.search.SearchIndexOptions;
-import dev.weir.search.definition.DocumentPlan;
-import dev.weir.search.definition.DocumentPlan.Node;
-import dev.weir.sink.elasticsearch.ElasticsearchClients;
-import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import dev.weir.stack.Connections;
 import dev.weir.stack.LocalStack;
 import java.io.IOException;
@@ -106,9 +107,9 @@ final class LibraryDemo {
     stack.ensurePostgresDatabase(DATABASE);
     String libraryUrl = connections.postgresJdbcUrl(DATABASE);
     WeirConfig config =
-        SearchIndexOptions.ownCatalog(base, libraryUrl, DATABASE, "demo.library", INDEX)
+        CaptureOptions.ownCatalog(base, libraryUrl, DATABASE, "demo.library", INDEX)
             .with(
-                SearchIndexOptions.DOCUMENTS,
+                DocumentOptions.DOCUMENTS,
                 BundledDocuments.write(
                         stack.envFile().getParent().resolve("demo").resolve("library.json"),
                         "library.json",
@@ -119,9 +120,10 @@ final class LibraryDemo {
     stack.recreatePostgresDatabase(DATABASE);
     execute(config, libraryUrl, List.of(BundledDocuments.read("library.sql")));
     execute(config, libraryUrl, LIBRARY);
-    DocumentPlan plan = DeclaredDocuments.plans(config).get(0);
-    KafkaIo.deleteTopics(config, DeclaredDocuments.topics(config, List.of(plan)));
-    ElasticsearchClient es = ElasticsearchClients.blocking(ElasticsearchSettings.from(config));
+    DocumentPlan plan = Definitions.plans(config).get(0);
+    KafkaTopics.deleteTopics(config, Definitions.topics(config, List.of(plan)));
+    ElasticsearchClient es =
+        ElasticsearchClients.blocking(ElasticsearchConnection.settings(config));
     try {
       for (String index : es.indices().get(g -> g.index(INDEX + "*")).result().keySet()) {
         es.indices().delete(d -> d.index(index));

@@ -3,7 +3,7 @@ package dev.weir.cli;
 import dev.weir.cli.load.CatalogLoader;
 import dev.weir.cli.load.GithubLoader;
 import dev.weir.common.config.WeirConfig;
-import dev.weir.search.SearchIndexOptions;
+import dev.weir.documents.DocumentOptions;
 import dev.weir.stack.Connections;
 import dev.weir.stack.LocalStack;
 import java.io.IOException;
@@ -112,7 +112,7 @@ final class LoadCommand {
     stack.ensurePostgresDatabase(database);
     WeirConfig config = WeirConfig.from(Map.of(), stack.connections().environment());
     String url = stack.connections().postgresJdbcUrl(database);
-    String pricing = config.get(SearchIndexOptions.PRICING_TOPIC);
+    String pricing = config.get(DocumentOptions.PRICING_TOPIC);
     CatalogLoader.Result result =
         new CatalogLoader(seed, descriptionChars)
             .load(config, url, pricing, products, brands, changes, pause);

@@ -3,7 +3,7 @@ package dev.weir.cli;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.job.JobRunner;
 import dev.weir.common.job.WeirJob;
-import dev.weir.search.SearchIndexOptions;
+import dev.weir.documents.DocumentOptions;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.configuration.Configuration;
@@ -52,7 +52,7 @@ final class RunCommand implements java.util.concurrent.Callable<Integer> {
     WeirJob weirJob = JobRunner.job(job);
     WeirConfig config = WeirConfig.fromArgs(jobArgs.toArray(String[]::new));
     if (documents != null) {
-      config = config.with(SearchIndexOptions.DOCUMENTS, documents);
+      config = config.with(DocumentOptions.DOCUMENTS, documents);
     }
     JobClient client = JobRunner.start(weirJob, localEnvironment(webPort), config);
     spec.commandLine()

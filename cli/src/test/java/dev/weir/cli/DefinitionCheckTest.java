@@ -2,10 +2,10 @@ package dev.weir.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.weir.search.definition.DefinitionFile;
-import dev.weir.search.definition.SourceCatalog;
-import dev.weir.search.definition.TableInfo;
-import dev.weir.search.definition.TableInfo.ForeignKey;
+import dev.weir.documents.definition.DefinitionFile;
+import dev.weir.documents.definition.SourceCatalog;
+import dev.weir.documents.definition.TableInfo;
+import dev.weir.documents.definition.TableInfo.ForeignKey;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

@@ -13,17 +13,17 @@ import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.JobRunner;
 import dev.weir.common.postgres.PostgresConnectionProvider;
+import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.documents.Definitions;
+import dev.weir.documents.DocumentChange;
+import dev.weir.documents.DocumentOptions;
+import dev.weir.documents.copy.DocumentCopy;
+import dev.weir.documents.copy.DocumentCopyStore;
+import dev.weir.documents.definition.DocumentPlan;
+import dev.weir.documents.index.DocumentIndex;
+import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.schema.Json;
-import dev.weir.search.DeclaredDocuments;
 import dev.weir.search.SearchIndexJob;
-import dev.weir.search.SearchIndexOptions;
-import dev.weir.search.copy.DocumentCopy;
-import dev.weir.search.copy.DocumentCopyWriter;
-import dev.weir.search.definition.DocumentPlan;
-import dev.weir.search.index.DocumentIndex;
-import dev.weir.search.join.DocumentChange;
-import dev.weir.sink.elasticsearch.ElasticsearchClients;
-import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import java.io.StringReader;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -47,7 +47,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * weir backfill on the real stack: the products document's copy in PostgreSQL → a new index, while
- * a writer does what the streaming job's two sinks do (the copy through {@link DocumentCopyWriter},
+ * a writer does what the streaming job's two sinks do (the copy through {@link DocumentCopyStore},
  * the alias with external versions).
  */
 @ExtendWith(LocalStackExtension.class)
@@ -73,11 +73,11 @@ class BackfillITCase {
                 run)
             .with(BackfillOptions.SETTLE, "2 s")
             .with(BackfillOptions.SPLIT_SIZE, "100");
-    alias = config.get(SearchIndexOptions.ALIAS);
-    plan = DeclaredDocuments.plans(config).get(0);
+    alias = config.get(DocumentOptions.ALIAS);
+    plan = Definitions.plans(config).get(0);
     // The copy table and the alias's first index, as the streaming job's start makes them.
     new SearchIndexJob().prepare(config);
-    es = ElasticsearchClients.blocking(ElasticsearchSettings.from(config));
+    es = ElasticsearchClients.blocking(ElasticsearchConnection.settings(config));
   }
 
   @Test
@@ -229,7 +229,7 @@ class BackfillITCase {
     for (long id = 1; id <= products; id++) {
       docs.add(doc(id, 64 * id, "9.99"));
     }
-    try (DocumentCopyWriter copy = copyWriter()) {
+    try (DocumentCopyStore copy = copyWriter()) {
       for (int from = 0; from < docs.size(); from += 1000) {
         copy.write(docs.subList(from, Math.min(from + 1000, docs.size())));
       }
@@ -237,15 +237,15 @@ class BackfillITCase {
     return docs;
   }
 
-  private DocumentCopyWriter copyWriter() throws java.sql.SQLException {
-    return new DocumentCopy(plan).writer(PostgresConnectionProvider.open(config));
+  private DocumentCopyStore copyWriter() throws java.sql.SQLException {
+    return new DocumentCopy(plan).store(PostgresConnectionProvider.open(config));
   }
 
   /** Price changes and a few deletes, written as the streaming job's sinks write them. */
   private void stream(AtomicBoolean streaming, AtomicReference<Throwable> failure) {
     Random random = new Random(1);
     long round = 1;
-    try (DocumentCopyWriter store = copyWriter()) {
+    try (DocumentCopyStore store = copyWriter()) {
       while (streaming.get()) {
         long id = 1 + random.nextInt(1500);
         long version = 64 * id + 1_000_000 * round++;

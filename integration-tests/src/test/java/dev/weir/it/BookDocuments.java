@@ -1,14 +1,14 @@
 package dev.weir.it;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.weir.documents.DocumentChange;
+import dev.weir.documents.definition.DefinitionFile;
+import dev.weir.documents.definition.DocumentPlan;
+import dev.weir.documents.definition.DocumentPlanner;
+import dev.weir.documents.definition.SourceCatalog;
+import dev.weir.documents.definition.TableInfo;
+import dev.weir.documents.definition.TableInfo.ForeignKey;
 import dev.weir.schema.Json;
-import dev.weir.search.definition.DefinitionFile;
-import dev.weir.search.definition.DocumentPlan;
-import dev.weir.search.definition.DocumentPlanner;
-import dev.weir.search.definition.SourceCatalog;
-import dev.weir.search.definition.TableInfo;
-import dev.weir.search.definition.TableInfo.ForeignKey;
-import dev.weir.search.join.DocumentChange;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;

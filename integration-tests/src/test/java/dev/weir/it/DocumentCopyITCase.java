@@ -8,12 +8,12 @@ import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.common.postgres.TableStats;
+import dev.weir.documents.DocumentChange;
+import dev.weir.documents.copy.DocumentCopy;
+import dev.weir.documents.copy.DocumentCopy.CopiedDocument;
+import dev.weir.documents.copy.DocumentCopyStore;
+import dev.weir.documents.definition.DocumentPlan;
 import dev.weir.schema.Json;
-import dev.weir.search.copy.DocumentCopy;
-import dev.weir.search.copy.DocumentCopy.CopiedDocument;
-import dev.weir.search.copy.DocumentCopyWriter;
-import dev.weir.search.definition.DocumentPlan;
-import dev.weir.search.join.DocumentChange;
 import java.sql.Connection;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -40,14 +40,14 @@ class DocumentCopyITCase {
   private final DocumentCopy copy = new DocumentCopy(plan);
   private WeirConfig config;
   private Connection sql;
-  private DocumentCopyWriter writer;
+  private DocumentCopyStore writer;
 
   @BeforeEach
   void freshCopy() throws Exception {
     config = TestDatabases.fresh(LocalStackExtension.config(), "it_copy");
     sql = PostgresConnectionProvider.open(config);
     copy.migrate(sql);
-    writer = copy.writer(PostgresConnectionProvider.open(config));
+    writer = copy.store(PostgresConnectionProvider.open(config));
   }
 
   @AfterEach
@@ -234,8 +234,7 @@ class DocumentCopyITCase {
     assertThat(grownCopy.read(sql, List.of("1"))).hasSize(1);
     Map<String, String> book = book("A desert planet.");
     book.put("isbn", json("978-0441172719"));
-    try (DocumentCopyWriter grownWriter =
-        grownCopy.writer(PostgresConnectionProvider.open(config))) {
+    try (DocumentCopyStore grownWriter = grownCopy.store(PostgresConnectionProvider.open(config))) {
       grownWriter.write(List.of(BookDocuments.change(grownPlan, "1", 2, book, "isbn")));
     }
     JsonNode doc = Json.mapper().readTree(grownCopy.read(sql, List.of("1")).get(0).source());

@@ -7,13 +7,14 @@ import co.elastic.clients.elasticsearch._types.VersionType;
 import co.elastic.clients.elasticsearch.core.GetResponse;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weir.connector.elasticsearch.DocumentOperation;
+import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.connector.elasticsearch.ElasticsearchSettings;
+import dev.weir.documents.DocumentChange;
+import dev.weir.documents.definition.DocumentPlan;
+import dev.weir.documents.index.DocumentIndex;
+import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.schema.Json;
-import dev.weir.search.definition.DocumentPlan;
-import dev.weir.search.index.DocumentIndex;
-import dev.weir.search.join.DocumentChange;
-import dev.weir.sink.elasticsearch.DocumentOperation;
-import dev.weir.sink.elasticsearch.ElasticsearchClients;
-import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.io.StringReader;
@@ -38,7 +39,7 @@ class DocumentIndexITCase {
 
   @BeforeEach
   void connect() {
-    settings = ElasticsearchSettings.from(LocalStackExtension.config());
+    settings = ElasticsearchConnection.settings(LocalStackExtension.config());
     es = ElasticsearchClients.blocking(settings);
   }
 

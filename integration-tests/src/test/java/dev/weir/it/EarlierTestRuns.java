@@ -3,10 +3,10 @@ package dev.weir.it;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch.cat.indices.IndicesRecord;
 import dev.weir.common.config.WeirConfig;
-import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.kafka.KafkaClients;
 import dev.weir.common.postgres.PostgresConnectionProvider;
-import dev.weir.sink.elasticsearch.ElasticsearchClients;
-import dev.weir.sink.elasticsearch.ElasticsearchSettings;
+import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.documents.index.ElasticsearchConnection;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.util.List;
@@ -60,7 +60,8 @@ final class EarlierTestRuns {
   }
 
   private static int deleteIndices(WeirConfig config) throws Exception {
-    ElasticsearchClient es = ElasticsearchClients.blocking(ElasticsearchSettings.from(config));
+    ElasticsearchClient es =
+        ElasticsearchClients.blocking(ElasticsearchConnection.settings(config));
     List<String> names =
         es.cat().indices(i -> i.index(INDICES)).valueBody().stream()
             .map(IndicesRecord::index)
@@ -72,7 +73,7 @@ final class EarlierTestRuns {
   }
 
   private static int deleteTopics(WeirConfig config) throws Exception {
-    try (Admin admin = KafkaIo.admin(config)) {
+    try (Admin admin = KafkaClients.admin(config)) {
       List<String> names =
           admin.listTopics().names().get().stream().filter(t -> t.startsWith(TOPICS)).toList();
       if (!names.isEmpty()) {

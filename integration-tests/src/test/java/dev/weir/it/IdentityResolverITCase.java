@@ -2,8 +2,8 @@ package dev.weir.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.weir.common.DeadLetters;
 import dev.weir.common.config.WeirConfig;
+import dev.weir.common.dlq.DeadLetters;
 import dev.weir.common.kafka.SourcePosition;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.identity.IdentityResolver;

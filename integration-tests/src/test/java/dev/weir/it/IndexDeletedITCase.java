@@ -5,14 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import dev.weir.backfill.Backfill;
 import dev.weir.backfill.BackfillOptions;
+import dev.weir.capture.CatalogCaptureJob;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.job.JobRunner;
 import dev.weir.common.postgres.PostgresConnectionProvider;
-import dev.weir.search.CatalogCaptureJob;
+import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.documents.DocumentOptions;
+import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.search.SearchIndexJob;
-import dev.weir.search.SearchIndexOptions;
-import dev.weir.sink.elasticsearch.ElasticsearchClients;
-import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.Map;
@@ -73,9 +73,10 @@ class IndexDeletedITCase {
     config =
         TestDatabases.withFreshCatalog(
             TestDatabases.fresh(LocalStackExtension.config(), "it_deleted"), "it.deleted", run);
-    String alias = config.get(SearchIndexOptions.ALIAS);
+    String alias = config.get(DocumentOptions.ALIAS);
     String index = alias + "-v1"; // the index the job creates behind a new alias
-    ElasticsearchClient es = ElasticsearchClients.blocking(ElasticsearchSettings.from(config));
+    ElasticsearchClient es =
+        ElasticsearchClients.blocking(ElasticsearchConnection.settings(config));
     catalog(
         "INSERT INTO brand VALUES (1, 'Acme')",
         "INSERT INTO category VALUES (1, 'Outdoor', NULL)",
@@ -165,7 +166,7 @@ class IndexDeletedITCase {
 
   private void catalog(String... statements) throws Exception {
     try (Connection c =
-        PostgresConnectionProvider.open(config, config.get(SearchIndexOptions.CATALOG_URL))) {
+        PostgresConnectionProvider.open(config, config.get(DocumentOptions.CATALOG_URL))) {
       for (String sql : statements) {
         c.createStatement().execute(sql);
       }

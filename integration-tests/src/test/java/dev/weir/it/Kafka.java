@@ -1,6 +1,6 @@
 package dev.weir.it;
 
-import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.kafka.KafkaTopics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,7 +43,7 @@ public final class Kafka {
   /**
    * To one partition (or the producer's choice when null), in order; the topic is created first if
    * it is missing, so that no record races the broker opening it (see {@link
-   * KafkaIo#createTopicsIfMissing}).
+   * KafkaTopics#createTopicsIfMissing}).
    */
   public static void produce(String topic, Integer partition, List<String> values) {
     produce(topic, partition, null, values);
@@ -57,7 +57,7 @@ public final class Kafka {
   }
 
   private static void produce(String topic, Integer partition, String key, List<String> values) {
-    KafkaIo.createTopicsIfMissing(LocalStackExtension.config(), List.of(topic), 2);
+    KafkaTopics.createTopicsIfMissing(LocalStackExtension.config(), List.of(topic), 2);
     Properties props = new Properties();
     props.setProperty(
         ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,

@@ -3,7 +3,8 @@ package dev.weir.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.weir.common.config.WeirConfig;
-import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.kafka.KafkaClients;
+import dev.weir.common.kafka.KafkaTopics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
@@ -33,7 +34,7 @@ class KafkaTopicsITCase {
   void aCreatedTopicTakesEveryRecordSentTheMomentItExists() throws Exception {
     WeirConfig config = LocalStackExtension.config();
     String run = UUID.randomUUID().toString().substring(0, 8);
-    Properties props = KafkaIo.clientProperties(config);
+    Properties props = KafkaClients.clientProperties(config);
     props.setProperty(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
     props.setProperty(ProducerConfig.ACKS_CONFIG, "all");
     props.setProperty(ProducerConfig.LINGER_MS_CONFIG, "0");
@@ -46,7 +47,7 @@ class KafkaTopicsITCase {
       for (int t = 0; t < TOPICS; t++) {
         String topic = "it.topics." + run + "." + t;
         topics.add(topic);
-        KafkaIo.createTopicsIfMissing(config, List.of(topic), PARTITIONS);
+        KafkaTopics.createTopicsIfMissing(config, List.of(topic), PARTITIONS);
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
         for (int i = 0; i < RECORDS_PER_PARTITION; i++) {
           for (int p = 0; p < PARTITIONS; p++) {
@@ -54,12 +55,12 @@ class KafkaTopicsITCase {
           }
         }
         Kafka.sendAll(producer, records);
-        assertThat(KafkaIo.endOffsets(config, topic))
+        assertThat(KafkaTopics.endOffsets(config, topic))
             .as("records in %s", topic)
             .isEqualTo((long) PARTITIONS * RECORDS_PER_PARTITION);
       }
     } finally {
-      KafkaIo.deleteTopics(config, topics);
+      KafkaTopics.deleteTopics(config, topics);
     }
   }
 }

@@ -7,7 +7,7 @@ import dev.weir.backfill.BackfillOptions;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.job.JobRunner;
 import dev.weir.common.job.WeirJob;
-import dev.weir.search.SearchIndexOptions;
+import dev.weir.documents.DocumentOptions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -105,8 +105,8 @@ class OperatorUidsITCase {
         WeirConfig base = LocalStackExtension.config().with(BackfillOptions.TARGET, "products-v2");
         String catalogUrl =
             TestDatabases.withFreshCatalog(base, "it.uids", "graph")
-                .get(SearchIndexOptions.CATALOG_URL);
-        config = base.with(SearchIndexOptions.CATALOG_URL, catalogUrl);
+                .get(DocumentOptions.CATALOG_URL);
+        config = base.with(DocumentOptions.CATALOG_URL, catalogUrl);
       } catch (java.sql.SQLException e) {
         throw new IllegalStateException(e);
       }

@@ -6,15 +6,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.common.config.WeirConfig;
+import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.documents.Definitions;
+import dev.weir.documents.DocumentChange;
+import dev.weir.documents.DocumentOptions;
+import dev.weir.documents.definition.DocumentPlan;
+import dev.weir.documents.index.DocumentIndex;
+import dev.weir.documents.index.ElasticsearchConnection;
+import dev.weir.documents.index.SearchContract;
 import dev.weir.schema.Json;
-import dev.weir.search.DeclaredDocuments;
-import dev.weir.search.SearchIndexOptions;
-import dev.weir.search.definition.DocumentPlan;
-import dev.weir.search.index.DocumentIndex;
-import dev.weir.search.index.SearchContract;
-import dev.weir.search.join.DocumentChange;
-import dev.weir.sink.elasticsearch.ElasticsearchClients;
-import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import java.io.StringReader;
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -44,10 +44,10 @@ class SearchContractITCase {
     WeirConfig config =
         TestDatabases.withFreshCatalog(
             TestDatabases.fresh(LocalStackExtension.config(), "it_contract"), "it.contract", RUN);
-    alias = config.get(SearchIndexOptions.ALIAS);
-    plan = DeclaredDocuments.plans(config).get(0);
+    alias = config.get(DocumentOptions.ALIAS);
+    plan = Definitions.plans(config).get(0);
     DocumentIndex index = new DocumentIndex(plan);
-    es = ElasticsearchClients.blocking(ElasticsearchSettings.from(config));
+    es = ElasticsearchClients.blocking(ElasticsearchConnection.settings(config));
     index.create(es, alias + "-v1");
     es.indices()
         .updateAliases(u -> u.actions(a -> a.add(add -> add.index(alias + "-v1").alias(alias))));

@@ -4,18 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch.core.search.Hit;
+import dev.weir.capture.CatalogCaptureJob;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.JobRunner;
-import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.kafka.DeploymentNames;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.common.postgres.TableStats;
-import dev.weir.search.CatalogCaptureJob;
-import dev.weir.search.DeclaredDocuments;
+import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.documents.Definitions;
+import dev.weir.documents.DocumentOptions;
+import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.search.SearchIndexJob;
-import dev.weir.search.SearchIndexOptions;
-import dev.weir.sink.elasticsearch.ElasticsearchClients;
-import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.List;
@@ -68,10 +68,10 @@ class SearchIndexITCase {
     config =
         TestDatabases.withFreshCatalog(
             TestDatabases.fresh(LocalStackExtension.config(), "it_search"), "it", run);
-    catalogUrl = config.get(SearchIndexOptions.CATALOG_URL);
-    copyTable = DeclaredDocuments.plans(config).get(0).copyTable();
+    catalogUrl = config.get(DocumentOptions.CATALOG_URL);
+    copyTable = Definitions.plans(config).get(0).copyTable();
     copyUrl = config.get(WeirOptions.POSTGRES_URL);
-    es = ElasticsearchClients.blocking(ElasticsearchSettings.from(config));
+    es = ElasticsearchClients.blocking(ElasticsearchConnection.settings(config));
 
     catalog(
         "INSERT INTO brand VALUES (1, 'Acme'), (2, 'Globex')",
@@ -80,7 +80,7 @@ class SearchIndexITCase {
         product(1, "Trail Backpack 30L", 1, 111),
         product(2, "Summit Tent", 2, 11),
         product(3, "Day Pack 20L", 1, 111));
-    Kafka.produce(config.get(SearchIndexOptions.PRICING_TOPIC), List.of(price(1, "89.90", 1)));
+    Kafka.produce(config.get(DocumentOptions.PRICING_TOPIC), List.of(price(1, "89.90", 1)));
 
     capture = JobRunner.start(new CatalogCaptureJob(), env(), config);
     indexer = JobRunner.start(new SearchIndexJob(), env(), config);
@@ -131,7 +131,7 @@ class SearchIndexITCase {
     assertThat(copyDescription(1)).isEqualTo(description(1));
 
     // 3. A price-only change: a new price, the description not re-sent.
-    Kafka.produce(config.get(SearchIndexOptions.PRICING_TOPIC), List.of(price(1, "79.90", 2)));
+    Kafka.produce(config.get(DocumentOptions.PRICING_TOPIC), List.of(price(1, "79.90", 2)));
     awaitDocument(1, d -> price(d) == 79.9);
     assertThat(
             Await.until(
@@ -162,7 +162,7 @@ class SearchIndexITCase {
 
     // 7. Prices out of order: the highest version wins.
     Kafka.produce(
-        config.get(SearchIndexOptions.PRICING_TOPIC),
+        config.get(DocumentOptions.PRICING_TOPIC),
         List.of(price(3, "49.00", 5), price(3, "59.00", 3)));
     awaitDocument(3, d -> price(d) == 49.0);
     Thread.sleep(3_000); // the stale version, if it were applied, would have been by now
@@ -179,7 +179,7 @@ class SearchIndexITCase {
     Map<String, String> copied = copiedVersions();
     assertThat(indexed).hasSize(2).isEqualTo(copied); // same versions and hashes in both
     indexer.cancel().get();
-    Kafka.deleteGroup(KafkaIo.groupId(SearchIndexJob.NAME), WAIT);
+    Kafka.deleteGroup(DeploymentNames.groupId(SearchIndexJob.NAME), WAIT);
     long replayStart = copyStatementsApplied();
     indexer = JobRunner.start(new SearchIndexJob(), env(), config);
     assertThat(Await.until(WAIT, this::replayedToTheEnd, done -> done))
@@ -282,7 +282,7 @@ class SearchIndexITCase {
 
   private Map<String, Object> document(long id) throws Exception {
     var got =
-        es.get(g -> g.index(config.get(SearchIndexOptions.ALIAS)).id(Long.toString(id)), Map.class);
+        es.get(g -> g.index(config.get(DocumentOptions.ALIAS)).id(Long.toString(id)), Map.class);
     @SuppressWarnings("unchecked")
     Map<String, Object> source = got.found() ? (Map<String, Object>) got.source() : null;
     return source;
@@ -297,10 +297,10 @@ class SearchIndexITCase {
   }
 
   private Map<String, String> indexedVersions() throws Exception {
-    es.indices().refresh(r -> r.index(config.get(SearchIndexOptions.ALIAS)));
+    es.indices().refresh(r -> r.index(config.get(DocumentOptions.ALIAS)));
     var found =
         es.search(
-            s -> s.index(config.get(SearchIndexOptions.ALIAS)).version(true).size(100), Map.class);
+            s -> s.index(config.get(DocumentOptions.ALIAS)).version(true).size(100), Map.class);
     Map<String, String> versions = new TreeMap<>();
     for (Hit<Map> hit : found.hits().hits()) {
       versions.put(hit.id(), hit.version() + "#" + hit.source().get("content_hash"));
@@ -311,7 +311,7 @@ class SearchIndexITCase {
   /** Whether the indexer's consumer group has committed the end offset of every input. */
   private boolean replayedToTheEnd() throws Exception {
     return Kafka.consumedToTheEnd(
-        KafkaIo.groupId(SearchIndexJob.NAME), SearchIndexJob.inputs(config));
+        DeploymentNames.groupId(SearchIndexJob.NAME), SearchIndexJob.inputs(config));
   }
 
   private static StreamExecutionEnvironment env() {

@@ -5,20 +5,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import dev.weir.capture.CatalogCaptureJob;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.JobRunner;
 import dev.weir.common.job.WeirJob;
-import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.kafka.KafkaClients;
+import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.documents.DocumentOptions;
+import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.feed.ActivityFeedJob;
 import dev.weir.feed.FeedOptions;
 import dev.weir.identity.IdentityJob;
 import dev.weir.identity.IdentityOptions;
-import dev.weir.search.CatalogCaptureJob;
 import dev.weir.search.SearchIndexJob;
-import dev.weir.search.SearchIndexOptions;
-import dev.weir.sink.elasticsearch.ElasticsearchClients;
-import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import dev.weir.stack.LocalService;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -125,10 +125,10 @@ class SecuredConnectionsITCase {
   void catalogCaptureOverVerifiedTlsAndAClearErrorForAParameterItCannotUse() throws Exception {
     WeirConfig plain = TestDatabases.withFreshCatalog(LocalStackExtension.config(), "it.tls", run);
     String catalogUrl =
-        plain.get(SearchIndexOptions.CATALOG_URL)
+        plain.get(DocumentOptions.CATALOG_URL)
             + "?sslmode=verify-full&sslrootcert="
             + LocalStackExtension.stack().tls().caPem();
-    WeirConfig config = plain.with(SearchIndexOptions.CATALOG_URL, catalogUrl);
+    WeirConfig config = plain.with(DocumentOptions.CATALOG_URL, catalogUrl);
     TestDatabases.execute(
         config,
         catalogUrl,
@@ -167,7 +167,7 @@ class SecuredConnectionsITCase {
     // job starts (reading the definition's tables from the catalog, with the capture's URL).
     WeirConfig untrusted =
         config.with(
-            SearchIndexOptions.CATALOG_URL,
+            DocumentOptions.CATALOG_URL,
             catalogUrl.replace(LocalStackExtension.stack().tls().caPem().toString(), otherCa()));
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     JobRunner.configure(env, untrusted);
@@ -175,7 +175,7 @@ class SecuredConnectionsITCase {
         .hasStackTraceContaining("unable to find valid certification path");
 
     WeirConfig withAParameterItCannotUse =
-        config.with(SearchIndexOptions.CATALOG_URL, catalogUrl + "&connectTimeout=5");
+        config.with(DocumentOptions.CATALOG_URL, catalogUrl + "&connectTimeout=5");
     assertThatThrownBy(() -> start(new CatalogCaptureJob(), withAParameterItCannotUse))
         .hasStackTraceContaining(
             "has the parameter 'connectTimeout', which the capture cannot use");
@@ -205,7 +205,9 @@ class SecuredConnectionsITCase {
       // Producer and consumer connect as the job does, through the secured listener.
       try (KafkaProducer<String, String> producer =
           new KafkaProducer<>(
-              KafkaIo.clientProperties(config), new StringSerializer(), new StringSerializer())) {
+              KafkaClients.clientProperties(config),
+              new StringSerializer(),
+              new StringSerializer())) {
         for (int i = 0; i < 5; i++) {
           producer.send(
               new ProducerRecord<>(
@@ -246,9 +248,9 @@ class SecuredConnectionsITCase {
             .with(WeirOptions.ELASTICSEARCH_URL, secured.address())
             .with(WeirOptions.ELASTICSEARCH_USERNAME, user[0])
             .with(WeirOptions.ELASTICSEARCH_PASSWORD_FILE, secret(user[1]))
-            .with(SearchIndexOptions.CDC_TOPIC_PREFIX, prefix)
-            .with(SearchIndexOptions.PRICING_TOPIC, "it.secured.pricing." + run)
-            .with(SearchIndexOptions.ALIAS, "it-secured-" + run)
+            .with(DocumentOptions.CDC_TOPIC_PREFIX, prefix)
+            .with(DocumentOptions.PRICING_TOPIC, "it.secured.pricing." + run)
+            .with(DocumentOptions.ALIAS, "it-secured-" + run)
             .with(WeirOptions.DLQ_TOPIC, "it.secured.dlq." + run)
             .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
     WeirConfig config =
@@ -263,14 +265,15 @@ class SecuredConnectionsITCase {
           List.of(
               "{\"op\":\"c\",\"after\":{\"id\":1,\"sku\":\"S1\",\"name\":\"Secured Tent\","
                   + "\"description\":\"d\",\"attributes\":\"{}\"},\"source\":{\"lsn\":10}}"));
-      ElasticsearchClient es = ElasticsearchClients.blocking(ElasticsearchSettings.from(config));
+      ElasticsearchClient es =
+          ElasticsearchClients.blocking(ElasticsearchConnection.settings(config));
       assertThat(
               Await.until(
                   Duration.ofSeconds(60),
                   () -> {
                     var doc =
                         es.get(
-                            g -> g.index(config.get(SearchIndexOptions.ALIAS)).id("1"),
+                            g -> g.index(config.get(DocumentOptions.ALIAS)).id("1"),
                             java.util.Map.class);
                     return doc.found() ? String.valueOf(doc.source().get("name")) : "";
                   },
@@ -378,7 +381,7 @@ class SecuredConnectionsITCase {
   }
 
   private static List<String> readCommitted(WeirConfig config, String topic, int count) {
-    Properties props = KafkaIo.clientProperties(config);
+    Properties props = KafkaClients.clientProperties(config);
     props.setProperty(ConsumerConfig.GROUP_ID_CONFIG, "it-" + UUID.randomUUID());
     props.setProperty(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     props.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");

@@ -3,20 +3,22 @@ package dev.weir.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import dev.weir.common.DeadLetters;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
+import dev.weir.common.dlq.DeadLetters;
+import dev.weir.common.dlq.DecodedTopics;
 import dev.weir.common.job.JobRunner;
-import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.kafka.KafkaTopics;
+import dev.weir.common.kafka.Watermarks;
 import dev.weir.common.postgres.PostgresConnectionProvider;
+import dev.weir.connector.elasticsearch.DocumentOperation;
+import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.connector.elasticsearch.ElasticsearchSink;
+import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.schema.ActivityEvent;
 import dev.weir.schema.DeadLetter;
 import dev.weir.schema.EventCodec;
 import dev.weir.schema.EventSchema;
-import dev.weir.sink.elasticsearch.DocumentOperation;
-import dev.weir.sink.elasticsearch.ElasticsearchClients;
-import dev.weir.sink.elasticsearch.ElasticsearchSettings;
-import dev.weir.sink.elasticsearch.ElasticsearchSink;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -70,7 +72,7 @@ class SmokeITCase {
                   + table
                   + " (event_id text PRIMARY KEY, actor_id text, occurred_at timestamptz)");
     }
-    KafkaIo.createTopicsIfMissing(config, List.of(topic, dlqTopic), 2);
+    KafkaTopics.createTopicsIfMissing(config, List.of(topic, dlqTopic), 2);
     String malformed = "{\"event_id\": \"bad-1\", \"workspace_id\": ";
     Kafka.produce(topic, List.of(event("e1"), event("e2"), malformed, event("e3")));
 
@@ -78,14 +80,14 @@ class SmokeITCase {
     JobRunner.configure(env, config);
     DeadLetters dlq = new DeadLetters("smoke");
     DataStream<ActivityEvent> events =
-        KafkaIo.read(
+        DecodedTopics.read(
             env,
             config,
             dlq,
             topic,
             codec,
             TypeInformation.of(ActivityEvent.class),
-            KafkaIo.Watermarks.none(),
+            Watermarks.none(),
             "smoke-activity");
     events
         .sinkTo(
@@ -109,7 +111,7 @@ class SmokeITCase {
     events
         .sinkTo(
             ElasticsearchSink.<ActivityEvent>builder()
-                .setSettings(ElasticsearchSettings.from(config))
+                .setSettings(ElasticsearchConnection.settings(config))
                 .setConverter(
                     (e, ctx) ->
                         DocumentOperation.index(targetIndex, e.eventId(), 1, encoder.encode(e)))
@@ -176,7 +178,8 @@ class SmokeITCase {
 
   private long documentsInElasticsearch() throws Exception {
     ElasticsearchClient es =
-        ElasticsearchClients.blocking(ElasticsearchSettings.from(LocalStackExtension.config()));
+        ElasticsearchClients.blocking(
+            ElasticsearchConnection.settings(LocalStackExtension.config()));
     try {
       if (!es.indices().exists(r -> r.index(index)).value()) {
         return 0;

@@ -1,5 +1,6 @@
 package dev.weir.it;
 
+import dev.weir.capture.CaptureOptions;
 import dev.weir.cli.load.CatalogLoader;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
@@ -43,7 +44,7 @@ public final class TestDatabases {
     LocalStackExtension.stack().ensurePostgresDatabase(catalogDb);
     String catalogUrl = LocalStackExtension.connections().postgresJdbcUrl(catalogDb);
     WeirConfig config =
-        SearchIndexOptions.ownCatalog(
+        CaptureOptions.ownCatalog(
                 base,
                 catalogUrl,
                 name + "_slot_" + run,

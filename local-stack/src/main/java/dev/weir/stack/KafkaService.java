@@ -249,7 +249,7 @@ final class KafkaService implements LocalService {
         "log.dirs=" + dir.resolve("data"),
         "num.partitions=2",
         // As production brokers should be: a topic appears only when a job or loader creates it and
-        // waits for its leaders (KafkaIo.createTopicsIfMissing); a producer racing the broker's
+        // waits for its leaders (KafkaTopics.createTopicsIfMissing); a producer racing the broker's
         // own creation can lose records (KAFKA-15591).
         "auto.create.topics.enable=false",
         "offsets.topic.replication.factor=1",

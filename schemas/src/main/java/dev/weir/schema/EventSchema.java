@@ -31,6 +31,14 @@ public enum EventSchema {
   }
 
   /**
+   * Whether the topics of this family carry tombstones (a null value after a delete, so that
+   * compaction can drop the key): Debezium's change topics do, and a tombstone means nothing to do.
+   */
+  public boolean hasTombstones() {
+    return this == CDC_CATALOG;
+  }
+
+  /**
    * The schema of the events of one topic named {@code family} (not the change topics, the declared
    * rows' or the DLQ's): what a declared topic node may name to have its events checked.
    */

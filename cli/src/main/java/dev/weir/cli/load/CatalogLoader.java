@@ -2,11 +2,11 @@ package dev.weir.cli.load;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.common.config.WeirConfig;
-import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.kafka.KafkaTopics;
 import dev.weir.common.postgres.PostgresConnectionProvider;
+import dev.weir.documents.DocumentChange;
+import dev.weir.documents.definition.DocumentPlan;
 import dev.weir.schema.Json;
-import dev.weir.search.definition.DocumentPlan;
-import dev.weir.search.join.DocumentChange;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
@@ -97,7 +97,7 @@ public final class CatalogLoader {
       Duration pause)
       throws SQLException, InterruptedException {
     createTables(config, url);
-    KafkaIo.createTopicsIfMissing(config, List.of(pricingTopic), 2);
+    KafkaTopics.createTopicsIfMissing(config, List.of(pricingTopic), 2);
     Map<String, Integer> applied = new TreeMap<>();
     try (Connection c = PostgresConnectionProvider.open(config, url);
         EventProducer prices = new EventProducer(config)) {

@@ -1,7 +1,7 @@
 package dev.weir.cli.load;
 
 import dev.weir.common.config.WeirConfig;
-import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.kafka.KafkaClients;
 import java.util.Properties;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -17,7 +17,7 @@ public final class EventProducer implements AutoCloseable {
 
   public EventProducer(WeirConfig config) {
     // Connected as the jobs are (a secured cluster too).
-    Properties props = KafkaIo.clientProperties(config);
+    Properties props = KafkaClients.clientProperties(config);
     props.setProperty(ProducerConfig.ACKS_CONFIG, "all");
     props.setProperty(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
     props.setProperty(ProducerConfig.LINGER_MS_CONFIG, "5");

@@ -1,7 +1,7 @@
 package dev.weir.cli.load;
 
 import dev.weir.common.config.WeirConfig;
-import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.kafka.KafkaTopics;
 import dev.weir.schema.ActivityEvent;
 import dev.weir.schema.EventCodec;
 import dev.weir.schema.EventSchema;
@@ -31,7 +31,7 @@ public final class GithubLoader {
    */
   public static Result load(WeirConfig config, Path file, String topic, PrintWriter err)
       throws IOException {
-    KafkaIo.createTopicsIfMissing(config, List.of(topic), 2);
+    KafkaTopics.createTopicsIfMissing(config, List.of(topic), 2);
     EventCodec<ActivityEvent> codec =
         EventCodec.of(EventSchema.ACTIVITY_EVENTS, ActivityEvent.class);
     long skipped = 0;

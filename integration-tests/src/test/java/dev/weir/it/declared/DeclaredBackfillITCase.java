@@ -8,22 +8,23 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.backfill.Backfill;
 import dev.weir.backfill.BackfillOptions;
+import dev.weir.capture.CaptureOptions;
+import dev.weir.capture.CatalogCaptureJob;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.JobRunner;
 import dev.weir.common.postgres.PostgresConnectionProvider;
+import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.documents.Definitions;
+import dev.weir.documents.DocumentOptions;
+import dev.weir.documents.copy.DocumentCopy;
+import dev.weir.documents.definition.DocumentPlan;
+import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.it.Await;
 import dev.weir.it.LocalStackExtension;
 import dev.weir.it.TestDatabases;
 import dev.weir.schema.Json;
-import dev.weir.search.CatalogCaptureJob;
-import dev.weir.search.DeclaredDocuments;
 import dev.weir.search.SearchIndexJob;
-import dev.weir.search.SearchIndexOptions;
-import dev.weir.search.copy.DocumentCopy;
-import dev.weir.search.definition.DocumentPlan;
-import dev.weir.sink.elasticsearch.ElasticsearchClients;
-import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import java.io.InputStream;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -230,15 +231,15 @@ class DeclaredBackfillITCase {
         resource("weir/schemas/documents/library.json")
             .replace("\"index\": \"books\"", "\"index\": \"" + alias + "\""));
     config =
-        SearchIndexOptions.ownCatalog(
+        CaptureOptions.ownCatalog(
                 base, libraryUrl, "it_dbf_" + run, "it.dbf." + run, "it-unused-" + run)
-            .with(SearchIndexOptions.DOCUMENTS, definition.toString())
+            .with(DocumentOptions.DOCUMENTS, definition.toString())
             .with(WeirOptions.DLQ_TOPIC, "it.dbf.dlq." + run)
             .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s")
             .with(BackfillOptions.SPLIT_SIZE, "37")
             .with(BackfillOptions.SETTLE, "3 s");
-    plan = DeclaredDocuments.plans(config).get(0);
-    es = ElasticsearchClients.blocking(ElasticsearchSettings.from(config));
+    plan = Definitions.plans(config).get(0);
+    es = ElasticsearchClients.blocking(ElasticsearchConnection.settings(config));
     seed();
     capture = JobRunner.start(new CatalogCaptureJob(), env(), config);
     indexer = JobRunner.start(new SearchIndexJob(), env(), config);

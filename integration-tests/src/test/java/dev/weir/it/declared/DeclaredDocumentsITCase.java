@@ -6,25 +6,26 @@ import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch.core.search.Hit;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weir.capture.CaptureOptions;
+import dev.weir.capture.CatalogCaptureJob;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.JobRunner;
-import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.kafka.DeploymentNames;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.common.postgres.TableStats;
+import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.documents.Definitions;
+import dev.weir.documents.DocumentOptions;
+import dev.weir.documents.copy.DocumentCopy;
+import dev.weir.documents.definition.DocumentPlan;
+import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.it.Await;
 import dev.weir.it.Kafka;
 import dev.weir.it.LocalStackExtension;
 import dev.weir.it.TestDatabases;
 import dev.weir.schema.Json;
-import dev.weir.search.CatalogCaptureJob;
-import dev.weir.search.DeclaredDocuments;
 import dev.weir.search.SearchIndexJob;
-import dev.weir.search.SearchIndexOptions;
-import dev.weir.search.copy.DocumentCopy;
-import dev.weir.search.definition.DocumentPlan;
-import dev.weir.sink.elasticsearch.ElasticsearchClients;
-import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -157,7 +158,7 @@ class DeclaredDocumentsITCase {
 
     // Bad input: change events of other writers with values not of their column's type go to the
     // DLQ with the reason, before they reach state; the job goes on.
-    String subjects = config.get(SearchIndexOptions.CDC_TOPIC_PREFIX) + "subject";
+    String subjects = config.get(DocumentOptions.CDC_TOPIC_PREFIX) + "subject";
     Kafka.produceKeyed(
         subjects,
         "{\"id\":\"bad\"}", // a compacted topic takes no record without a key
@@ -185,14 +186,15 @@ class DeclaredDocumentsITCase {
     Map<String, Long> indexedVersions = indexedVersions();
     Map<String, Long> copiedVersions = copiedVersions();
     indexer.cancel().get();
-    Kafka.deleteGroup(KafkaIo.groupId(SearchIndexJob.NAME), WAIT);
+    Kafka.deleteGroup(DeploymentNames.groupId(SearchIndexJob.NAME), WAIT);
     indexer = JobRunner.start(new SearchIndexJob(), env(), config);
     assertThat(
             Await.until(
                 WAIT,
                 () ->
                     Kafka.consumedToTheEnd(
-                        KafkaIo.groupId(SearchIndexJob.NAME), SearchIndexJob.inputs(config)),
+                        DeploymentNames.groupId(SearchIndexJob.NAME),
+                        SearchIndexJob.inputs(config)),
                 done -> done))
         .as("the new job has read every topic to its end")
         .isTrue();
@@ -251,7 +253,7 @@ class DeclaredDocumentsITCase {
 
     // 2. A change event without an LSN (another writer's): applied after the row's last change;
     // a rename after it still reaches the documents.
-    String subjects = config.get(SearchIndexOptions.CDC_TOPIC_PREFIX) + "subject";
+    String subjects = config.get(DocumentOptions.CDC_TOPIC_PREFIX) + "subject";
     Kafka.produceKeyed(
         subjects,
         "{\"id\":2}",
@@ -340,7 +342,7 @@ class DeclaredDocumentsITCase {
     var resource =
         new org.apache.kafka.common.config.ConfigResource(
             org.apache.kafka.common.config.ConfigResource.Type.TOPIC, topic);
-    try (var admin = dev.weir.common.kafka.KafkaIo.admin(config)) {
+    try (var admin = dev.weir.common.kafka.KafkaClients.admin(config)) {
       return admin
           .describeConfigs(List.of(resource))
           .all()
@@ -363,13 +365,13 @@ class DeclaredDocumentsITCase {
         resource("weir/schemas/documents/library.json")
             .replace("\"index\": \"books\"", "\"index\": \"it-books-" + run + "\""));
     config =
-        SearchIndexOptions.ownCatalog(
+        CaptureOptions.ownCatalog(
                 base, libraryUrl, "it_declared_" + run, "it.declared." + run, "it-unused-" + run)
-            .with(SearchIndexOptions.DOCUMENTS, definition.toString())
+            .with(DocumentOptions.DOCUMENTS, definition.toString())
             .with(WeirOptions.DLQ_TOPIC, "it.declared.dlq." + run)
             .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
-    plan = DeclaredDocuments.plans(config).get(0);
-    es = ElasticsearchClients.blocking(ElasticsearchSettings.from(config));
+    plan = Definitions.plans(config).get(0);
+    es = ElasticsearchClients.blocking(ElasticsearchConnection.settings(config));
     if (statements.length > 0) {
       change(statements);
     }

@@ -3,7 +3,9 @@ package dev.weir.it.docs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.weir.backfill.BackfillOptions;
+import dev.weir.capture.CaptureOptions;
 import dev.weir.common.config.WeirOptions;
+import dev.weir.documents.DocumentOptions;
 import dev.weir.feed.FeedOptions;
 import dev.weir.identity.IdentityOptions;
 import dev.weir.search.SearchIndexOptions;
@@ -37,6 +39,8 @@ class ConfigurationReferenceTest {
           WeirOptions.class,
           FeedOptions.class,
           IdentityOptions.class,
+          DocumentOptions.class,
+          CaptureOptions.class,
           SearchIndexOptions.class,
           BackfillOptions.class);
 

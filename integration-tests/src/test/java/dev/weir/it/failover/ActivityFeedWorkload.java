@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
-import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.kafka.KafkaTopics;
 import dev.weir.feed.ActivityFeedJob;
 import dev.weir.feed.FeedOptions;
 import dev.weir.it.Await;
@@ -41,7 +41,7 @@ final class ActivityFeedWorkload extends Workload {
             .with(FeedOptions.TOPIC, "it.failover.activity." + run)
             .with(WeirOptions.DLQ_TOPIC, "it.failover.dlq." + run)
             .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
-    KafkaIo.createTopicsIfMissing(config, new ActivityFeedJob().topics(config), 2);
+    KafkaTopics.createTopicsIfMissing(config, new ActivityFeedJob().topics(config), 2);
     return config;
   }
 

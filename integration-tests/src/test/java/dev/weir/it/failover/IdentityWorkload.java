@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
-import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.kafka.KafkaTopics;
 import dev.weir.identity.IdentityJob;
 import dev.weir.identity.IdentityOptions;
 import dev.weir.it.Kafka;
@@ -41,7 +41,7 @@ final class IdentityWorkload extends Workload {
             .with(IdentityOptions.ENRICHED_TOPIC, "it.failover.enriched." + run)
             .with(WeirOptions.DLQ_TOPIC, "it.failover.dlq." + run)
             .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
-    KafkaIo.createTopicsIfMissing(config, new IdentityJob().topics(config), 2);
+    KafkaTopics.createTopicsIfMissing(config, new IdentityJob().topics(config), 2);
     return config;
   }
 

@@ -4,20 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch.core.search.Hit;
+import dev.weir.capture.CatalogCaptureJob;
 import dev.weir.cli.BundledDocuments;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
-import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.kafka.KafkaTopics;
 import dev.weir.common.postgres.PostgresConnectionProvider;
+import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.documents.DocumentOptions;
+import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.it.Await;
 import dev.weir.it.Kafka;
 import dev.weir.it.LocalStackExtension;
 import dev.weir.it.TestDatabases;
-import dev.weir.search.CatalogCaptureJob;
 import dev.weir.search.SearchIndexJob;
-import dev.weir.search.SearchIndexOptions;
-import dev.weir.sink.elasticsearch.ElasticsearchClients;
-import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import dev.weir.stack.LocalService;
 import dev.weir.stack.LocalStack;
 import java.io.IOException;
@@ -55,11 +55,11 @@ final class SearchIndexWorkload extends Workload {
                 "it.failover",
                 run),
             run));
-    catalogUrl = config.get(SearchIndexOptions.CATALOG_URL);
-    es = ElasticsearchClients.blocking(ElasticsearchSettings.from(config));
+    catalogUrl = config.get(DocumentOptions.CATALOG_URL);
+    es = ElasticsearchClients.blocking(ElasticsearchConnection.settings(config));
     List<String> topics = new ArrayList<>(new CatalogCaptureJob().topics(config));
     topics.addAll(new SearchIndexJob().topics(config));
-    KafkaIo.createTopicsIfMissing(config, topics.stream().distinct().toList(), 2);
+    KafkaTopics.createTopicsIfMissing(config, topics.stream().distinct().toList(), 2);
 
     try (Connection c = PostgresConnectionProvider.open(config, catalogUrl)) {
       c.createStatement().execute("INSERT INTO brand VALUES (1, 'Acme')");
@@ -85,12 +85,12 @@ final class SearchIndexWorkload extends Workload {
         BundledDocuments.write(
             Files.createTempDirectory("weir-failover-" + run).resolve("products.json"),
             "products.json",
-            config.get(SearchIndexOptions.ALIAS),
-            config.get(SearchIndexOptions.PRICING_TOPIC));
+            config.get(DocumentOptions.ALIAS),
+            config.get(DocumentOptions.PRICING_TOPIC));
     String definition = Files.readString(file);
     Files.writeString(file, definition.replace("\"max_depth\": 8", "\"max_depth\": 2"));
     assertThat(Files.readString(file)).contains("\"max_depth\": 2");
-    return config.with(SearchIndexOptions.DOCUMENTS, file.toString());
+    return config.with(DocumentOptions.DOCUMENTS, file.toString());
   }
 
   /**
@@ -121,7 +121,7 @@ final class SearchIndexWorkload extends Workload {
         producer,
         List.of(
             new ProducerRecord<>(
-                config.get(SearchIndexOptions.PRICING_TOPIC),
+                config.get(DocumentOptions.PRICING_TOPIC),
                 price.getBytes(StandardCharsets.UTF_8))));
   }
 
@@ -181,7 +181,7 @@ final class SearchIndexWorkload extends Workload {
   }
 
   private List<Hit<Map>> search() throws Exception {
-    String alias = config.get(SearchIndexOptions.ALIAS);
+    String alias = config.get(DocumentOptions.ALIAS);
     es.indices().refresh(r -> r.index(alias));
     return es.search(s -> s.index(alias).version(true).size(PRODUCTS * 2), Map.class).hits().hits();
   }

@@ -12,7 +12,11 @@ import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.JobRunner;
 import dev.weir.common.job.WeirJob;
-import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.kafka.KafkaTopics;
+import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.documents.Definitions;
+import dev.weir.documents.DocumentOptions;
+import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.feed.ActivityFeedJob;
 import dev.weir.feed.FeedOptions;
 import dev.weir.identity.IdentityJob;
@@ -22,11 +26,7 @@ import dev.weir.it.Kafka;
 import dev.weir.it.LocalStackExtension;
 import dev.weir.it.TestDatabases;
 import dev.weir.schema.DeadLetter;
-import dev.weir.search.DeclaredDocuments;
 import dev.weir.search.SearchIndexJob;
-import dev.weir.search.SearchIndexOptions;
-import dev.weir.sink.elasticsearch.ElasticsearchClients;
-import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -268,7 +268,7 @@ class HostileInputITCase {
           .as("the job runs")
           .containsExactly("first");
 
-      KafkaIo.deleteTopics(config, List.of(dlq));
+      KafkaTopics.deleteTopics(config, List.of(dlq));
       Kafka.produce(topic, 0, List.of("not JSON: a dead letter for a DLQ that is gone"));
       long sent = System.nanoTime();
 
@@ -380,18 +380,18 @@ class HostileInputITCase {
     String alias = "it-hostile-" + run;
     WeirConfig settings =
         base("it_hostile_search")
-            .with(SearchIndexOptions.CDC_TOPIC_PREFIX, prefix)
-            .with(SearchIndexOptions.PRICING_TOPIC, "it.hostile.pricing." + run)
-            .with(SearchIndexOptions.ALIAS, alias)
+            .with(DocumentOptions.CDC_TOPIC_PREFIX, prefix)
+            .with(DocumentOptions.PRICING_TOPIC, "it.hostile.pricing." + run)
+            .with(DocumentOptions.ALIAS, alias)
             // A product's description may be large; the broker takes records up to 1 MB.
             .with(WeirOptions.RECORD_MAX_BYTES, Integer.toString(SEARCH_MAX_BYTES));
     // The definition is planned against the source's catalog: its tables, empty.
     String catalogDb = "it_hostile_catalog_" + run;
     LocalStackExtension.stack().ensurePostgresDatabase(catalogDb);
     String catalogUrl = LocalStackExtension.connections().postgresJdbcUrl(catalogDb);
-    WeirConfig config = settings.with(SearchIndexOptions.CATALOG_URL, catalogUrl);
+    WeirConfig config = settings.with(DocumentOptions.CATALOG_URL, catalogUrl);
     CatalogLoader.createTables(config, catalogUrl);
-    String copyTable = DeclaredDocuments.plans(config).get(0).copyTable();
+    String copyTable = Definitions.plans(config).get(0).copyTable();
     HostileCorpus products =
         HostileCorpus.load(
             "cdc.catalog.product",
@@ -403,7 +403,7 @@ class HostileInputITCase {
     HostileCorpus prices =
         HostileCorpus.load(
             "pricing.events",
-            config.get(SearchIndexOptions.PRICING_TOPIC),
+            config.get(DocumentOptions.PRICING_TOPIC),
             g -> HostileCorpus.generic(g, MAX_BYTES));
     List<JsonNode> validProducts = new ArrayList<>();
     List<JsonNode> validPrices = new ArrayList<>();
@@ -603,7 +603,7 @@ class HostileInputITCase {
 
   /** product id → name of every document in the index or alias. */
   private static Map<String, String> indexed(WeirConfig config, String index) throws Exception {
-    var es = ElasticsearchClients.blocking(ElasticsearchSettings.from(config));
+    var es = ElasticsearchClients.blocking(ElasticsearchConnection.settings(config));
     es.indices().refresh(r -> r.index(index));
     var hits =
         es.search(

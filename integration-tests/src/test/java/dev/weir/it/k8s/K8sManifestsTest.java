@@ -109,8 +109,8 @@ class K8sManifestsTest {
     var declared = Kustomization.render(K8S.resolve("overlays/declared"));
     String definition =
         find(declared, "ConfigMap/weir-documents").at("/data/documents.json").asText();
-    assertThat(dev.weir.search.definition.DefinitionFile.parse(definition))
-        .extracting(dev.weir.search.definition.DocumentSpec::index)
+    assertThat(dev.weir.documents.definition.DefinitionFile.parse(definition))
+        .extracting(dev.weir.documents.definition.DocumentSpec::index)
         .containsExactly("books");
     for (String job : List.of("search-index", "cdc-catalog", "backfill")) {
       ObjectNode deployment = find(declared, "FlinkDeployment/weir-" + job);

@@ -1,11 +1,14 @@
 package dev.weir.feed;
 
-import dev.weir.common.DeadLetters;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
+import dev.weir.common.dlq.DeadLetters;
+import dev.weir.common.dlq.DecodedTopics;
 import dev.weir.common.job.WeirJob;
-import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.kafka.Watermarks;
 import dev.weir.common.postgres.Migrations;
+import dev.weir.common.postgres.PostgresTimeouts;
+import dev.weir.common.store.BufferedStoreSink;
 import dev.weir.common.types.KryoFree;
 import dev.weir.schema.ActivityEvent;
 import dev.weir.schema.EventCodec;
@@ -31,6 +34,9 @@ public final class ActivityFeedJob implements WeirJob {
 
   public static final String NAME = "activity-feed";
 
+  /** The most entries one write to the feed store holds. */
+  private static final int STORE_BATCH = 1000;
+
   @Override
   public String name() {
     return NAME;
@@ -47,8 +53,8 @@ public final class ActivityFeedJob implements WeirJob {
   }
 
   /** How the job reads event time: occurred_at, out of order by up to the configured bound. */
-  public static KafkaIo.Watermarks<ActivityEvent> watermarks(FeedSettings settings) {
-    return KafkaIo.Watermarks.boundedOutOfOrderness(
+  public static Watermarks<ActivityEvent> watermarks(FeedSettings settings) {
+    return Watermarks.boundedOutOfOrderness(
         (e, ts) -> e.occurredAt().toEpochMilli(),
         Duration.ofMillis(settings.outOfOrdernessMs()),
         Duration.ofSeconds(10));
@@ -63,7 +69,7 @@ public final class ActivityFeedJob implements WeirJob {
     env.getConfig().enableObjectReuse();
     DeadLetters dlq = new DeadLetters(NAME);
     DataStream<ActivityEvent> events =
-        KafkaIo.read(
+        DecodedTopics.read(
             env,
             config,
             dlq,
@@ -72,8 +78,23 @@ public final class ActivityFeedJob implements WeirJob {
             EVENT,
             watermarks(settings),
             NAME + "-events");
-    collate(events, settings, FeedStoreSink.create(config, settings));
+    collate(events, settings, storeSink(config, settings));
     dlq.sinkTo(config);
+  }
+
+  /**
+   * feed_entry and feed_archive: writes of one entry folded into one, a batch flushed within the
+   * store's share of the staleness bound.
+   */
+  public static Sink<FeedWrite> storeSink(WeirConfig config, FeedSettings settings) {
+    return new BufferedStoreSink<>(
+        "the feed store at " + config.get(WeirOptions.POSTGRES_URL),
+        () -> FeedStore.open(config),
+        w -> w.entry.workspaceId + "\u0000" + w.entry.entryId,
+        FeedWrite::then,
+        settings.storeFlushMs(),
+        STORE_BATCH,
+        PostgresTimeouts.of(config));
   }
 
   /** The job's logic between its source and its store: tests call it with their own ends. */

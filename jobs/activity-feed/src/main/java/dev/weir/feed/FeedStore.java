@@ -1,7 +1,11 @@
 package dev.weir.feed;
 
+import dev.weir.common.config.WeirConfig;
+import dev.weir.common.config.WeirOptions;
+import dev.weir.common.postgres.Migrations;
+import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.common.postgres.Timestamps;
-import dev.weir.common.sink.BufferedStoreSink;
+import dev.weir.common.store.BatchStore;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -18,7 +22,7 @@ import java.util.Map;
  * retracted provisional entry is deleted (rare: see {@link Collator}). Every statement is
  * idempotent, so replays after a crash change nothing visible.
  */
-public final class FeedStore implements BufferedStoreSink.Store<FeedWrite> {
+public final class FeedStore implements BatchStore<FeedWrite, Void> {
 
   static final String COLUMNS =
       "workspace_id, entry_id, actor_id, element_type, element_id, action, first_at, last_at, event_count, recent_details";
@@ -58,12 +62,27 @@ public final class FeedStore implements BufferedStoreSink.Store<FeedWrite> {
     archive.setAutoCommit(false);
   }
 
+  /**
+   * The hot store at postgres.url, the archive at archive.postgres.url (one connection if the
+   * same).
+   */
+  public static FeedStore open(WeirConfig config) throws SQLException {
+    String hotUrl = config.get(WeirOptions.POSTGRES_URL);
+    String archiveUrl = Migrations.archiveUrl(config);
+    Connection hot = PostgresConnectionProvider.open(config, hotUrl);
+    Connection archive =
+        archiveUrl.equals(hotUrl) ? hot : PostgresConnectionProvider.open(config, archiveUrl);
+    return new FeedStore(hot, archive);
+  }
+
+  @Override
   public long rowsWritten() {
     return rowsWritten;
   }
 
   /** Writes a batch (already coalesced: at most one write per entry). */
-  public void write(Collection<FeedWrite> writes) throws SQLException {
+  @Override
+  public Void write(Collection<FeedWrite> writes) throws SQLException {
     List<FeedWrite> inserts = new ArrayList<>();
     Map<Integer, List<FeedWrite>> updatesByColumns = new LinkedHashMap<>();
     List<FeedWrite> archives = new ArrayList<>();
@@ -92,6 +111,7 @@ public final class FeedStore implements BufferedStoreSink.Store<FeedWrite> {
       throw e;
     }
     move(archives);
+    return null;
   }
 
   private List<FeedWrite> update(int columns, List<FeedWrite> writes) throws SQLException {

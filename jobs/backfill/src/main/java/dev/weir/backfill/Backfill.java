@@ -5,8 +5,8 @@ import co.elastic.clients.elasticsearch._types.VersionType;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.job.JobRunner;
 import dev.weir.common.postgres.PostgresConnectionProvider;
-import dev.weir.sink.elasticsearch.ElasticsearchClients;
-import dev.weir.sink.elasticsearch.ElasticsearchSettings;
+import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.documents.index.ElasticsearchConnection;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.HashMap;
@@ -122,7 +122,8 @@ public final class Backfill {
     long deleted = 0;
     Map<String, Long> catchUp = Map.of();
     if (!dryRun) {
-      try (var transport = ElasticsearchClients.transport(ElasticsearchSettings.from(config))) {
+      try (var transport =
+          ElasticsearchClients.transport(ElasticsearchConnection.settings(config))) {
         ElasticsearchClient es = new ElasticsearchClient(transport);
         // Searchers must find the whole index the moment the alias moves, and the catch-up pass
         // compares with what a search finds: without a refresh it would send the last second's

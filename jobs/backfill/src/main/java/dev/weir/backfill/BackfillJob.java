@@ -4,10 +4,11 @@ import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.job.WeirJob;
 import dev.weir.common.postgres.PostgresConnectionProvider;
-import dev.weir.sink.elasticsearch.DocumentOperation;
-import dev.weir.sink.elasticsearch.ElasticsearchClients;
-import dev.weir.sink.elasticsearch.ElasticsearchSettings;
-import dev.weir.sink.elasticsearch.ElasticsearchSink;
+import dev.weir.connector.elasticsearch.DocumentOperation;
+import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.connector.elasticsearch.ElasticsearchSettings;
+import dev.weir.connector.elasticsearch.ElasticsearchSink;
+import dev.weir.documents.index.ElasticsearchConnection;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -63,7 +64,7 @@ public final class BackfillJob implements WeirJob {
   @Override
   public void prepare(WeirConfig config) {
     String target = BackfillOptions.target(config);
-    ElasticsearchSettings elasticsearch = ElasticsearchSettings.from(config);
+    ElasticsearchSettings elasticsearch = ElasticsearchConnection.settings(config);
     try (var transport = ElasticsearchClients.transport(elasticsearch)) {
       TargetIndex.createOrCheck(new ElasticsearchClient(transport), target, copy(config));
     } catch (java.io.IOException e) {
@@ -96,7 +97,7 @@ public final class BackfillJob implements WeirJob {
         .uid(NAME + "-compare")
         .sinkTo(
             ElasticsearchSink.<DocumentOperation>builder()
-                .setSettings(ElasticsearchSettings.from(config))
+                .setSettings(ElasticsearchConnection.settings(config))
                 .setConverter((op, context) -> op)
                 .build())
         .name("Elasticsearch " + target)

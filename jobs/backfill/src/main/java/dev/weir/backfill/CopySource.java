@@ -1,10 +1,10 @@
 package dev.weir.backfill;
 
 import dev.weir.common.config.WeirConfig;
-import dev.weir.search.DeclaredDocuments;
-import dev.weir.search.SearchIndexOptions;
-import dev.weir.search.copy.DocumentCopy.CopiedDocument;
-import dev.weir.search.definition.DocumentPlan;
+import dev.weir.documents.Definitions;
+import dev.weir.documents.DocumentOptions;
+import dev.weir.documents.copy.DocumentCopy.CopiedDocument;
+import dev.weir.documents.definition.DocumentPlan;
 import java.io.Serializable;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -63,16 +63,14 @@ interface CopySource extends Serializable {
   List<String> missing(Connection c, Collection<String> ids) throws SQLException;
 
   /**
-   * The copy the configuration names: a declared document's ({@link SearchIndexOptions#DOCUMENTS},
-   * by default the bundled products definition; the one {@link BackfillOptions#DOCUMENT} names when
+   * The copy the configuration names: a declared document's ({@link DocumentOptions#DOCUMENTS}, by
+   * default the bundled products definition; the one {@link BackfillOptions#DOCUMENT} names when
    * the file declares several).
    */
   static CopySource of(WeirConfig config) {
-    List<DocumentPlan> plans = DeclaredDocuments.plans(config);
+    List<DocumentPlan> plans = Definitions.plans(config);
     String file =
-        config
-            .getOptional(SearchIndexOptions.DOCUMENTS)
-            .orElse(DeclaredDocuments.PRODUCTS_RESOURCE);
+        config.getOptional(DocumentOptions.DOCUMENTS).orElse(Definitions.PRODUCTS_RESOURCE);
     String wanted = config.getOptional(BackfillOptions.DOCUMENT).orElse(null);
     if (wanted == null) {
       if (plans.size() != 1) {

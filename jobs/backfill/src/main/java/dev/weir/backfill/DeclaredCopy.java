@@ -1,9 +1,9 @@
 package dev.weir.backfill;
 
-import dev.weir.search.copy.DocumentCopy;
-import dev.weir.search.copy.DocumentCopy.CopiedDocument;
-import dev.weir.search.definition.DocumentPlan;
-import dev.weir.search.index.DocumentIndex;
+import dev.weir.documents.copy.DocumentCopy;
+import dev.weir.documents.copy.DocumentCopy.CopiedDocument;
+import dev.weir.documents.definition.DocumentPlan;
+import dev.weir.documents.index.DocumentIndex;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.Collection;

@@ -1,21 +1,23 @@
 package dev.weir.identity;
 
-import dev.weir.common.DeadLetters;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
+import dev.weir.common.dlq.DeadLetters;
+import dev.weir.common.dlq.DecodedTopics;
 import dev.weir.common.job.WeirJob;
+import dev.weir.common.kafka.DeploymentNames;
 import dev.weir.common.kafka.EventTimes;
-import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.kafka.KafkaSinks;
+import dev.weir.common.kafka.Watermarks;
 import dev.weir.common.postgres.Migrations;
 import dev.weir.common.postgres.PostgresTimeouts;
-import dev.weir.common.sink.BufferedStoreSink;
+import dev.weir.common.store.BufferedStoreSink;
 import dev.weir.schema.EnrichedTrackingEvent;
 import dev.weir.schema.EventCodec;
 import dev.weir.schema.EventSchema;
 import dev.weir.schema.IdentityEvent;
 import dev.weir.schema.TrackingEvent;
 import java.nio.charset.StandardCharsets;
-import java.util.Collection;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -63,7 +65,7 @@ public final class IdentityJob implements WeirJob {
     env.getConfig().enableObjectReuse();
     DeadLetters dlq = new DeadLetters(NAME);
     DataStream<TrackingEvent> tracking =
-        KafkaIo.read(
+        DecodedTopics.read(
             env,
             config,
             dlq,
@@ -71,10 +73,10 @@ public final class IdentityJob implements WeirJob {
             EventCodec.of(EventSchema.TRACKING_EVENTS, TrackingEvent.class),
             EventTimes.storable(TrackingEvent::time), // earliest_seen is stored
             Enricher.EVENT,
-            KafkaIo.Watermarks.none(),
+            Watermarks.none(),
             NAME + "-tracking");
     DataStream<ReadIdentityEvent> identity =
-        KafkaIo.read(
+        DecodedTopics.read(
             env,
             config,
             dlq,
@@ -82,7 +84,7 @@ public final class IdentityJob implements WeirJob {
             EventCodec.of(EventSchema.IDENTITY_EVENTS, IdentityEvent.class),
             new ReadIdentityEvent.FromRecord(),
             TypeInformation.of(ReadIdentityEvent.class),
-            KafkaIo.Watermarks.none(),
+            Watermarks.none(),
             NAME + "-identity");
     resolve(tracking, identity, config, enrichedSink(config), writeSink(config), dlq);
     dlq.sinkTo(config);
@@ -132,52 +134,25 @@ public final class IdentityJob implements WeirJob {
   /** {@code tracking.enriched}, exactly once (the benchmarks' floor writes through it too). */
   public static Sink<EnrichedTrackingEvent> enrichedSink(WeirConfig config) {
     EnrichedJson json = new EnrichedJson();
-    return KafkaIo.exactlyOnceSink(
+    return KafkaSinks.exactlyOnce(
         config,
         KafkaRecordSerializationSchema.<EnrichedTrackingEvent>builder()
             .setTopic(config.get(IdentityOptions.ENRICHED_TOPIC))
             .setKeySerializationSchema(e -> e.canonicalId().getBytes(StandardCharsets.UTF_8))
             .setValueSerializationSchema(json::encode)
             .build(),
-        KafkaIo.transactionalIdPrefix(config, NAME, "enriched"));
+        DeploymentNames.transactionalIdPrefix(config, NAME, "enriched"));
   }
 
   /** earliest_seen and first-sighting writes, folded per distinct id and batched. */
   public static Sink<IdentityRecord> writeSink(WeirConfig config) {
-    IdentityStores.Opener opener = IdentityStores.of(config);
     return new BufferedStoreSink<>(
         "the identity table (" + config.get(IdentityOptions.STORE) + ")",
-        () -> new Writes(opener.open()),
+        IdentityStores.of(config),
         r -> r.projectId() + "\u0000" + r.distinctId(),
         IdentityRecord::then,
         config.get(IdentityOptions.WRITE_FLUSH).toMillis(),
         1000,
         PostgresTimeouts.of(config));
-  }
-
-  /** An identity store as the batched sink sees it. */
-  private static final class Writes implements BufferedStoreSink.Store<IdentityRecord> {
-    private final IdentityStore store;
-    private long rows;
-
-    Writes(IdentityStore store) {
-      this.store = store;
-    }
-
-    @Override
-    public void write(Collection<IdentityRecord> batch) throws Exception {
-      store.write(batch);
-      rows += batch.size();
-    }
-
-    @Override
-    public long rowsWritten() {
-      return rows;
-    }
-
-    @Override
-    public void close() throws Exception {
-      store.close();
-    }
   }
 }

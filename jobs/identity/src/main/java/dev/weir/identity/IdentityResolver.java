@@ -1,6 +1,6 @@
 package dev.weir.identity;
 
-import dev.weir.common.DeadLetters;
+import dev.weir.common.dlq.DeadLetters;
 import dev.weir.common.postgres.JdbcDrivers;
 import dev.weir.schema.EventCodec;
 import dev.weir.schema.EventSchema;

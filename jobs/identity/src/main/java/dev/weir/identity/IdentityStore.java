@@ -1,5 +1,6 @@
 package dev.weir.identity;
 
+import dev.weir.common.store.BatchStore;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -10,7 +11,7 @@ import java.util.Map;
  * (new, or deleted behind the job) is created, never a failed write: PostgreSQL inserts it whole,
  * Spanner with the changed columns (the others at their defaults).
  */
-public interface IdentityStore extends AutoCloseable {
+public interface IdentityStore extends BatchStore<IdentityRecord, Void> {
 
   /** The stored rows among {@code keys} (absent keys are not in the result). One round trip. */
   Map<IdentityKey, IdentityRecord> get(Collection<IdentityKey> keys) throws Exception;
@@ -20,7 +21,8 @@ public interface IdentityStore extends AutoCloseable {
       throws Exception;
 
   /** Writes the changed records together (one transaction). */
-  void write(Collection<IdentityRecord> records) throws Exception;
+  @Override
+  Void write(Collection<IdentityRecord> records) throws Exception;
 
   /** Statements (PostgreSQL) or mutations (Spanner) sent so far; lookups included. */
   long statements();

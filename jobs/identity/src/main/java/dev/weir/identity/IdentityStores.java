@@ -6,14 +6,16 @@ import com.google.cloud.spanner.Spanner;
 import com.google.cloud.spanner.SpannerOptions;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.postgres.PostgresConnectionProvider;
-import java.io.Serializable;
+import dev.weir.common.store.BatchStore;
+import org.apache.flink.configuration.ConfigOption;
 
 /** Opens the configured identity store (in the task: credentials never travel in the job). */
 public final class IdentityStores {
 
   /** How a task opens its store. */
   @FunctionalInterface
-  public interface Opener extends Serializable {
+  public interface Opener extends BatchStore.Opener<IdentityRecord, Void> {
+    @Override
     IdentityStore open() throws Exception;
   }
 
@@ -47,8 +49,7 @@ public final class IdentityStores {
         spanner::close);
   }
 
-  private static String required(
-      WeirConfig config, org.apache.flink.configuration.ConfigOption<String> option) {
+  private static String required(WeirConfig config, ConfigOption<String> option) {
     return config
         .getOptional(option)
         .orElseThrow(

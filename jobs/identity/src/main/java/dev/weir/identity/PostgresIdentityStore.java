@@ -29,6 +29,7 @@ public final class PostgresIdentityStore implements IdentityStore {
   private final Connection connection;
   private long statements;
   private long columnsWritten;
+  private long rowsWritten;
 
   public PostgresIdentityStore(Connection connection) throws SQLException {
     this.connection = connection;
@@ -80,7 +81,7 @@ public final class PostgresIdentityStore implements IdentityStore {
   }
 
   @Override
-  public void write(Collection<IdentityRecord> records) throws SQLException {
+  public Void write(Collection<IdentityRecord> records) throws SQLException {
     Map<Integer, List<IdentityRecord>> updates = new LinkedHashMap<>();
     Map<Integer, List<IdentityRecord>> inserts = new LinkedHashMap<>();
     for (IdentityRecord r : records) {
@@ -105,6 +106,8 @@ public final class PostgresIdentityStore implements IdentityStore {
       connection.rollback();
       throw e;
     }
+    rowsWritten += records.size();
+    return null;
   }
 
   private List<IdentityRecord> update(List<IdentityRecord> group) throws SQLException {
@@ -195,6 +198,11 @@ public final class PostgresIdentityStore implements IdentityStore {
         rs.getBoolean(6),
         rs.getBoolean(7),
         Timestamps.get(rs, 8));
+  }
+
+  @Override
+  public long rowsWritten() {
+    return rowsWritten;
   }
 
   @Override

@@ -1,6 +1,6 @@
 package dev.weir.identity;
 
-import dev.weir.common.kafka.DecodingDeserializer;
+import dev.weir.common.kafka.Conversion;
 import dev.weir.common.kafka.SourcePosition;
 import dev.weir.schema.IdentityEvent;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -25,8 +25,7 @@ public class ReadIdentityEvent {
   }
 
   /** How the job reads identity.events: each event with its position. */
-  static final class FromRecord
-      implements DecodingDeserializer.Conversion<IdentityEvent, ReadIdentityEvent> {
+  static final class FromRecord implements Conversion<IdentityEvent, ReadIdentityEvent> {
     private static final long serialVersionUID = 1L;
 
     @Override

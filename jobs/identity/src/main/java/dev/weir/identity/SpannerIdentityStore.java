@@ -39,6 +39,7 @@ public final class SpannerIdentityStore implements IdentityStore {
   private final AutoCloseable owner;
   private long statements;
   private long columnsWritten;
+  private long rowsWritten;
 
   /**
    * @param owner closed with the store (the Spanner instance that made the client), or null
@@ -97,7 +98,7 @@ public final class SpannerIdentityStore implements IdentityStore {
   }
 
   @Override
-  public void write(Collection<IdentityRecord> records) {
+  public Void write(Collection<IdentityRecord> records) {
     List<Mutation> mutations = new ArrayList<>();
     long columns = 0;
     for (IdentityRecord r : records) {
@@ -119,12 +120,13 @@ public final class SpannerIdentityStore implements IdentityStore {
       }
       mutations.add(m.build());
     }
-    if (mutations.isEmpty()) {
-      return;
+    if (!mutations.isEmpty()) {
+      client.write(mutations);
+      statements += mutations.size();
+      columnsWritten += columns;
     }
-    client.write(mutations);
-    statements += mutations.size();
-    columnsWritten += columns;
+    rowsWritten += records.size();
+    return null;
   }
 
   private static Timestamp timestamp(Long epochMs) {
@@ -146,6 +148,11 @@ public final class SpannerIdentityStore implements IdentityStore {
 
   private static long millis(Timestamp t) {
     return t.getSeconds() * 1000 + t.getNanos() / 1_000_000;
+  }
+
+  @Override
+  public long rowsWritten() {
+    return rowsWritten;
   }
 
   @Override

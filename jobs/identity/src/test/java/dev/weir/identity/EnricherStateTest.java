@@ -150,7 +150,14 @@ class EnricherStateTest {
     }
 
     @Override
-    public void write(Collection<IdentityRecord> records) {}
+    public Void write(Collection<IdentityRecord> records) {
+      return null;
+    }
+
+    @Override
+    public long rowsWritten() {
+      return 0;
+    }
 
     @Override
     public long statements() {

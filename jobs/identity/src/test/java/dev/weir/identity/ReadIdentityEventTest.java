@@ -2,7 +2,7 @@ package dev.weir.identity;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.weir.common.DeadLetters;
+import dev.weir.common.dlq.DeadLetters;
 import dev.weir.common.kafka.SourcePosition;
 import dev.weir.schema.DeadLetter;
 import dev.weir.schema.IdentityEvent;

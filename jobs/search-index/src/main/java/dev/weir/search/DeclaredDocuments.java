@@ -1,51 +1,36 @@
 package dev.weir.search;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.weir.common.DeadLetters;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
-import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.dlq.DeadLetters;
+import dev.weir.common.dlq.DecodedTopics;
+import dev.weir.common.kafka.Watermarks;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.common.postgres.PostgresTimeouts;
+import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.connector.elasticsearch.ElasticsearchSettings;
+import dev.weir.connector.elasticsearch.ElasticsearchSink;
+import dev.weir.documents.Definitions;
+import dev.weir.documents.DocumentChange;
+import dev.weir.documents.copy.DocumentCopy;
+import dev.weir.documents.definition.DocumentPlan;
+import dev.weir.documents.index.DocumentIndex;
+import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.schema.ChangeEvent;
 import dev.weir.schema.DeclaredRow;
 import dev.weir.schema.EventCodec;
 import dev.weir.schema.EventSchema;
-import dev.weir.schema.Json;
-import dev.weir.search.copy.CopyWriter;
-import dev.weir.search.copy.DocumentCopy;
-import dev.weir.search.definition.DefinitionException;
-import dev.weir.search.definition.DefinitionFile;
-import dev.weir.search.definition.DocumentPlan;
-import dev.weir.search.definition.DocumentPlanner;
-import dev.weir.search.definition.DocumentSpec;
-import dev.weir.search.definition.PostgresCatalog;
-import dev.weir.search.index.DocumentIndex;
-import dev.weir.search.index.IndexableDocuments;
 import dev.weir.search.join.ChangeRows;
-import dev.weir.search.join.DocumentChange;
 import dev.weir.search.join.DocumentJoin;
 import dev.weir.search.join.SourceRow;
 import dev.weir.search.join.TopicRows;
-import dev.weir.sink.elasticsearch.ElasticsearchClients;
-import dev.weir.sink.elasticsearch.ElasticsearchSettings;
-import dev.weir.sink.elasticsearch.ElasticsearchSink;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.configuration.ConfigOption;
@@ -54,116 +39,12 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * Declared documents: the definition file ({@link SearchIndexOptions#DOCUMENTS}, by default the
- * bundled products definition), planned against the source database's catalog, and the topics of
- * the tables it names.
+ * The stream of each declared document ({@link Definitions}): its tables' change topics, decoded,
+ * joined, written to the copy, and indexed.
  */
 public final class DeclaredDocuments {
 
   private DeclaredDocuments() {}
-
-  /** The definition bundled with weir: today's products catalog, the default document. */
-  public static final String PRODUCTS_RESOURCE = "weir/schemas/documents/products.json";
-
-  /**
-   * The documents of the definition file ({@link SearchIndexOptions#DOCUMENTS}), or without one the
-   * bundled products definition, behind {@link SearchIndexOptions#ALIAS} and with its prices from
-   * {@link SearchIndexOptions#PRICING_TOPIC}.
-   */
-  public static List<DocumentSpec> specs(WeirConfig config) {
-    Optional<String> file = config.getOptional(SearchIndexOptions.DOCUMENTS);
-    if (file.isPresent()) {
-      return DefinitionFile.read(Path.of(file.get()));
-    }
-    return List.of(products(config));
-  }
-
-  /** The bundled products definition, with the alias and the price topic of {@code config}. */
-  static DocumentSpec products(WeirConfig config) {
-    ArrayNode file;
-    try (InputStream in =
-        DeclaredDocuments.class.getClassLoader().getResourceAsStream(PRODUCTS_RESOURCE)) {
-      if (in == null) {
-        throw new IllegalStateException(PRODUCTS_RESOURCE + " is not on the class path");
-      }
-      file = (ArrayNode) Json.mapper().readTree(in);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    ObjectNode document = (ObjectNode) file.get(0);
-    document.put("index", config.get(SearchIndexOptions.ALIAS));
-    for (JsonNode child : document.path("nodes").path("children")) {
-      if (child.path("weir").has("topic")) {
-        ((ObjectNode) child.get("weir")).put("topic", config.get(SearchIndexOptions.PRICING_TOPIC));
-      }
-    }
-    return DefinitionFile.parse(file.toString()).get(0);
-  }
-
-  /**
-   * The documents of {@link #specs}, planned against the catalog of the source database ({@link
-   * SearchIndexOptions#CATALOG_URL}); a definition that does not fit it is refused here, with the
-   * node named, before any job starts.
-   */
-  public static List<DocumentPlan> plans(WeirConfig config) {
-    String file = config.getOptional(SearchIndexOptions.DOCUMENTS).orElse(PRODUCTS_RESOURCE);
-    List<DocumentSpec> specs = specs(config);
-    String url = config.get(SearchIndexOptions.CATALOG_URL);
-    try (Connection c = PostgresConnectionProvider.open(config, url)) {
-      PostgresCatalog catalog = new PostgresCatalog(c);
-      List<DocumentPlan> plans = new ArrayList<>();
-      for (DocumentSpec spec : specs) {
-        plans.add(DocumentPlanner.plan(spec, catalog));
-      }
-      return plans;
-    } catch (SQLException e) {
-      throw new DefinitionException(
-          file + ": cannot read the catalog of the source database " + url + ": " + e.getMessage());
-    }
-  }
-
-  /**
-   * The change topic of a declared table: {@code <prefix><table>}, or {@code
-   * <prefix><schema>.<table>} outside {@code public}.
-   */
-  public static String topic(WeirConfig config, DocumentPlan.Source source) {
-    String prefix = config.get(SearchIndexOptions.CDC_TOPIC_PREFIX);
-    return "public".equals(source.schema())
-        ? prefix + source.table()
-        : prefix + source.schema() + "." + source.table();
-  }
-
-  /** Every topic the documents of {@code plans} read. */
-  public static List<String> topics(WeirConfig config, List<DocumentPlan> plans) {
-    Set<String> topics = new LinkedHashSet<>();
-    for (DocumentPlan plan : plans) {
-      for (DocumentPlan.Source source : plan.sources().values()) {
-        topics.add(source.isTopic() ? source.topic() : topic(config, source));
-      }
-    }
-    return List.copyOf(topics);
-  }
-
-  /** The tables every plan reads, for the capture: {@code schema.table}. */
-  public static List<DocumentPlan.Source> tables(List<DocumentPlan> plans) {
-    List<DocumentPlan.Source> tables = new ArrayList<>();
-    Set<String> seen = new LinkedHashSet<>();
-    for (DocumentPlan plan : plans) {
-      for (DocumentPlan.Source source : plan.sources().values()) {
-        if (!source.isTopic() && seen.add(source.name())) {
-          tables.add(source);
-        }
-      }
-    }
-    return tables;
-  }
-
-  /** The key columns of a table: those of every node that reads it. */
-  public static List<String> keyColumns(DocumentPlan plan, DocumentPlan.Source source) {
-    Set<String> columns = new LinkedHashSet<>();
-    plan.readersOf(source.name()).forEach(n -> columns.addAll(n.keyColumns()));
-    return List.copyOf(columns);
-  }
 
   /**
    * The rows of every table of a document, decoded and checked (bad events to the DLQ), by the
@@ -177,7 +58,7 @@ public final class DeclaredDocuments {
       String uid = uid(plan) + "-" + name;
       DataStream<SourceRow> table =
           source.isTopic()
-              ? KafkaIo.read(
+              ? DecodedTopics.read(
                   env,
                   config,
                   dlq,
@@ -185,20 +66,20 @@ public final class DeclaredDocuments {
                   EventCodec.of(eventSchema(source), DeclaredRow.class),
                   new TopicRows(
                       source,
-                      keyColumns(plan, source),
+                      Definitions.keyColumns(plan, source),
                       DocumentIndex.flattenedColumns(plan, source)),
                   TypeInformation.of(SourceRow.class),
                   changeTimes(config),
                   uid)
-              : KafkaIo.read(
+              : DecodedTopics.read(
                   env,
                   config,
                   dlq,
-                  topic(config, source),
+                  Definitions.topic(config, source),
                   EventCodec.of(EventSchema.CDC_CATALOG, ChangeEvent.class),
                   new ChangeRows(
                       source,
-                      keyColumns(plan, source),
+                      Definitions.keyColumns(plan, source),
                       DocumentIndex.flattenedColumns(plan, source)),
                   TypeInformation.of(SourceRow.class),
                   changeTimes(config),
@@ -217,10 +98,10 @@ public final class DeclaredDocuments {
 
   /**
    * Event time: a change's commit time, or a topic event's Kafka timestamp; every topic read in
-   * step with the others ({@link KafkaIo.Watermarks#caughtUp}).
+   * step with the others ({@link Watermarks#caughtUp}).
    */
-  private static KafkaIo.Watermarks<SourceRow> changeTimes(WeirConfig config) {
-    return KafkaIo.Watermarks.caughtUp(
+  private static Watermarks<SourceRow> changeTimes(WeirConfig config) {
+    return Watermarks.caughtUp(
         (row, kafkaTimestamp) -> row.time != Long.MIN_VALUE ? row.time : kafkaTimestamp,
         positive(config, SearchIndexOptions.CHANGE_LAG));
   }
@@ -253,7 +134,7 @@ public final class DeclaredDocuments {
       throw new IllegalStateException(
           "cannot create or migrate the copy table " + plan.copyTable() + ": " + e.getMessage(), e);
     }
-    ElasticsearchSettings elasticsearch = ElasticsearchSettings.from(config);
+    ElasticsearchSettings elasticsearch = ElasticsearchConnection.settings(config);
     try {
       new DocumentIndex(plan).ensureAlias(elasticsearch);
     } catch (IOException e) {
@@ -261,15 +142,17 @@ public final class DeclaredDocuments {
     }
   }
 
-  /** The documents written to the copy, as the copy now holds them (see {@link CopyWriter}). */
+  /**
+   * The documents written to the copy, as the copy now holds them (see {@link CopyWriteOperator}).
+   */
   static DataStream<DocumentChange> written(
       DataStream<DocumentChange> documents, WeirConfig config, DocumentPlan plan) {
     return documents
         .transform(
             "copy " + plan.copyTable(),
             TypeInformation.of(DocumentChange.class),
-            new CopyWriter(
-                () -> new DocumentCopy(plan).writer(PostgresConnectionProvider.open(config)),
+            new CopyWriteOperator(
+                () -> new DocumentCopy(plan).store(PostgresConnectionProvider.open(config)),
                 config.get(SearchIndexOptions.WRITE_FLUSH).toMillis(),
                 1000,
                 "the copy " + plan.copyTable() + " at " + config.get(WeirOptions.POSTGRES_URL),
@@ -293,7 +176,7 @@ public final class DeclaredDocuments {
   /** Elasticsearch, through the document's alias, with external versions. */
   static Sink<DocumentChange> indexSink(WeirConfig config, DocumentPlan plan) {
     return ElasticsearchSink.<DocumentChange>builder()
-        .setSettings(ElasticsearchSettings.from(config))
+        .setSettings(ElasticsearchConnection.settings(config))
         .setConverter(new DocumentIndex(plan).aliasConverter())
         .setMaxTimeInBufferMs(config.get(SearchIndexOptions.INDEX_FLUSH).toMillis())
         .build();

@@ -1,12 +1,13 @@
 package dev.weir.search;
 
-import dev.weir.common.DeadLetters;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
+import dev.weir.common.dlq.DeadLetters;
 import dev.weir.common.job.WeirJob;
 import dev.weir.common.postgres.Migrations;
-import dev.weir.search.definition.DocumentPlan;
-import dev.weir.search.join.DocumentChange;
+import dev.weir.documents.Definitions;
+import dev.weir.documents.DocumentChange;
+import dev.weir.documents.definition.DocumentPlan;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -36,13 +37,13 @@ public final class SearchIndexJob implements WeirJob {
 
   /** What the job reads: the change topics of the declared tables and the declared topics. */
   public static List<String> inputs(WeirConfig config) {
-    return DeclaredDocuments.topics(config, DeclaredDocuments.plans(config));
+    return Definitions.topics(config, Definitions.plans(config));
   }
 
   @Override
   public void prepare(WeirConfig config) {
     Migrations.apply(config);
-    for (DocumentPlan plan : DeclaredDocuments.plans(config)) {
+    for (DocumentPlan plan : Definitions.plans(config)) {
       DeclaredDocuments.prepare(config, plan);
     }
   }
@@ -52,7 +53,7 @@ public final class SearchIndexJob implements WeirJob {
     // No object reuse here, unlike activity-feed and identity: measured interleaved, it made the
     // end-to-end load slower (separate-cores pass 675/s against 742/s without).
     DeadLetters dlq = new DeadLetters(NAME);
-    for (DocumentPlan plan : DeclaredDocuments.plans(config)) {
+    for (DocumentPlan plan : Definitions.plans(config)) {
       DataStream<DocumentChange> documents = DeclaredDocuments.documents(env, config, dlq, plan);
       DeclaredDocuments.indexable(DeclaredDocuments.written(documents, config, plan), dlq, plan)
           .sinkTo(DeclaredDocuments.indexSink(config, plan))

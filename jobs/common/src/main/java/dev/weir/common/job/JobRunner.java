@@ -1,9 +1,9 @@
 package dev.weir.common.job;
 
-import dev.weir.common.DeadLetters;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
-import dev.weir.common.kafka.KafkaIo;
+import dev.weir.common.dlq.DeadLetters;
+import dev.weir.common.kafka.KafkaTopics;
 import dev.weir.common.postgres.JdbcDrivers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -179,11 +179,11 @@ public final class JobRunner {
       WeirJob job, StreamExecutionEnvironment env, WeirConfig config) {
     job.prepare(config);
     List<String> topics = job.topics(config);
-    KafkaIo.createTopicsIfMissing(config, topics, 2);
+    KafkaTopics.createTopicsIfMissing(config, topics, 2);
     job.configureTopics(config);
     String dlq = config.get(WeirOptions.DLQ_TOPIC);
     if (topics.contains(dlq)) {
-      KafkaIo.allowRecordsOf(config, dlq, DeadLetters.maxDeadLetterBytes());
+      KafkaTopics.allowRecordsOf(config, dlq, DeadLetters.maxDeadLetterBytes());
     }
     job.build(env, config);
   }

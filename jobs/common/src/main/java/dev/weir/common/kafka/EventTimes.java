@@ -22,7 +22,7 @@ public final class EventTimes {
   }
 
   /** A conversion that refuses an event whose time is not storable. */
-  public static <T> DecodingDeserializer.Conversion<T, T> storable(Time<T> time) {
+  public static <T> Conversion<T, T> storable(Time<T> time) {
     return event -> {
       requireStorable(time.of(event));
       return event;

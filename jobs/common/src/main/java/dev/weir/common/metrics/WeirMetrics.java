@@ -24,11 +24,6 @@ public final class WeirMetrics {
   /** Events that arrived later than the allowed out-of-orderness. */
   public static final String LATE_EVENTS = "weirLateEvents";
 
-  /** Documents sent to Elasticsearch, and those it rejected as older than what it holds. */
-  public static final String DOCUMENTS_SENT = "weirDocumentsSent";
-
-  public static final String DOCUMENTS_STALE = "weirDocumentsStale";
-
   /**
    * TRUNCATEs of a source table captured (cdc-catalog): the indexer does not apply them (each goes
    * to its DLQ), so any count above zero means documents that hold rows the source no longer has.

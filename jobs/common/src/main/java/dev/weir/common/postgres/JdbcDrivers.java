@@ -1,6 +1,5 @@
 package dev.weir.common.postgres;
 
-import dev.weir.common.job.JobClassLoader;
 import java.sql.Driver;
 import java.sql.DriverManager;
 import java.sql.SQLException;

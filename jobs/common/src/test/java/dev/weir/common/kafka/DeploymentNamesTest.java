@@ -16,30 +16,31 @@ class DeploymentNamesTest {
   void withoutADeploymentIdTheNamesAreThoseOfEarlierVersions() {
     // A job upgraded from a savepoint keeps its transactional ids (and so aborts its own
     // lingering transactions) and its consumer group.
-    assertThat(KafkaIo.transactionalIdPrefix(only, "identity", "enriched"))
+    assertThat(DeploymentNames.transactionalIdPrefix(only, "identity", "enriched"))
         .isEqualTo("weir-identity-enriched");
-    assertThat(KafkaIo.transactionalIdPrefix(only, "identity", "dlq"))
+    assertThat(DeploymentNames.transactionalIdPrefix(only, "identity", "dlq"))
         .isEqualTo("weir-identity-dlq");
-    assertThat(KafkaIo.transactionalIdPrefix(only, "cdc-catalog", ""))
+    assertThat(DeploymentNames.transactionalIdPrefix(only, "cdc-catalog", ""))
         .isEqualTo("weir-cdc-catalog");
-    assertThat(KafkaIo.groupId(only, "identity")).isEqualTo(KafkaIo.groupId("identity"));
+    assertThat(DeploymentNames.groupId(only, "identity"))
+        .isEqualTo(DeploymentNames.groupId("identity"));
   }
 
   @Test
   void aDeploymentIdMakesEveryNameItsOwn() {
     WeirConfig blue = only.with(WeirOptions.DEPLOYMENT_ID, "eu-blue.2");
-    assertThat(KafkaIo.transactionalIdPrefix(blue, "identity", "enriched"))
+    assertThat(DeploymentNames.transactionalIdPrefix(blue, "identity", "enriched"))
         .isEqualTo("weir-identity-eu-blue.2-enriched");
-    assertThat(KafkaIo.transactionalIdPrefix(blue, "identity", "dlq"))
+    assertThat(DeploymentNames.transactionalIdPrefix(blue, "identity", "dlq"))
         .isEqualTo("weir-identity-eu-blue.2-dlq");
-    assertThat(KafkaIo.groupId(blue, "identity")).isEqualTo("weir-identity-eu-blue.2");
+    assertThat(DeploymentNames.groupId(blue, "identity")).isEqualTo("weir-identity-eu-blue.2");
   }
 
   @Test
   void aDeploymentIdThatIsNotAPlainNameIsRefused() {
     for (String bad : new String[] {"", "-x", "a b", "a/b", "x".repeat(65)}) {
       WeirConfig config = only.with(WeirOptions.DEPLOYMENT_ID, bad);
-      assertThatThrownBy(() -> KafkaIo.groupId(config, "identity"))
+      assertThatThrownBy(() -> DeploymentNames.groupId(config, "identity"))
           .as("'%s'", bad)
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("deployment.id");

@@ -3,10 +3,11 @@ package dev.weir.search.join;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.weir.common.kafka.DecodingDeserializer;
+import dev.weir.common.kafka.Conversion;
+import dev.weir.documents.definition.DocumentPlan;
+import dev.weir.documents.value.Values;
 import dev.weir.schema.ChangeEvent;
 import dev.weir.schema.InvalidEventException;
-import dev.weir.search.definition.DocumentPlan;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +19,7 @@ import java.util.Set;
  * of its column's type, a row without its key) goes to the DLQ with the reason, before anything of
  * it reaches state; a logical-decoding message is skipped.
  */
-public final class ChangeRows implements DecodingDeserializer.Conversion<ChangeEvent, SourceRow> {
+public final class ChangeRows implements Conversion<ChangeEvent, SourceRow> {
 
   private static final long serialVersionUID = 1L;
 

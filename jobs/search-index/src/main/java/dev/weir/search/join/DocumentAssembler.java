@@ -1,7 +1,9 @@
 package dev.weir.search.join;
 
 import dev.weir.common.job.Tombstones;
-import dev.weir.search.definition.DocumentPlan;
+import dev.weir.documents.DocumentChange;
+import dev.weir.documents.definition.DocumentPlan;
+import dev.weir.documents.value.Hashes;
 import java.time.Duration;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;

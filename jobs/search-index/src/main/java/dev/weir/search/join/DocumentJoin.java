@@ -1,6 +1,7 @@
 package dev.weir.search.join;
 
-import dev.weir.search.definition.DocumentPlan;
+import dev.weir.documents.DocumentChange;
+import dev.weir.documents.definition.DocumentPlan;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package dev.weir.search.join;
 
 import dev.weir.common.types.Utf8StringTypeInfo;
-import dev.weir.search.definition.DocumentPlan;
+import dev.weir.documents.definition.DocumentPlan;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,6 +1,7 @@
 package dev.weir.search.join;
 
-import dev.weir.search.definition.DocumentPlan;
+import dev.weir.documents.definition.DocumentPlan;
+import dev.weir.documents.value.Hashes;
 import java.time.Duration;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;

@@ -1,6 +1,6 @@
 package dev.weir.search.join;
 
-import dev.weir.search.definition.DocumentPlan;
+import dev.weir.documents.definition.DocumentPlan;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Set;

@@ -1,7 +1,7 @@
 package dev.weir.search.join;
 
 import dev.weir.common.job.Tombstones;
-import dev.weir.search.definition.DocumentPlan;
+import dev.weir.documents.definition.DocumentPlan;
 import java.time.Duration;
 import java.util.Objects;
 import org.apache.flink.api.common.functions.OpenContext;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.weir.documents.value.Values;
 import dev.weir.schema.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -3,10 +3,11 @@ package dev.weir.search.join;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.weir.common.kafka.DecodingDeserializer;
+import dev.weir.common.kafka.Conversion;
+import dev.weir.documents.definition.DocumentPlan;
+import dev.weir.documents.value.Values;
 import dev.weir.schema.DeclaredRow;
 import dev.weir.schema.InvalidEventException;
-import dev.weir.search.definition.DocumentPlan;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -17,7 +18,7 @@ import java.util.Set;
  * version changes nothing: {@link RowTracker}); {@code "deleted": true} deletes it. An event
  * without its key or version, or with a value not of its declared type, goes to the DLQ.
  */
-public final class TopicRows implements DecodingDeserializer.Conversion<DeclaredRow, SourceRow> {
+public final class TopicRows implements Conversion<DeclaredRow, SourceRow> {
 
   private static final long serialVersionUID = 1L;
 

@@ -2,9 +2,9 @@ package dev.weir.search.join;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.weir.documents.definition.DocumentPlan;
 import dev.weir.schema.ChangeEvent;
 import dev.weir.schema.InvalidEventException;
-import dev.weir.search.definition.DocumentPlan;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weir.documents.Definitions;
+import dev.weir.documents.definition.DefinitionFile;
+import dev.weir.documents.definition.DocumentPlan;
+import dev.weir.documents.definition.DocumentPlanner;
+import dev.weir.documents.definition.TableInfo;
+import dev.weir.documents.definition.TableInfo.ForeignKey;
 import dev.weir.schema.DeclaredRow;
-import dev.weir.search.DeclaredDocuments;
-import dev.weir.search.definition.DefinitionFile;
-import dev.weir.search.definition.DocumentPlan;
-import dev.weir.search.definition.DocumentPlanner;
-import dev.weir.search.definition.TableInfo;
-import dev.weir.search.definition.TableInfo.ForeignKey;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
@@ -208,7 +208,7 @@ class DocumentJoinStateTest {
     try (InputStream in =
         DocumentJoinStateTest.class
             .getClassLoader()
-            .getResourceAsStream(DeclaredDocuments.PRODUCTS_RESOURCE)) {
+            .getResourceAsStream(Definitions.PRODUCTS_RESOURCE)) {
       definition = new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);

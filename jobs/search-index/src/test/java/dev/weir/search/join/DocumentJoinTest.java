@@ -5,7 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.weir.search.definition.DocumentPlan;
+import dev.weir.documents.DocumentChange;
+import dev.weir.documents.definition.DocumentPlan;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -274,7 +275,7 @@ class DocumentJoinTest {
   }
 
   /**
-   * The copy's rules for what it takes ({@code DocumentCopyWriter}): a document whose content it
+   * The copy's rules for what it takes ({@code DocumentCopyStore}): a document whose content it
    * holds changes nothing, whatever its version; other content only at a higher version; a deletion
    * at a higher version.
    */

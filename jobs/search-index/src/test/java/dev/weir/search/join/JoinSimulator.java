@@ -2,7 +2,8 @@ package dev.weir.search.join;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.weir.search.definition.DocumentPlan;
+import dev.weir.documents.DocumentChange;
+import dev.weir.documents.definition.DocumentPlan;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -1,10 +1,10 @@
 package dev.weir.search.join;
 
-import dev.weir.search.definition.DefinitionFile;
-import dev.weir.search.definition.DocumentPlan;
-import dev.weir.search.definition.DocumentPlanner;
-import dev.weir.search.definition.TableInfo;
-import dev.weir.search.definition.TableInfo.ForeignKey;
+import dev.weir.documents.definition.DefinitionFile;
+import dev.weir.documents.definition.DocumentPlan;
+import dev.weir.documents.definition.DocumentPlanner;
+import dev.weir.documents.definition.TableInfo;
+import dev.weir.documents.definition.TableInfo.ForeignKey;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

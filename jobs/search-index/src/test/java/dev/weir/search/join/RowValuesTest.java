@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weir.documents.value.Values;
 import dev.weir.schema.Json;
 import java.math.BigDecimal;
 import java.util.ArrayList;

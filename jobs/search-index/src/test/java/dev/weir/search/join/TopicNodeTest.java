@@ -2,10 +2,10 @@ package dev.weir.search.join;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.weir.search.definition.DefinitionFile;
-import dev.weir.search.definition.DocumentPlan;
-import dev.weir.search.definition.DocumentPlanner;
-import dev.weir.search.definition.TableInfo;
+import dev.weir.documents.definition.DefinitionFile;
+import dev.weir.documents.definition.DocumentPlan;
+import dev.weir.documents.definition.DocumentPlanner;
+import dev.weir.documents.definition.TableInfo;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

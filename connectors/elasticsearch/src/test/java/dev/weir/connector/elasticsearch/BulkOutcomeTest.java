@@ -1,0 +1,83 @@
+package dev.weir.connector.elasticsearch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class BulkOutcomeTest {
+
+  private final DocumentOperation a = DocumentOperation.index("products", "1", 3, "{}".getBytes());
+  private final DocumentOperation b = DocumentOperation.index("products", "2", 3, "{}".getBytes());
+  private final DocumentOperation c = DocumentOperation.delete("products", "3", 4);
+
+  @Test
+  void versionConflictsAreStaleNotErrors() {
+    BulkOutcome outcome =
+        BulkOutcome.of(List.of(a, b, c), List.of(item(201), item(409), item(404)));
+    assertThat(outcome.succeeded).isEqualTo(2);
+    assertThat(outcome.stale).isEqualTo(1);
+    assertThat(outcome.retry).isEmpty();
+    assertThat(outcome.failure()).isEmpty();
+  }
+
+  @Test
+  void overloadAndServerErrorsAreRetriedItemByItem() {
+    BulkOutcome outcome =
+        BulkOutcome.of(List.of(a, b, c), List.of(item(429), item(200), item(503)));
+    assertThat(outcome.retry).containsExactly(a, c);
+    assertThat(outcome.failure()).isEmpty();
+  }
+
+  @Test
+  void aDeleteOrAnIndexThroughAMissingAliasFailsSayingHowToRecoverNotAlreadyGone() {
+    DocumentOperation delete = c.requiringAlias();
+    BulkOutcome outcome =
+        BulkOutcome.of(
+            List.of(delete),
+            List.of(new BulkOutcome.Item(404, "index_not_found_exception", "no such index")));
+    assertThat(outcome.succeeded).isZero();
+    assertThat(outcome.failure())
+        .hasValueSatisfying(
+            m ->
+                assertThat(m)
+                    .contains("alias products has no index behind it")
+                    .contains("delete products/3@4")
+                    .contains("weir backfill"));
+    assertThat(
+            BulkOutcome.of(
+                    List.of(a.requiringAlias()),
+                    List.of(
+                        new BulkOutcome.Item(
+                            404, "index_not_found_exception", "[require_alias] request flag")))
+                .failure())
+        .hasValueSatisfying(m -> assertThat(m).contains("has no index behind it"));
+    // A delete of a document the (existing) alias does not hold is done, as before.
+    assertThat(BulkOutcome.of(List.of(delete), List.of(item(404))).failure()).isEmpty();
+  }
+
+  @Test
+  void aMappingErrorFailsClearly() {
+    BulkOutcome outcome =
+        BulkOutcome.of(
+            List.of(a, b),
+            List.of(
+                item(200),
+                new BulkOutcome.Item(
+                    400,
+                    "document_parsing_exception",
+                    "failed to parse field [price] of type [double]")));
+    assertThat(outcome.failure())
+        .hasValueSatisfying(
+            m ->
+                assertThat(m)
+                    .contains("index products/2@3")
+                    .contains("400")
+                    .contains("document_parsing_exception")
+                    .contains("price"));
+  }
+
+  private static BulkOutcome.Item item(int status) {
+    return new BulkOutcome.Item(status, status >= 300 ? "x" : null, status >= 300 ? "y" : null);
+  }
+}

@@ -1,0 +1,87 @@
+package dev.weir.connector.elasticsearch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.List;
+import org.apache.flink.connector.base.sink.writer.BufferedRequestState;
+import org.apache.flink.connector.base.sink.writer.RequestEntryWrapper;
+import org.junit.jupiter.api.Test;
+
+class DocumentOperationStateSerializerTest {
+
+  private final DocumentOperationStateSerializer serializer =
+      new DocumentOperationStateSerializer();
+
+  @Test
+  void bufferedOperationsKeepWhetherTheyRequireTheAlias() throws IOException {
+    DocumentOperation index =
+        DocumentOperation.index("products", "1", 7, "{\"a\":1}".getBytes()).requiringAlias();
+    DocumentOperation delete = DocumentOperation.delete("products", "2", 9).requiringAlias();
+    DocumentOperation concrete = DocumentOperation.index("products-v2", "3", 5, "{}".getBytes());
+    List<DocumentOperation> back =
+        roundTrip(serializer.serialize(state(index, delete, concrete)), serializer.getVersion());
+    assertThat(back)
+        .extracting(DocumentOperation::toString)
+        .containsExactly("index products/1@7", "delete products/2@9", "index products-v2/3@5");
+    assertThat(back)
+        .extracting(DocumentOperation::requiresAlias)
+        .containsExactly(true, true, false);
+    assertThat(back.get(0).source()).isEqualTo("{\"a\":1}".getBytes());
+  }
+
+  @Test
+  void stateOfVersionOneIsReadAsNotRequiringAnAlias() throws IOException {
+    DocumentOperation index = DocumentOperation.index("products", "1", 7, "{}".getBytes());
+    DocumentOperation delete = DocumentOperation.delete("products", "2", 9);
+    byte[] v1 = new VersionOne().serialize(state(index, delete));
+    List<DocumentOperation> back = roundTrip(v1, 1);
+    assertThat(back)
+        .extracting(DocumentOperation::toString)
+        .containsExactly("index products/1@7", "delete products/2@9");
+    assertThat(back).extracting(DocumentOperation::requiresAlias).containsExactly(false, false);
+  }
+
+  private List<DocumentOperation> roundTrip(byte[] bytes, int version) throws IOException {
+    return serializer.deserialize(version, bytes).getBufferedRequestEntries().stream()
+        .map(RequestEntryWrapper::getRequestEntry)
+        .toList();
+  }
+
+  private static BufferedRequestState<DocumentOperation> state(DocumentOperation... ops) {
+    return new BufferedRequestState<>(
+        java.util.Arrays.stream(ops)
+            .map(op -> new RequestEntryWrapper<>(op, op.sizeInBytes()))
+            .toList());
+  }
+
+  /** The format of version 1, before operations could require an alias. */
+  private static final class VersionOne
+      extends org.apache.flink.connector.base.sink.writer.AsyncSinkWriterStateSerializer<
+          DocumentOperation> {
+    @Override
+    protected void serializeRequestToStream(DocumentOperation op, DataOutputStream out)
+        throws IOException {
+      out.writeUTF(op.index());
+      out.writeUTF(op.id());
+      out.writeLong(op.version());
+      out.writeBoolean(op.isDelete());
+      if (!op.isDelete()) {
+        out.writeInt(op.source().length);
+        out.write(op.source());
+      }
+    }
+
+    @Override
+    protected DocumentOperation deserializeRequestFromStream(
+        long requestSize, java.io.DataInputStream in) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public int getVersion() {
+      return 1;
+    }
+  }
+}

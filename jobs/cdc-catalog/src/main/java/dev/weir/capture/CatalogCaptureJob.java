@@ -1,0 +1,281 @@
+package dev.weir.capture;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weir.common.config.WeirConfig;
+import dev.weir.common.job.WeirJob;
+import dev.weir.common.kafka.DeploymentNames;
+import dev.weir.common.kafka.KafkaSinks;
+import dev.weir.common.kafka.KafkaTopics;
+import dev.weir.common.metrics.WeirMetrics;
+import dev.weir.common.postgres.JobClassLoader;
+import dev.weir.common.postgres.PostgresConnectionProvider;
+import dev.weir.documents.Definitions;
+import dev.weir.documents.DocumentOptions;
+import dev.weir.documents.definition.DocumentPlan;
+import dev.weir.schema.Json;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.serialization.SerializationSchema;
+import org.apache.flink.cdc.connectors.base.relational.connection.JdbcConnectionPools;
+import org.apache.flink.cdc.connectors.postgres.source.PostgresConnectionPoolFactory;
+import org.apache.flink.cdc.connectors.postgres.source.PostgresSourceBuilder.PostgresIncrementalSource;
+import org.apache.flink.cdc.debezium.JsonDebeziumDeserializationSchema;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+/**
+ * cdc-catalog: the tables of the document definition (see {@link DeclaredDocuments#specs}) →
+ * Debezium (Flink CDC's incremental Postgres source: a snapshot, then pgoutput from its own slot
+ * and a publication of these tables only) → the standard Debezium JSON envelope on {@code
+ * cdc.catalog.<table>}, keyed by the row's primary key, exactly once. A deployment that already
+ * runs Debezium Server or Kafka Connect can skip this job: search-index reads only the topics.
+ */
+public final class CatalogCaptureJob implements WeirJob {
+
+  public static final String NAME = "cdc-catalog";
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  /**
+   * A source change is readable (search-index reads {@code read_committed}) only once the
+   * checkpoint after it commits its transaction: at the jobs' 10 s it waited 0–10 s (5.9 and 9.3 s
+   * of a 10,000-document rename's 17.0 and 16.5 s in two reports). Each checkpoint of this job
+   * holds little (the source's offsets) and commits one Kafka transaction.
+   */
+  @Override
+  public Duration defaultCheckpointInterval() {
+    return Duration.ofSeconds(2);
+  }
+
+  @Override
+  public List<String> topics(WeirConfig config) {
+    return Definitions.topics(config, Definitions.plans(config)).stream()
+        .filter(t -> t.startsWith(config.get(DocumentOptions.CDC_TOPIC_PREFIX)))
+        .toList();
+  }
+
+  /**
+   * The tables captured ({@code schema.table}) and each one's key columns: those the definition
+   * declares, link tables included.
+   */
+  static Map<String, List<String>> capturedTables(WeirConfig config) {
+    Map<String, List<String>> tables = new LinkedHashMap<>();
+    for (DocumentPlan plan : Definitions.plans(config)) {
+      for (DocumentPlan.Source source : Definitions.tables(List.of(plan))) {
+        tables.putIfAbsent(source.name(), Definitions.keyColumns(plan, source));
+      }
+    }
+    return tables;
+  }
+
+  /** The topic of a catalog table's change events. */
+  public static String topic(WeirConfig config, String table) {
+    return config.get(DocumentOptions.CDC_TOPIC_PREFIX) + table;
+  }
+
+  /**
+   * Creates the publication of the captured tables, or sets its tables to exactly those (a
+   * definition that names a table more or less).
+   */
+  @Override
+  public void prepare(WeirConfig config) {
+    String publication = DocumentOptions.identifier(config, CaptureOptions.CATALOG_PUBLICATION);
+    String tables =
+        String.join(
+            ", ", capturedTables(config).keySet().stream().map(CatalogCaptureJob::quoted).toList());
+    try (Connection c =
+        PostgresConnectionProvider.open(config, config.get(DocumentOptions.CATALOG_URL))) {
+      var exists = c.prepareStatement("SELECT 1 FROM pg_publication WHERE pubname = ?");
+      exists.setString(1, publication);
+      if (!exists.executeQuery().next()) {
+        c.createStatement().execute("CREATE PUBLICATION " + publication + " FOR TABLE " + tables);
+      } else {
+        c.createStatement().execute("ALTER PUBLICATION " + publication + " SET TABLE " + tables);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(
+          "cdc-catalog: cannot create the publication "
+              + publication
+              + " in "
+              + config.get(DocumentOptions.CATALOG_URL)
+              + ": "
+              + e.getMessage(),
+          e);
+    }
+  }
+
+  /**
+   * The change topics are compacted: after the snapshot, the topics and the indexer's state are the
+   * whole truth, and an indexer started without its state must find every row in them, not only the
+   * changes of the retention time (7 days by default). Each row's latest change stays (keyed by the
+   * row's key, see {@link #record}); a deleted row's last event is its deletion.
+   */
+  @Override
+  public void configureTopics(WeirConfig config) {
+    KafkaTopics.compact(config, topics(config));
+  }
+
+  @Override
+  public void build(StreamExecutionEnvironment env, WeirConfig config) {
+    Properties debezium = new Properties();
+    debezium.setProperty("publication.name", config.get(CaptureOptions.CATALOG_PUBLICATION));
+    // Created by prepare() for the captured tables only (Debezium 1.9's own "filtered" creation
+    // finds no tables when run from Flink CDC's snapshot readers).
+    debezium.setProperty("publication.autocreate.mode", "disabled");
+    // Exact decimals and ISO timestamps, as Debezium Server and Kafka Connect users usually set.
+    debezium.setProperty("decimal.handling.mode", "string");
+    // Debezium skips truncates by default ("t"): a truncated table would leave every document that
+    // holds its rows in place without a word. Captured, each reaches the indexer (which
+    // dead-letters it, naming the table) and the weirTruncates metric.
+    debezium.setProperty("skipped.operations", "none");
+    // Debezium 1.9's PostgreSQL connector also has its own switch, which skips them by default.
+    debezium.setProperty("truncate.handling.mode", "include");
+    Map<String, List<String>> tables = capturedTables(config);
+    PostgresIncrementalSource<String> source =
+        CatalogSource.create(
+            config,
+            List.copyOf(tables.keySet()),
+            debezium,
+            new JsonDebeziumDeserializationSchema());
+    String prefix = config.get(DocumentOptions.CDC_TOPIC_PREFIX);
+    env.fromSource(source, WatermarkStrategy.noWatermarks(), "catalog")
+        .uid(NAME + "-source")
+        .setParallelism(1) // one replication slot: one reader
+        .sinkTo(
+            KafkaSinks.exactlyOnce(
+                config,
+                new TableTopics(prefix, tables),
+                DeploymentNames.transactionalIdPrefix(config, NAME, "")))
+        .uid(NAME + "-topics")
+        .name("cdc.catalog.*");
+  }
+
+  /** Each change event to its table's topic. */
+  static final class TableTopics implements KafkaRecordSerializationSchema<String> {
+    private static final long serialVersionUID = 1L;
+    private final String prefix;
+    private final Map<String, List<String>> keyColumns;
+
+    TableTopics(String prefix, Map<String, List<String>> keyColumns) {
+      this.prefix = prefix;
+      this.keyColumns = new LinkedHashMap<>(keyColumns);
+    }
+
+    private transient Counter truncates;
+
+    @Override
+    public void open(
+        SerializationSchema.InitializationContext context, KafkaSinkContext sinkContext) {
+      truncates = context.getMetricGroup().counter(WeirMetrics.TRUNCATES);
+      // Flink CDC's reader keeps its connection pools in a static singleton and never closes
+      // them (apache/flink-cdc#4539): their housekeeper threads would hold this job's classes in
+      // the TaskManager forever. Closed when Flink drops the job's class loader.
+      context
+          .getUserCodeClassLoader()
+          .registerReleaseHookIfAbsent("weir: close Flink CDC's pools", TableTopics::closePools);
+    }
+
+    @Override
+    public ProducerRecord<byte[], byte[]> serialize(
+        String json, KafkaSinkContext context, Long timestamp) {
+      ProducerRecord<byte[], byte[]> record = record(prefix, keyColumns, json);
+      if (truncates != null && isTruncate(record)) {
+        truncates.inc();
+      }
+      return record;
+    }
+
+    /** Only a truncate's key is a JSON string (see {@link #record}). */
+    private static boolean isTruncate(ProducerRecord<byte[], byte[]> record) {
+      return record.key()[0] == '"';
+    }
+
+    private static void closePools() {
+      if (!JobClassLoader.owns(JdbcConnectionPools.class)) {
+        return; // shared with other jobs of this process
+      }
+      try {
+        JdbcConnectionPools.getInstance(new PostgresConnectionPoolFactory()).clear();
+      } catch (IOException e) {
+        // The job is gone; a pool that fails to close has nothing left to lose.
+      }
+    }
+  }
+
+  /**
+   * A change event on its table's topic ({@code <prefix><table>}, or {@code
+   * <prefix><schema>.<table>} outside {@code public}), keyed by the row's key columns as Debezium
+   * keys it ({@code {"id": 42}}), so that the changes of one row stay in order on one partition. A
+   * truncate has no row: Debezium gives it no key, which a compacted topic refuses; it is keyed
+   * {@code "TRUNCATE <schema>.<table>"}, a JSON string that no row's key (an object) can equal.
+   */
+  static ProducerRecord<byte[], byte[]> record(
+      String prefix, Map<String, List<String>> keyColumns, String json) {
+    try {
+      JsonNode event = Json.mapper().readTree(json);
+      String op = event.path("op").asText();
+      JsonNode row = op.equals("d") ? event.path("before") : event.path("after");
+      String schema = event.path("source").path("schema").asText("public");
+      String table = event.path("source").path("table").asText();
+      JsonNode key;
+      if (op.equals("t")) {
+        key = Json.mapper().getNodeFactory().textNode("TRUNCATE " + schema + "." + table);
+      } else {
+        ObjectNode columns = Json.mapper().createObjectNode();
+        for (String column : keyColumns.getOrDefault(schema + "." + table, List.of("id"))) {
+          columns.set(column, row.path(column));
+        }
+        key = columns;
+      }
+      String topic = "public".equals(schema) ? prefix + table : prefix + schema + "." + table;
+      return new ProducerRecord<>(
+          topic, Json.mapper().writeValueAsBytes(key), json.getBytes(StandardCharsets.UTF_8));
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException("Debezium produced invalid JSON: " + json, e);
+    }
+  }
+
+  private static String quoted(String qualified) {
+    int dot = qualified.indexOf('.');
+    return '"' + qualified.substring(0, dot) + "\".\"" + qualified.substring(dot + 1) + '"';
+  }
+
+  /**
+   * Drops the job's replication slot (cancelling the job does not: an abandoned slot keeps WAL
+   * forever). It stays active about a second after the job stops, so this retries.
+   */
+  public static void dropSlot(WeirConfig config) throws Exception {
+    String slot = config.get(CaptureOptions.CATALOG_SLOT);
+    String url = config.get(DocumentOptions.CATALOG_URL);
+    SQLException last = null;
+    for (int attempt = 0; attempt < 20; attempt++) {
+      try (Connection c = PostgresConnectionProvider.open(config, url);
+          var drop =
+              c.prepareStatement(
+                  "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots"
+                      + " WHERE slot_name = ?")) {
+        drop.setString(1, slot);
+        drop.execute();
+        return;
+      } catch (SQLException e) {
+        last = e;
+        Thread.sleep(500);
+      }
+    }
+    throw last;
+  }
+}

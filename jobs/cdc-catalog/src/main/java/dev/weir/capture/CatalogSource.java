@@ -1,0 +1,156 @@
+package dev.weir.capture;
+
+import dev.weir.common.config.WeirConfig;
+import dev.weir.common.config.WeirOptions;
+import dev.weir.documents.DocumentOptions;
+import java.io.Serial;
+import java.io.Serializable;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+import org.apache.flink.cdc.connectors.base.options.StartupOptions;
+import org.apache.flink.cdc.connectors.postgres.source.PostgresDialect;
+import org.apache.flink.cdc.connectors.postgres.source.PostgresSourceBuilder.PostgresIncrementalSource;
+import org.apache.flink.cdc.connectors.postgres.source.config.PostgresSourceConfig;
+import org.apache.flink.cdc.connectors.postgres.source.config.PostgresSourceConfigFactory;
+import org.apache.flink.cdc.connectors.postgres.source.offset.PostgresOffsetFactory;
+import org.apache.flink.cdc.debezium.DebeziumDeserializationSchema;
+
+/**
+ * Flink CDC's incremental Postgres source, built so that the database password is not part of the
+ * job's graph. Flink CDC's builder keeps the password in the source's settings and in its dialect's
+ * copy of them, and Flink serializes the source into the job graph (on Kubernetes, into the HA
+ * store). Here the settings hold no password: each process that connects (the JobManager's
+ * enumerator, each reader) reads it from its own environment or secret file, as every other weir
+ * client does ({@link WeirConfig#postgresPassword()}).
+ */
+final class CatalogSource {
+
+  private CatalogSource() {}
+
+  /** pgjdbc's TLS parameters of the catalog URL, passed on as Debezium's {@code database.*}. */
+  static final List<String> TLS_PARAMETERS =
+      List.of("sslmode", "sslrootcert", "sslcert", "sslkey"); // sslpassword: refused by WeirConfig
+
+  /**
+   * Captures {@code tables} ({@code schema.table}) of the database of {@link
+   * SearchIndexOptions#CATALOG_URL} through the job's slot and publication.
+   */
+  static <T> PostgresIncrementalSource<T> create(
+      WeirConfig config,
+      List<String> tables,
+      Properties debezium,
+      DebeziumDeserializationSchema<T> deserializer) {
+    ConfigFactory factory = configFactory(config, tables, debezium);
+    return new PostgresIncrementalSource<>(
+        factory, deserializer, new PostgresOffsetFactory(), new Dialect(factory));
+  }
+
+  /**
+   * The settings {@code PostgresIncrementalSource.builder()} would make, applied as its setters
+   * apply them (each hands its value to the config factory), on the factory below instead of Flink
+   * CDC's.
+   */
+  static ConfigFactory configFactory(WeirConfig config, List<String> tables, Properties debezium) {
+    String url = config.get(DocumentOptions.CATALOG_URL);
+    URI catalog = URI.create(url.substring("jdbc:".length()));
+    Properties properties = new Properties();
+    properties.putAll(debezium);
+    properties.putAll(tlsProperties(url));
+    ConfigFactory factory = new ConfigFactory(config);
+    factory.hostname(catalog.getHost());
+    factory.port(catalog.getPort() < 0 ? 5432 : catalog.getPort());
+    factory.database(catalog.getPath().substring(1));
+    factory.schemaList(
+        tables.stream().map(t -> t.substring(0, t.indexOf('.'))).distinct().toArray(String[]::new));
+    factory.tableList(tables.toArray(String[]::new));
+    factory.username(config.get(WeirOptions.POSTGRES_USER));
+    factory.slotName(DocumentOptions.identifier(config, CaptureOptions.CATALOG_SLOT));
+    factory.decodingPluginName("pgoutput");
+    factory.debeziumProperties(properties);
+    factory.startupOptions(StartupOptions.initial());
+    return factory;
+  }
+
+  /**
+   * The catalog URL's TLS parameters as Debezium properties (its connections, the snapshot's and
+   * the replication's, are made from host, port and database, not from the URL). Any other
+   * parameter is refused rather than silently left out.
+   */
+  static Map<String, String> tlsProperties(String url) {
+    String query = URI.create(url.substring("jdbc:".length())).getRawQuery();
+    Map<String, String> properties = new TreeMap<>();
+    if (query == null || query.isEmpty()) {
+      return properties;
+    }
+    for (String parameter : query.split("&")) {
+      String[] keyValue = parameter.split("=", 2);
+      String key = URLDecoder.decode(keyValue[0], StandardCharsets.UTF_8);
+      if (!TLS_PARAMETERS.contains(key)) {
+        throw new IllegalArgumentException(
+            "cdc-catalog: "
+                + DocumentOptions.CATALOG_URL.key()
+                + " has the parameter '"
+                + key
+                + "', which the capture cannot use; it takes "
+                + String.join(", ", TLS_PARAMETERS));
+      }
+      String value =
+          keyValue.length > 1 ? URLDecoder.decode(keyValue[1], StandardCharsets.UTF_8) : "";
+      properties.put("database." + key, value);
+    }
+    return properties;
+  }
+
+  /** Flink CDC's settings, with the password read in the process that creates the config. */
+  static final class ConfigFactory extends PostgresSourceConfigFactory {
+    @Serial private static final long serialVersionUID = 1L;
+
+    private final WeirConfig config;
+
+    ConfigFactory(WeirConfig config) {
+      this.config = config;
+    }
+
+    @Override
+    public synchronized PostgresSourceConfig create(int subtaskId) {
+      password = config.postgresPassword();
+      try {
+        return super.create(subtaskId);
+      } finally {
+        password = null; // the factory is serialized with the source: never with the password
+      }
+    }
+  }
+
+  /**
+   * Flink CDC's dialect keeps the config it was made with (password included): it is serialized as
+   * its factory and made again, with a config of the receiving process, where it is read.
+   */
+  static final class Dialect extends PostgresDialect {
+    @Serial private static final long serialVersionUID = 1L;
+
+    private final transient ConfigFactory factory;
+
+    Dialect(ConfigFactory factory) {
+      super(factory.create(0));
+      this.factory = factory;
+    }
+
+    @Serial
+    private Object writeReplace() {
+      return new SerializedDialect(factory);
+    }
+  }
+
+  private record SerializedDialect(ConfigFactory factory) implements Serializable {
+    @Serial
+    private Object readResolve() {
+      return new Dialect(factory);
+    }
+  }
+}

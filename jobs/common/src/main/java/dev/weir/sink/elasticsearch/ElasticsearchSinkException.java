@@ -1,8 +1,0 @@
-package dev.weir.sink.elasticsearch;
-
-/** Elasticsearch refused a document for a reason retrying cannot fix (e.g. a mapping error). */
-public class ElasticsearchSinkException extends RuntimeException {
-  public ElasticsearchSinkException(String message) {
-    super(message);
-  }
-}

@@ -1,0 +1,138 @@
+package dev.weir.documents;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weir.common.config.WeirConfig;
+import dev.weir.common.postgres.PostgresConnectionProvider;
+import dev.weir.documents.definition.DefinitionException;
+import dev.weir.documents.definition.DefinitionFile;
+import dev.weir.documents.definition.DocumentPlan;
+import dev.weir.documents.definition.DocumentPlanner;
+import dev.weir.documents.definition.DocumentSpec;
+import dev.weir.documents.definition.PostgresCatalog;
+import dev.weir.schema.Json;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The declared documents of a configuration: the definition file ({@link
+ * DocumentOptions#DOCUMENTS}, by default the bundled products definition), planned against the
+ * source database's catalog, and the tables and topics they read.
+ */
+public final class Definitions {
+
+  private Definitions() {}
+
+  /** The definition bundled with weir: today's products catalog, the default document. */
+  public static final String PRODUCTS_RESOURCE = "weir/schemas/documents/products.json";
+
+  /**
+   * The documents of the definition file ({@link SearchIndexOptions#DOCUMENTS}), or without one the
+   * bundled products definition, behind {@link SearchIndexOptions#ALIAS} and with its prices from
+   * {@link SearchIndexOptions#PRICING_TOPIC}.
+   */
+  public static List<DocumentSpec> specs(WeirConfig config) {
+    Optional<String> file = config.getOptional(DocumentOptions.DOCUMENTS);
+    if (file.isPresent()) {
+      return DefinitionFile.read(Path.of(file.get()));
+    }
+    return List.of(products(config));
+  }
+
+  /** The bundled products definition, with the alias and the price topic of {@code config}. */
+  public static DocumentSpec products(WeirConfig config) {
+    ArrayNode file;
+    try (InputStream in =
+        Definitions.class.getClassLoader().getResourceAsStream(PRODUCTS_RESOURCE)) {
+      if (in == null) {
+        throw new IllegalStateException(PRODUCTS_RESOURCE + " is not on the class path");
+      }
+      file = (ArrayNode) Json.mapper().readTree(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    ObjectNode document = (ObjectNode) file.get(0);
+    document.put("index", config.get(DocumentOptions.ALIAS));
+    for (JsonNode child : document.path("nodes").path("children")) {
+      if (child.path("weir").has("topic")) {
+        ((ObjectNode) child.get("weir")).put("topic", config.get(DocumentOptions.PRICING_TOPIC));
+      }
+    }
+    return DefinitionFile.parse(file.toString()).get(0);
+  }
+
+  /**
+   * The documents of {@link #specs}, planned against the catalog of the source database ({@link
+   * SearchIndexOptions#CATALOG_URL}); a definition that does not fit it is refused here, with the
+   * node named, before any job starts.
+   */
+  public static List<DocumentPlan> plans(WeirConfig config) {
+    String file = config.getOptional(DocumentOptions.DOCUMENTS).orElse(PRODUCTS_RESOURCE);
+    List<DocumentSpec> specs = specs(config);
+    String url = config.get(DocumentOptions.CATALOG_URL);
+    try (Connection c = PostgresConnectionProvider.open(config, url)) {
+      PostgresCatalog catalog = new PostgresCatalog(c);
+      List<DocumentPlan> plans = new ArrayList<>();
+      for (DocumentSpec spec : specs) {
+        plans.add(DocumentPlanner.plan(spec, catalog));
+      }
+      return plans;
+    } catch (SQLException e) {
+      throw new DefinitionException(
+          file + ": cannot read the catalog of the source database " + url + ": " + e.getMessage());
+    }
+  }
+
+  /**
+   * The change topic of a declared table: {@code <prefix><table>}, or {@code
+   * <prefix><schema>.<table>} outside {@code public}.
+   */
+  public static String topic(WeirConfig config, DocumentPlan.Source source) {
+    String prefix = config.get(DocumentOptions.CDC_TOPIC_PREFIX);
+    return "public".equals(source.schema())
+        ? prefix + source.table()
+        : prefix + source.schema() + "." + source.table();
+  }
+
+  /** Every topic the documents of {@code plans} read. */
+  public static List<String> topics(WeirConfig config, List<DocumentPlan> plans) {
+    Set<String> topics = new LinkedHashSet<>();
+    for (DocumentPlan plan : plans) {
+      for (DocumentPlan.Source source : plan.sources().values()) {
+        topics.add(source.isTopic() ? source.topic() : topic(config, source));
+      }
+    }
+    return List.copyOf(topics);
+  }
+
+  /** The tables every plan reads, for the capture: {@code schema.table}. */
+  public static List<DocumentPlan.Source> tables(List<DocumentPlan> plans) {
+    List<DocumentPlan.Source> tables = new ArrayList<>();
+    Set<String> seen = new LinkedHashSet<>();
+    for (DocumentPlan plan : plans) {
+      for (DocumentPlan.Source source : plan.sources().values()) {
+        if (!source.isTopic() && seen.add(source.name())) {
+          tables.add(source);
+        }
+      }
+    }
+    return tables;
+  }
+
+  /** The key columns of a table: those of every node that reads it. */
+  public static List<String> keyColumns(DocumentPlan plan, DocumentPlan.Source source) {
+    Set<String> columns = new LinkedHashSet<>();
+    plan.readersOf(source.name()).forEach(n -> columns.addAll(n.keyColumns()));
+    return List.copyOf(columns);
+  }
+}

@@ -1,0 +1,115 @@
+package dev.weir.documents;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.weir.documents.definition.DocumentPlan;
+import dev.weir.documents.value.Hashes;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One root document of a declared definition, as the join emits it for the copy and the index:
+ * every field's value (JSON text), which fields changed since the last document written, the
+ * content hash and the version (monotonic per document: the external version in Elasticsearch and
+ * the guard of every write to the copy).
+ *
+ * <p>Fields are in {@link dev.weir.documents.definition.DocumentPlan#documentFields()} order: the
+ * root's columns, then one per child label.
+ */
+public class DocumentChange {
+
+  /** The root row's key: the document id ({@code doc_id} in the copy, {@code _id} in the index). */
+  public String id;
+
+  /** Each field's value as JSON text ({@code null} JSON for SQL NULL); null for a deletion. */
+  public String[] values;
+
+  /** Which fields differ from the document last written (all, when {@link #isNew}). */
+  public boolean[] changed;
+
+  /** Never written before (or deleted since): insert it whole. */
+  public boolean isNew;
+
+  public boolean deleted;
+  public byte[] contentHash;
+  public long version;
+
+  public DocumentChange() {}
+
+  public static DocumentChange deletion(String id, long version) {
+    DocumentChange d = new DocumentChange();
+    d.id = id;
+    d.deleted = true;
+    d.version = version;
+    return d;
+  }
+
+  /**
+   * A whole document of {@code plan}, new, from each field's value by name (documents made outside
+   * the join: a loader's, a test's); every field of the plan must be in {@code fields}.
+   */
+  public static DocumentChange whole(DocumentPlan plan, String id, JsonNode fields, long version) {
+    List<DocumentPlan.DocumentField> names = plan.documentFields();
+    DocumentChange d = new DocumentChange();
+    d.id = id;
+    d.values = new String[names.size()];
+    d.changed = new boolean[names.size()];
+    for (int i = 0; i < names.size(); i++) {
+      JsonNode value = fields.get(names.get(i).name());
+      if (value == null) {
+        throw new IllegalArgumentException("no value for field " + names.get(i).name());
+      }
+      d.values[i] = value.toString();
+      d.changed[i] = true;
+    }
+    d.isNew = true;
+    d.contentHash = contentHash(d.values);
+    d.version = version;
+    return d;
+  }
+
+  /**
+   * The content hash of a document whose fields are {@code values} (JSON texts, in {@link
+   * dev.weir.documents.definition.DocumentPlan#documentFields()} order), as the join computes it:
+   * equal hashes mean byte-equal fields.
+   */
+  public static byte[] contentHash(String[] values) {
+    long[] hashes = new long[values.length];
+    for (int i = 0; i < values.length; i++) {
+      hashes[i] = Hashes.of(values[i]);
+    }
+    return Hashes.content(hashes);
+  }
+
+  /** The indices of the changed fields. */
+  public List<Integer> changedFields() {
+    List<Integer> fields = new ArrayList<>();
+    for (int i = 0; changed != null && i < changed.length; i++) {
+      if (changed[i]) {
+        fields.add(i);
+      }
+    }
+    return fields;
+  }
+
+  /** A later change of the same document folded into this one, for one batched write. */
+  public static DocumentChange then(DocumentChange earlier, DocumentChange later) {
+    if (later.version < earlier.version) {
+      return earlier;
+    }
+    if (!later.deleted && !earlier.deleted) {
+      for (int i = 0; i < later.changed.length; i++) {
+        later.changed[i] |= earlier.changed[i];
+      }
+      later.isNew |= earlier.isNew;
+    }
+    return later;
+  }
+
+  @Override
+  public String toString() {
+    return (deleted ? "delete " : isNew ? "new " : "change " + changedFields() + " ")
+        + id
+        + "@"
+        + version;
+  }
+}

@@ -1,0 +1,73 @@
+package dev.weir.documents;
+
+import dev.weir.common.config.WeirConfig;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+
+/**
+ * The options of the declared documents, shared by cdc-catalog, search-index and backfill: which
+ * definition, the source database, the topics its tables are captured to.
+ */
+public final class DocumentOptions {
+
+  public static final ConfigOption<String> CATALOG_URL =
+      ConfigOptions.key("catalog.postgres.url")
+          .stringType()
+          .defaultValue("jdbc:postgresql://127.0.0.1:15432/catalog")
+          .withDescription(
+              "cdc-catalog: the catalog database to capture (user and password as postgres.*)."
+                  + " Env: CATALOG_JDBC_URL.");
+
+  public static final ConfigOption<String> DOCUMENTS =
+      ConfigOptions.key("search.documents")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "A document definition file (PGSync's schema.json format, with weir's extensions):"
+                  + " search-index indexes the documents it declares, and cdc-catalog captures"
+                  + " exactly its tables. Without it, the bundled products definition"
+                  + " (schemas/documents/products.json) behind search.alias.");
+
+  public static final ConfigOption<String> CDC_TOPIC_PREFIX =
+      ConfigOptions.key("search.cdc-topic-prefix")
+          .stringType()
+          .defaultValue("cdc.catalog.")
+          .withDescription(
+              "Debezium change events of the captured tables: <prefix><table>, or"
+                  + " <prefix><schema>.<table> outside public.");
+
+  public static final ConfigOption<String> PRICING_TOPIC =
+      ConfigOptions.key("search.pricing-topic")
+          .stringType()
+          .defaultValue("pricing.events")
+          .withDescription(
+              "The bundled products definition's prices (the highest version wins); a definition"
+                  + " file names its own topics.");
+
+  public static final ConfigOption<String> ALIAS =
+      ConfigOptions.key("search.alias")
+          .stringType()
+          .defaultValue("products")
+          .withDescription(
+              "The bundled products definition's Elasticsearch alias, which searches use and the"
+                  + " job writes to (its first index: <alias>-v1); a definition file names its own"
+                  + " (its index).");
+
+  /**
+   * A PostgreSQL identifier weir names in SQL (a slot, a publication): lower-case letters, digits
+   * and underscores, as replication slots must be, so that it needs no quoting anywhere.
+   */
+  public static String identifier(WeirConfig config, ConfigOption<String> option) {
+    String value = config.get(option);
+    if (!value.matches("[a-z_][a-z0-9_]{0,62}")) {
+      throw new IllegalArgumentException(
+          option.key()
+              + " '"
+              + value
+              + "' is not a plain PostgreSQL name: use lower-case letters, digits and _ (at most 63)");
+    }
+    return value;
+  }
+
+  private DocumentOptions() {}
+}
