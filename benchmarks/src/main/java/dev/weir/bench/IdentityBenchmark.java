@@ -7,6 +7,7 @@ import dev.weir.common.kafka.SourcePosition;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.identity.Enricher;
 import dev.weir.identity.IdentityJob;
+import dev.weir.identity.IdentityStores;
 import dev.weir.identity.ReadIdentityEvent;
 import dev.weir.schema.IdentityEvent;
 import dev.weir.schema.TrackingEvent;
@@ -154,12 +155,14 @@ public final class IdentityBenchmark {
                       .uid("bench-identity-events")
                       .filter(e -> false)
                       .uid("bench-no-identity-events");
+              IdentityStores.Opener store = IdentityStores.of(weirDb);
               IdentityJob.resolve(
                   tracking,
                   noIdentityEvents,
+                  store,
                   weirDb,
                   new DiscardingSink<>(),
-                  IdentityJob.writeSink(weirDb),
+                  IdentityJob.writeSink(store, weirDb),
                   new DeadLetters(IdentityJob.NAME));
               env.execute("bench identity");
             });

@@ -35,9 +35,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
- * cdc-catalog: the tables of the document definition (see {@link DeclaredDocuments#specs}) →
- * Debezium (Flink CDC's incremental Postgres source: a snapshot, then pgoutput from its own slot
- * and a publication of these tables only) → the standard Debezium JSON envelope on {@code
+ * cdc-catalog: the tables of the document definition (see {@link Definitions#specs}) → Debezium
+ * (Flink CDC's incremental Postgres source: a snapshot, then pgoutput from its own slot and a
+ * publication of these tables only) → the standard Debezium JSON envelope on {@code
  * cdc.catalog.<table>}, keyed by the row's primary key, exactly once. A deployment that already
  * runs Debezium Server or Kafka Connect can skip this job: search-index reads only the topics.
  */

@@ -86,19 +86,23 @@ public final class IdentityJob implements WeirJob {
             TypeInformation.of(ReadIdentityEvent.class),
             Watermarks.none(),
             NAME + "-identity");
-    resolve(tracking, identity, config, enrichedSink(config), writeSink(config), dlq);
+    IdentityStores.Opener store = IdentityStores.of(config);
+    resolve(tracking, identity, store, config, enrichedSink(config), writeSink(store, config), dlq);
     dlq.sinkTo(config);
   }
 
-  /** The job's logic between its sources and its sinks: tests call it with their own ends. */
+  /**
+   * The job's logic between its sources and its sinks, reading the identity table through {@code
+   * store}: tests call it with their own ends.
+   */
   public static void resolve(
       DataStream<TrackingEvent> tracking,
       DataStream<ReadIdentityEvent> identity,
+      IdentityStores.Opener store,
       WeirConfig config,
       Sink<EnrichedTrackingEvent> enriched,
       Sink<IdentityRecord> identityWrites,
       DeadLetters dlq) {
-    IdentityStores.Opener store = IdentityStores.of(config);
     SingleOutputStreamOperator<MappingChange> changes =
         identity
             .keyBy(ReadIdentityEvent::projectId)
@@ -145,10 +149,10 @@ public final class IdentityJob implements WeirJob {
   }
 
   /** earliest_seen and first-sighting writes, folded per distinct id and batched. */
-  public static Sink<IdentityRecord> writeSink(WeirConfig config) {
+  public static Sink<IdentityRecord> writeSink(IdentityStores.Opener store, WeirConfig config) {
     return new BufferedStoreSink<>(
         "the identity table (" + config.get(IdentityOptions.STORE) + ")",
-        IdentityStores.of(config),
+        store,
         r -> r.projectId() + "\u0000" + r.distinctId(),
         IdentityRecord::then,
         config.get(IdentityOptions.WRITE_FLUSH).toMillis(),

@@ -1,5 +1,7 @@
 package dev.weir.search;
 
+import dev.weir.common.config.WeirConfig;
+import dev.weir.search.join.DocumentJoin;
 import java.time.Duration;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
@@ -56,6 +58,22 @@ public final class SearchIndexOptions {
           .withDescription(
               "How long the join remembers a deleted row's last stamp and a deleted document's"
                   + " version (to recognize a late re-delivery).");
+
+  /** The value of a duration option that must be at least 1 ms, or a clear error. */
+  static Duration positive(WeirConfig config, ConfigOption<Duration> option) {
+    Duration value = config.get(option);
+    if (value.toMillis() < 1) {
+      throw new IllegalArgumentException(
+          option.key() + " must be at least 1 ms, not " + value.toMillis() + " ms");
+    }
+    return value;
+  }
+
+  /** The join's settings from {@code config}. */
+  static DocumentJoin.Settings joinSettings(WeirConfig config) {
+    return new DocumentJoin.Settings(
+        positive(config, COALESCE), config.get(SOURCE_EPOCH), config.get(TOMBSTONE_TTL));
+  }
 
   private SearchIndexOptions() {}
 }
