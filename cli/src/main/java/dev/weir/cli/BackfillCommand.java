@@ -6,9 +6,11 @@ import dev.weir.backfill.BackfillOptions;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.documents.DocumentOptions;
+import dev.weir.documents.definition.DefinitionException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -30,7 +32,7 @@ import picocli.CommandLine.Spec;
           + " follow as --key value; with a definition declaring several documents,"
           + " --backfill.document INDEX names the one. Exit code 0 only if nothing failed."
     })
-final class BackfillCommand implements java.util.concurrent.Callable<Integer> {
+final class BackfillCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
@@ -128,7 +130,7 @@ final class BackfillCommand implements java.util.concurrent.Callable<Integer> {
           s.swapped() ? "; alias moved to " + s.target() : "");
       out.printf("  steps: %s%n", s.stepsLine());
       return s;
-    } catch (BackfillException | dev.weir.documents.definition.DefinitionException e) {
+    } catch (BackfillException | DefinitionException e) {
       out.println();
       err.println("weir backfill: " + e.getMessage());
       err.flush();

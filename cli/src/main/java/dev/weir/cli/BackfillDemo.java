@@ -8,6 +8,7 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * The backfill part of {@code weir demo}: the catalog's index rebuilt from its Postgres copy into a
@@ -83,7 +84,6 @@ final class BackfillDemo {
 
   /** The indices the catalog's alias points to. */
   private static Set<String> indicesOf(ElasticsearchClient es) throws Exception {
-    return new java.util.TreeSet<>(
-        es.indices().getAlias(a -> a.name(CatalogDemo.ALIAS)).result().keySet());
+    return new TreeSet<>(es.indices().getAlias(a -> a.name(CatalogDemo.ALIAS)).result().keySet());
   }
 }

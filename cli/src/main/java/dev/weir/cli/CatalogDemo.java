@@ -15,6 +15,7 @@ import dev.weir.connector.elasticsearch.ElasticsearchClients;
 import dev.weir.documents.DocumentOptions;
 import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.documents.index.SearchContract;
+import dev.weir.schema.Json;
 import dev.weir.search.SearchIndexJob;
 import dev.weir.stack.Connections;
 import dev.weir.stack.LocalStack;
@@ -22,7 +23,9 @@ import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.StreamSupport;
 import org.apache.flink.core.execution.JobClient;
 
 /**
@@ -51,7 +54,7 @@ final class CatalogDemo {
   static final class Running implements AutoCloseable {
     final WeirConfig config;
     final ElasticsearchClient es;
-    private final List<JobClient> jobs = new java.util.ArrayList<>();
+    private final List<JobClient> jobs = new ArrayList<>();
     String summary = "search-index: did not finish";
 
     private Running(WeirConfig config, ElasticsearchClient es) {
@@ -206,7 +209,7 @@ final class CatalogDemo {
   static List<ObjectNode> printQuery(PrintWriter out, ElasticsearchClient es, String name)
       throws Exception {
     String body = SearchContract.exampleQuery(name);
-    JsonNode query = dev.weir.schema.Json.mapper().readTree(body).get("query");
+    JsonNode query = Json.mapper().readTree(body).get("query");
     out.printf("   %s: %s%n", name, query);
     List<ObjectNode> hits = SearchContract.search(es, ALIAS, body);
     if (hits.isEmpty()) {
@@ -227,8 +230,6 @@ final class CatalogDemo {
   }
 
   private static List<String> strings(JsonNode array) {
-    return java.util.stream.StreamSupport.stream(array.spliterator(), false)
-        .map(JsonNode::asText)
-        .toList();
+    return StreamSupport.stream(array.spliterator(), false).map(JsonNode::asText).toList();
   }
 }

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -108,7 +109,7 @@ final class ClusterCommand {
       description =
           "Run a job of the shaded jar (jobs/dist) on the cluster through its REST API; job options"
               + " follow as --key value.")
-  static final class Submit implements java.util.concurrent.Callable<Integer> {
+  static final class Submit implements Callable<Integer> {
 
     @picocli.CommandLine.ParentCommand ClusterCommand parent;
 

@@ -19,9 +19,12 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.concurrent.Callable;
 import org.apache.flink.core.execution.JobClient;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -40,7 +43,7 @@ import picocli.CommandLine.Spec;
       "Uses its own databases (weir_demo, weir_demo_catalog, weir_demo_library), topics (demo.*) and aliases (demo-products, demo-books),"
           + " recreated on every run. Exit code 0 only if every section showed what it should."
     })
-final class DemoCommand implements java.util.concurrent.Callable<Integer> {
+final class DemoCommand implements Callable<Integer> {
 
   static final String DATABASE = "weir_demo";
   static final String TOPIC = "demo.activity.events";
@@ -103,7 +106,7 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
     out.flush();
     JobClient job =
         JobRunner.start(new ActivityFeedJob(), RunCommand.localEnvironment(webPort), config);
-    List<String> summary = new java.util.ArrayList<>();
+    List<String> summary = new ArrayList<>();
     try {
       out.println(
           "== 3. sample data: 369 real GitHub events of 2021-07-21 (06:00-09:00 UTC), produced to "
@@ -167,13 +170,13 @@ final class DemoCommand implements java.util.concurrent.Callable<Integer> {
    * Waits until {@code counts} stop changing for 8 s (and are not all 0), at most 90 s; the last
    * counts.
    */
-  static long[] awaitStable(java.util.concurrent.Callable<long[]> counts) throws Exception {
+  static long[] awaitStable(Callable<long[]> counts) throws Exception {
     long[] last = {-1};
     long stableSince = System.nanoTime();
     long deadline = System.nanoTime() + 90_000_000_000L;
     while (System.nanoTime() < deadline) {
       long[] now = counts.call();
-      if (!java.util.Arrays.equals(now, last) || java.util.Arrays.stream(now).sum() == 0) {
+      if (!Arrays.equals(now, last) || Arrays.stream(now).sum() == 0) {
         last = now;
         stableSince = System.nanoTime();
       } else if (System.nanoTime() - stableSince > 8_000_000_000L) {

@@ -13,12 +13,14 @@ import dev.weir.schema.EnrichedTrackingEvent;
 import dev.weir.schema.EventCodec;
 import dev.weir.schema.EventSchema;
 import dev.weir.schema.IdentityEvent;
+import dev.weir.schema.InvalidEventException;
 import dev.weir.schema.TrackingEvent;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -250,7 +252,7 @@ final class IdentityDemo {
         try {
           EnrichedTrackingEvent e = codec.decode(record.value());
           received.put(e.eventId(), e);
-        } catch (dev.weir.schema.InvalidEventException e) {
+        } catch (InvalidEventException e) {
           out.println("     an invalid event on " + ENRICHED + ": " + e.getMessage());
           asExpected = false;
         }
@@ -294,7 +296,7 @@ final class IdentityDemo {
           if (USER.equals(rs.getString("canonical_id"))) {
             rows[1]++;
           }
-          java.sql.Timestamp earliest = rs.getTimestamp("earliest_seen");
+          Timestamp earliest = rs.getTimestamp("earliest_seen");
           out.printf(
               "     %-18s %-12s %-13s %-13s %s%n",
               rs.getString("distinct_id"),

@@ -24,7 +24,11 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Random;
+import java.util.Set;
 import org.apache.flink.core.execution.JobClient;
 
 /**
@@ -189,7 +193,7 @@ final class LibraryDemo {
   private static String book(String isbn, String title, String published, String publisher) {
     // Random words: a value PostgreSQL cannot compress below its TOAST threshold (2 kB), as real
     // descriptions of this size are not.
-    java.util.Random random = new java.util.Random(isbn.hashCode());
+    Random random = new Random(isbn.hashCode());
     StringBuilder description = new StringBuilder(title).append(':');
     while (description.length() < 6000) {
       description.append(' ');
@@ -228,7 +232,7 @@ final class LibraryDemo {
       return new long[] {
         rs.getLong(1), rs.getString(2).hashCode(), es.count(c2 -> c2.index(INDEX)).count()
       };
-    } catch (java.sql.SQLException e) {
+    } catch (SQLException e) {
       return new long[] {0, 0, 0}; // the copy table is made when the job starts
     }
   }
@@ -259,7 +263,7 @@ final class LibraryDemo {
   /** One line per leaf value that differs: {@code authors[0].city.name: "London" → "..."}. */
   private static void differences(PrintWriter out, String path, JsonNode before, JsonNode after) {
     if (before != null && after != null && before.isObject() && after.isObject()) {
-      java.util.Set<String> names = new java.util.LinkedHashSet<>();
+      Set<String> names = new LinkedHashSet<>();
       before.fieldNames().forEachRemaining(names::add);
       after.fieldNames().forEachRemaining(names::add);
       for (String name : names) {

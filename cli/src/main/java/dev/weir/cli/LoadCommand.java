@@ -129,7 +129,7 @@ final class LoadCommand {
     return 0;
   }
 
-  static Loaded loadGithub(WeirConfig config, Path file, String topic, java.io.PrintWriter err)
+  static Loaded loadGithub(WeirConfig config, Path file, String topic, PrintWriter err)
       throws IOException {
     GithubLoader.Result result = GithubLoader.load(config, file, topic, err);
     return new Loaded(result.produced(), result.skipped());

@@ -6,6 +6,7 @@ import dev.weir.common.job.WeirJob;
 import dev.weir.documents.DocumentOptions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.core.execution.JobClient;
@@ -23,7 +24,7 @@ import picocli.CommandLine.Spec;
       "Run a job on a local Flink MiniCluster against the stack (see `weir stack up`).",
       "Job options follow the job name, e.g.: weir run activity-feed --checkpoint.interval 5s"
     })
-final class RunCommand implements java.util.concurrent.Callable<Integer> {
+final class RunCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 

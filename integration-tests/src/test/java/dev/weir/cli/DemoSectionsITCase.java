@@ -3,10 +3,13 @@ package dev.weir.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.weir.common.config.WeirConfig;
+import dev.weir.common.config.WeirOptions;
 import dev.weir.it.LocalStackExtension;
 import dev.weir.it.TestDatabases;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.Random;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -40,7 +43,7 @@ class DemoSectionsITCase {
     assertThat(
             TestDatabases.strings(
                 config,
-                config.get(dev.weir.common.config.WeirOptions.POSTGRES_URL),
+                config.get(WeirOptions.POSTGRES_URL),
                 "SELECT distinct_id || '|' || canonical_id FROM identity_mapping ORDER BY 1"))
         .containsExactly(
             "ada@mail.example|user-ada",
@@ -75,8 +78,7 @@ class DemoSectionsITCase {
         .doesNotContain("DIFFERENT");
     // Both searches (price-range, brand-and-category) found something, and the same after.
     assertThat(
-            java.util.regex.Pattern.compile(
-                    "→ all [1-9]\\d* hits the same, in the same order, as before the swap")
+            Pattern.compile("→ all [1-9]\\d* hits the same, in the same order, as before the swap")
                 .matcher(printed.toString())
                 .results()
                 .count())
@@ -93,7 +95,7 @@ class DemoSectionsITCase {
    * connections before a job binds it (seen in CI).
    */
   private static int freePort() {
-    java.util.Random random = new java.util.Random();
+    Random random = new Random();
     for (int attempt = 0; attempt < 100; attempt++) {
       int port = 20_000 + random.nextInt(10_000);
       if (DemoCommand.firstTaken(port, DemoCommand.WEB_PORTS).isEmpty()) {

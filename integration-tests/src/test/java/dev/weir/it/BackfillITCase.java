@@ -7,6 +7,7 @@ import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch._types.VersionType;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.backfill.Backfill;
+import dev.weir.backfill.BackfillException;
 import dev.weir.backfill.BackfillJob;
 import dev.weir.backfill.BackfillOptions;
 import dev.weir.common.config.WeirConfig;
@@ -24,9 +25,12 @@ import dev.weir.documents.index.DocumentIndex;
 import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.schema.Json;
 import dev.weir.search.SearchIndexJob;
+import java.io.IOException;
 import java.io.StringReader;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -155,7 +159,7 @@ class BackfillITCase {
             new BackfillJob(), StreamExecutionEnvironment.getExecutionEnvironment(), target);
     long before =
         Await.until(
-            java.time.Duration.ofSeconds(60),
+            Duration.ofSeconds(60),
             () -> {
               es.indices().refresh(r -> r.index(alias + "-v2"));
               return es.count(c -> c.index(alias + "-v2")).count();
@@ -182,7 +186,7 @@ class BackfillITCase {
     es.indices().putSettings(p -> p.index(target).settings(x -> x.blocks(b -> b.write(true))));
     try {
       assertThatThrownBy(() -> backfill(target, true))
-          .isInstanceOf(dev.weir.backfill.BackfillException.class)
+          .isInstanceOf(BackfillException.class)
           .hasMessageContaining("copy pass failed")
           .hasMessageContaining("Elasticsearch rejected index " + target + "/")
           .hasMessageContaining("cluster_block_exception");
@@ -237,7 +241,7 @@ class BackfillITCase {
     return docs;
   }
 
-  private DocumentCopyStore copyWriter() throws java.sql.SQLException {
+  private DocumentCopyStore copyWriter() throws SQLException {
     return new DocumentCopy(plan).store(PostgresConnectionProvider.open(config));
   }
 
@@ -258,8 +262,7 @@ class BackfillITCase {
                         .id(Long.toString(id))
                         .version(version)
                         .versionType(VersionType.External));
-          } catch (co.elastic.clients.elasticsearch._types.ElasticsearchException
-              | java.io.IOException e) {
+          } catch (co.elastic.clients.elasticsearch._types.ElasticsearchException | IOException e) {
             // already deleted (404) or newer (409)
           }
         } else {
@@ -341,7 +344,7 @@ class BackfillITCase {
                         .sort(o -> o.field(f -> f.field("product_id")));
                     return from == null ? s : s.searchAfter(from);
                   },
-                  com.fasterxml.jackson.databind.node.ObjectNode.class)
+                  ObjectNode.class)
               .hits()
               .hits();
       if (hits.isEmpty()) {

@@ -19,6 +19,7 @@ import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.io.StringReader;
 import java.util.UUID;
+import org.elasticsearch.client.Request;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -113,9 +114,7 @@ class DocumentIndexITCase {
   }
 
   private JsonNode get(String path) throws Exception {
-    var response =
-        ElasticsearchClients.rest(es)
-            .performRequest(new org.elasticsearch.client.Request("GET", path));
+    var response = ElasticsearchClients.rest(es).performRequest(new Request("GET", path));
     try (InputStream in = response.getEntity().getContent()) {
       return Json.mapper().readTree(in);
     }

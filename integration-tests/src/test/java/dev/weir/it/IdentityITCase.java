@@ -12,6 +12,7 @@ import dev.weir.schema.EnrichedTrackingEvent;
 import dev.weir.schema.EventCodec;
 import dev.weir.schema.EventSchema;
 import dev.weir.schema.IdentityEvent;
+import dev.weir.schema.InvalidEventException;
 import dev.weir.schema.TrackingEvent;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -187,7 +188,7 @@ class IdentityITCase {
   private static <T> T decode(byte[] json, EventSchema schema, Class<T> type) {
     try {
       return EventCodec.of(schema, type).decode(json);
-    } catch (dev.weir.schema.InvalidEventException e) {
+    } catch (InvalidEventException e) {
       throw new AssertionError(e.getMessage(), e);
     }
   }

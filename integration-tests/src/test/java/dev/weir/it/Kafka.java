@@ -4,6 +4,7 @@ import dev.weir.common.kafka.KafkaTopics;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -13,6 +14,7 @@ import java.util.concurrent.Future;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -20,6 +22,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
@@ -151,16 +154,14 @@ public final class Kafka {
   public static boolean consumedToTheEnd(String group, List<String> topics) throws Exception {
     try (Admin admin = admin()) {
       var committed = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
-      Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec>
-          latest = new java.util.HashMap<>();
+      Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
       for (var topic : admin.describeTopics(topics).allTopicNames().get().values()) {
         topic
             .partitions()
             .forEach(
                 p ->
                     latest.put(
-                        new org.apache.kafka.common.TopicPartition(topic.name(), p.partition()),
-                        org.apache.kafka.clients.admin.OffsetSpec.latest()));
+                        new TopicPartition(topic.name(), p.partition()), OffsetSpec.latest()));
       }
       for (var end : admin.listOffsets(latest).all().get().entrySet()) {
         var at = committed.get(end.getKey());

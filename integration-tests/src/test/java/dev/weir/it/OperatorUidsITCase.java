@@ -11,6 +11,7 @@ import dev.weir.documents.DocumentOptions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -107,7 +108,7 @@ class OperatorUidsITCase {
             TestDatabases.withFreshCatalog(base, "it.uids", "graph")
                 .get(DocumentOptions.CATALOG_URL);
         config = base.with(DocumentOptions.CATALOG_URL, catalogUrl);
-      } catch (java.sql.SQLException e) {
+      } catch (SQLException e) {
         throw new IllegalStateException(e);
       }
     }

@@ -31,8 +31,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * A row of the job's table locked by another session for longer than the lock timeout (issue 25.7):
- * the write waits no longer than the timeout, says why, retries, and lands once the lock goes.
+ * A row of the job's table locked by another session for longer than the lock timeout: the write
+ * waits no longer than the timeout, says why, retries, and lands once the lock goes.
  */
 @ExtendWith(LocalStackExtension.class)
 class PostgresLockITCase {

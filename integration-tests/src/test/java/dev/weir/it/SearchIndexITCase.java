@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.Predicate;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -288,8 +289,8 @@ class SearchIndexITCase {
     return source;
   }
 
-  private Map<String, Object> awaitDocument(
-      long id, java.util.function.Predicate<Map<String, Object>> done) throws Exception {
+  private Map<String, Object> awaitDocument(long id, Predicate<Map<String, Object>> done)
+      throws Exception {
     Map<String, Object> doc = Await.until(WAIT, () -> document(id), d -> d != null && done.test(d));
     assertThat(doc).as("document %d", id).isNotNull();
     assertThat(done.test(doc)).as("document %d: %s", id, doc).isTrue();

@@ -27,6 +27,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import org.apache.flink.core.execution.JobClient;
@@ -272,9 +273,7 @@ class SecuredConnectionsITCase {
                   Duration.ofSeconds(60),
                   () -> {
                     var doc =
-                        es.get(
-                            g -> g.index(config.get(DocumentOptions.ALIAS)).id("1"),
-                            java.util.Map.class);
+                        es.get(g -> g.index(config.get(DocumentOptions.ALIAS)).id("1"), Map.class);
                     return doc.found() ? String.valueOf(doc.source().get("name")) : "";
                   },
                   "Secured Tent"::equals))

@@ -24,6 +24,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Timestamp;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -160,7 +161,7 @@ class SmokeITCase {
                 "repository",
                 "acme/weir",
                 "push",
-                java.time.Instant.parse("2021-07-21T06:00:00Z"),
+                Instant.parse("2021-07-21T06:00:00Z"),
                 null)),
         StandardCharsets.UTF_8);
   }

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * The WAL position the benchmarks measure between includes a step's last transaction, committed
  * without waiting for the WAL flush (synchronous_commit off). With the written-out position, a
- * thousand-row batch of ten was left out of the feed benchmark's floor in some runs (issue 27).
+ * thousand-row batch of ten was left out of the feed benchmark's floor in some runs.
  */
 @ExtendWith(LocalStackExtension.class)
 class TableStatsITCase {

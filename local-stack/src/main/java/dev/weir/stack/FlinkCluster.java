@@ -11,7 +11,9 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -344,7 +346,7 @@ public final class FlinkCluster {
         OsProcesses.readPid(pid).ifPresent(p -> OsProcesses.stop(p, Duration.ofSeconds(20)));
         Files.deleteIfExists(pid);
       }
-    } catch (java.nio.file.NoSuchFileException e) {
+    } catch (NoSuchFileException e) {
       // never started
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -413,8 +415,8 @@ public final class FlinkCluster {
 
   /**
    * Deletes an uploaded jar: a submitted job has its own copy in the blob store, and each upload is
-   * the whole jar (143 MB), dozens of them in a test run. Left in place if the request fails: the
-   * upload directory goes with the cluster's.
+   * the whole jar (over a hundred MB), dozens of them in a test run. Left in place if the request
+   * fails: the upload directory goes with the cluster's.
    */
   private void deleteUpload(String jarId) {
     try {
@@ -572,8 +574,7 @@ public final class FlinkCluster {
             "org.apache.flink:flink-metrics-prometheus:" + settings.versions().flink());
     Path plugin = dir.resolve("plugins").resolve("metrics-prometheus");
     Files.createDirectories(plugin);
-    Files.copy(
-        jar, plugin.resolve(jar.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    Files.copy(jar, plugin.resolve(jar.getFileName()), StandardCopyOption.REPLACE_EXISTING);
   }
 
   private String configYaml() {
@@ -593,14 +594,14 @@ public final class FlinkCluster {
         // Spare slots: a job at parallelism 2 spread over two TaskManagers uses one slot on each;
         // when one TaskManager dies the job restarts at once in the survivor's spare slots, where
         // its code is already loaded, instead of waiting for a replacement JVM to start and load
-        // it (5 s and 4-10 s here). The replacement joins as the next spare. On Kubernetes a
+        // it. The replacement joins as the next spare. On Kubernetes a
         // redundant TaskManager pod (k8s/base) spares the wait for a pod, not the code loading.
         "taskmanager.numberOfTaskSlots: 4",
-        // Every job on a session cluster loads its own copy of the job jar's classes (~45 MB of
-        // metaspace for weir's), and a process keeps an ended job's until a collection finds
-        // them unreachable. With four slots the TaskManagers peaked at 249 MB of Flink's default
-        // 256 MB in ClusterFailoverITCase, and a TaskManager past it dies of "OutOfMemoryError:
-        // Metaspace". Kubernetes deployments run one job per cluster and keep the default. (The
+        // Every job on a session cluster loads its own copy of the job jar's classes, and a
+        // process keeps an ended job's until a collection finds them unreachable. With four slots
+        // and a job submitted every minute, Flink's default 256 MB comes close, and a TaskManager
+        // past it dies of "OutOfMemoryError: Metaspace". Kubernetes deployments run one job per
+        // cluster and keep the default. (The
         // process sizes above grew by as much, so heap and managed memory stay about as they were.)
         "taskmanager.memory.jvm-metaspace.size: 512m",
         "jobmanager.memory.jvm-metaspace.size: 512m",
@@ -619,7 +620,7 @@ public final class FlinkCluster {
         "execution.checkpointing.dir: file://" + dir.resolve("checkpoints"),
         "execution.checkpointing.savepoint-dir: file://" + dir.resolve("savepoints"),
         "io.tmp.dirs: " + dir.resolve("tmp"),
-        // A TaskManager keeps an ended job's jar for an hour by default: dozens of 60 MB jars in
+        // A TaskManager keeps an ended job's jar for an hour by default: dozens of large jars in
         // a test run that submits a job every minute.
         "blob.service.cleanup.interval: 60",
         "web.upload.dir: " + dir.resolve("upload"),
@@ -645,9 +646,9 @@ public final class FlinkCluster {
         "high-availability.type: zookeeper",
         "high-availability.zookeeper.quorum: " + zookeeper.address(),
         "high-availability.zookeeper.path.root: /weir-flink",
-        // How long a dead JobManager holds the leadership: Flink asks for 60 s, ZooKeeper gave
-        // 40 s (20 ticks), and a killed JobManager's job ran again after 48-55 s. 15 s, as
-        // Kubernetes HA's lease, brings it under the design's 30 s with room for pauses.
+        // How long a dead JobManager holds the leadership: Flink asks for 60 s, which ZooKeeper
+        // caps at 20 ticks, far over the design's 30 s to run again. 15 s, as Kubernetes HA's
+        // lease, brings it under with room for pauses.
         "high-availability.zookeeper.client.session-timeout: 15000",
         "high-availability.cluster-id: /" + restPort + "-" + System.currentTimeMillis(),
         "high-availability.storageDir: file://" + dir.resolve("ha"));

@@ -2,10 +2,13 @@ package dev.weir.stack;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -204,9 +207,9 @@ final class KafkaService implements LocalService {
   static String newClusterId() {
     while (true) {
       UUID u = UUID.randomUUID();
-      java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(16);
+      ByteBuffer b = ByteBuffer.allocate(16);
       b.putLong(u.getMostSignificantBits()).putLong(u.getLeastSignificantBits());
-      String id = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(b.array());
+      String id = Base64.getUrlEncoder().withoutPadding().encodeToString(b.array());
       if (!id.startsWith("-")) {
         return id;
       }
@@ -271,7 +274,7 @@ final class KafkaService implements LocalService {
           all,
           (int) Math.min(offset, all.length),
           (int) Math.max(0, all.length - offset),
-          java.nio.charset.StandardCharsets.UTF_8);
+          StandardCharsets.UTF_8);
     } catch (IOException e) {
       return "";
     }

@@ -1,12 +1,15 @@
 package dev.weir.stack;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -62,8 +65,8 @@ final class OsProcesses {
     resolveUser();
     try (Stream<Path> paths = Files.walk(folder)) {
       for (Path p : (Iterable<Path>) paths::iterator) {
-        Files.setAttribute(p, "unix:uid", uid, java.nio.file.LinkOption.NOFOLLOW_LINKS);
-        Files.setAttribute(p, "unix:gid", gid, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        Files.setAttribute(p, "unix:uid", uid, LinkOption.NOFOLLOW_LINKS);
+        Files.setAttribute(p, "unix:gid", gid, LinkOption.NOFOLLOW_LINKS);
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot give " + folder + " to user " + serviceUser, e);
@@ -71,8 +74,7 @@ final class OsProcesses {
     // The user must be able to reach the folder: every parent needs the search (x) bit for others.
     for (Path p = folder.getParent(); p != null; p = p.getParent()) {
       try {
-        String perms =
-            java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(p));
+        String perms = PosixFilePermissions.toString(Files.getPosixFilePermissions(p));
         if (perms.charAt(8) != 'x') {
           throw new StackException(
               "user "
@@ -109,7 +111,7 @@ final class OsProcesses {
             .directory(workDir.toFile())
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-            .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
     builder.environment().putAll(env);
     try {
       return builder.start();
@@ -131,7 +133,7 @@ final class OsProcesses {
             .directory(workDir.toFile())
             .redirectErrorStream(true)
             .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-            .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
     builder.environment().putAll(env);
     try {
       Process process = builder.start();

@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -163,9 +164,7 @@ final class PostgresService implements LocalService {
           Files.deleteIfExists(pwfile);
         }
         Files.writeString(
-            data.resolve("postgresql.conf"),
-            configuration(),
-            java.nio.file.StandardOpenOption.APPEND);
+            data.resolve("postgresql.conf"), configuration(), StandardOpenOption.APPEND);
         Files.writeString(
             data.resolve("pg_hba.conf"),
             String.join(

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.security.GeneralSecurityException;
 import java.security.Key;
 import java.security.KeyStore;
@@ -142,7 +143,7 @@ public final class Tls {
         Files.move(
             work.resolve(name.equals("server.p12") ? "server.p12.out" : name),
             dir.resolve(name),
-            java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            StandardCopyOption.REPLACE_EXISTING);
       }
       // Last: its presence says the rest is there.
       Files.move(work.resolve("server-key.pem"), dir.resolve("server-key.pem"));

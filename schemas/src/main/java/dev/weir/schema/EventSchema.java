@@ -1,5 +1,9 @@
 package dev.weir.schema;
 
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
 /** Every topic weir reads or writes, the JSON Schema family that governs it, and its Java type. */
 public enum EventSchema {
   ACTIVITY_EVENTS("activity.events", ActivityEvent.class),
@@ -42,16 +46,16 @@ public enum EventSchema {
    * The schema of the events of one topic named {@code family} (not the change topics, the declared
    * rows' or the DLQ's): what a declared topic node may name to have its events checked.
    */
-  public static java.util.Optional<EventSchema> topicFamily(String family) {
-    return java.util.Arrays.stream(values())
+  public static Optional<EventSchema> topicFamily(String family) {
+    return Arrays.stream(values())
         .filter(s -> s != CDC_CATALOG && s != DECLARED_ROWS && s != DLQ)
         .filter(s -> s.family.equals(family))
         .findFirst();
   }
 
   /** The families {@link #topicFamily} knows. */
-  public static java.util.List<String> topicFamilies() {
-    return java.util.Arrays.stream(values())
+  public static List<String> topicFamilies() {
+    return Arrays.stream(values())
         .filter(s -> topicFamily(s.family).isPresent())
         .map(EventSchema::family)
         .toList();

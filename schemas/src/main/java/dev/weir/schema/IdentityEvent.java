@@ -3,6 +3,7 @@ package dev.weir.schema;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonValue;
 import java.time.Instant;
+import java.util.Locale;
 
 /**
  * {@code identity.events}: identify (distinct id → user id), alias (alias → an existing distinct
@@ -23,7 +24,7 @@ public record IdentityEvent(
 
     @JsonValue
     public String wireName() {
-      return name().toLowerCase(java.util.Locale.ROOT);
+      return name().toLowerCase(Locale.ROOT);
     }
   }
 }

@@ -18,8 +18,8 @@ public final class IsoInstant {
   /**
    * Appends {@code t} as {@link Instant#toString} writes it (ISO-8601 in UTC, the fraction in
    * groups of three digits), without its formatter: the identity job writes one per event and the
-   * feed store one per detail of each entry it writes ({@code Instant.toString} was an eighth of
-   * the store's thread, issue 27). Years outside 1000..9999 go through {@code toString}.
+   * feed store one per detail of each entry it writes, where {@code Instant.toString}'s formatter
+   * is a visible share of the store's thread. Years outside 1000..9999 go through {@code toString}.
    */
   public static void append(StringBuilder out, Instant t) {
     long seconds = t.getEpochSecond();

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -172,12 +173,12 @@ public final class RawJsonObject extends AbstractMap<String, Object> implements 
     }
 
     @Override
-    public int writeQuotedUTF8(java.io.OutputStream out) {
+    public int writeQuotedUTF8(OutputStream out) {
       throw new UnsupportedOperationException();
     }
 
     @Override
-    public int writeUnquotedUTF8(java.io.OutputStream out) throws IOException {
+    public int writeUnquotedUTF8(OutputStream out) throws IOException {
       out.write(bytes);
       return bytes.length;
     }

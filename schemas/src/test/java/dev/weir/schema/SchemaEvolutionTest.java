@@ -3,6 +3,8 @@ package dev.weir.schema;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -41,8 +43,8 @@ class SchemaEvolutionTest {
     try {
       return Json.mapper()
           .readTree(SchemaEvolutionTest.class.getClassLoader().getResource(resource));
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 }

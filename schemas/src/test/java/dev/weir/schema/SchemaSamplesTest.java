@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -119,7 +120,7 @@ class SchemaSamplesTest {
             ("{\"event_id\":\"e\",\"workspace_id\":\"w\",\"actor_id\":\"a\",\"element_type\":\"t\","
                     + "\"element_id\":\"i\",\"action\":\"push\",\"occurred_at\":\"2021-07-21T08:00:00.250+02:00\"}")
                 .getBytes(StandardCharsets.UTF_8));
-    assertThat(event.occurredAt()).isEqualTo(java.time.Instant.parse("2021-07-21T06:00:00.250Z"));
+    assertThat(event.occurredAt()).isEqualTo(Instant.parse("2021-07-21T06:00:00.250Z"));
   }
 
   @SuppressWarnings("unchecked")

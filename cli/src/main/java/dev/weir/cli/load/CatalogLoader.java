@@ -15,6 +15,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Types;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -243,7 +244,7 @@ public final class CatalogLoader {
       throws SQLException {
     s.setLong(1, id);
     s.setString(2, name);
-    s.setObject(3, parent, java.sql.Types.BIGINT);
+    s.setObject(3, parent, Types.BIGINT);
     s.addBatch();
   }
 

@@ -10,6 +10,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -31,7 +32,7 @@ class GithubEventsTest {
                 "apache/flink",
                 "pull_request.opened",
                 Instant.parse("2021-07-21T06:00:01Z"),
-                java.util.Map.of("number", 12L, "title", "Fix it")));
+                Map.of("number", 12L, "title", "Fix it")));
   }
 
   @Test

@@ -26,6 +26,7 @@ import dev.weir.it.TestDatabases;
 import dev.weir.schema.Json;
 import dev.weir.search.SearchIndexJob;
 import java.io.InputStream;
+import java.math.BigDecimal;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -38,6 +39,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -279,7 +281,7 @@ class DeclaredBackfillITCase {
           book.setString(1, isbn);
           book.setString(2, "Book " + i);
           book.setString(3, RandomLibrary.description(i));
-          book.setBigDecimal(4, new java.math.BigDecimal((i % 90) + ".50"));
+          book.setBigDecimal(4, new BigDecimal((i % 90) + ".50"));
           book.setString(5, i % 3 == 0 ? "p-chatto" : "p-secker");
           book.addBatch();
           author.setString(1, isbn);
@@ -483,11 +485,11 @@ class DeclaredBackfillITCase {
     }
   }
 
-  private java.util.Set<String> behind(String alias) throws Exception {
+  private Set<String> behind(String alias) throws Exception {
     return es.indices().getAlias(a -> a.name(alias)).result().keySet();
   }
 
-  private static String only(java.util.Set<String> indices) {
+  private static String only(Set<String> indices) {
     assertThat(indices).hasSize(1);
     return indices.iterator().next();
   }

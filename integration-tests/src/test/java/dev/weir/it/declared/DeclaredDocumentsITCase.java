@@ -12,6 +12,7 @@ import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.JobRunner;
 import dev.weir.common.kafka.DeploymentNames;
+import dev.weir.common.kafka.KafkaClients;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.common.postgres.TableStats;
 import dev.weir.connector.elasticsearch.ElasticsearchClients;
@@ -45,6 +46,8 @@ import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.InjectClusterClient;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -339,16 +342,14 @@ class DeclaredDocumentsITCase {
   // --- the stack
 
   private String cleanupPolicy(String topic) throws Exception {
-    var resource =
-        new org.apache.kafka.common.config.ConfigResource(
-            org.apache.kafka.common.config.ConfigResource.Type.TOPIC, topic);
-    try (var admin = dev.weir.common.kafka.KafkaClients.admin(config)) {
+    var resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+    try (var admin = KafkaClients.admin(config)) {
       return admin
           .describeConfigs(List.of(resource))
           .all()
           .get()
           .get(resource)
-          .get(org.apache.kafka.common.config.TopicConfig.CLEANUP_POLICY_CONFIG)
+          .get(TopicConfig.CLEANUP_POLICY_CONFIG)
           .value();
     }
   }

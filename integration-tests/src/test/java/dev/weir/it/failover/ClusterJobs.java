@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -102,7 +103,7 @@ final class ClusterJobs implements AutoCloseable {
 
   /** Stops every job with a savepoint, in submission order; returns job name → savepoint. */
   Map<String, String> stopWithSavepoints(Workload workload) throws Exception {
-    Map<String, String> savepoints = new java.util.LinkedHashMap<>();
+    Map<String, String> savepoints = new LinkedHashMap<>();
     for (int i = 0; i < ids.size(); i++) {
       savepoints.put(workload.jobs().get(i), cluster.stopWithSavepoint(ids.get(i)));
     }

@@ -111,7 +111,7 @@ final class HostileCorpus {
 
   /**
    * A valid activity event with {@code n} fields its schema forbids: one violation each, a reason
-   * of megabytes if every violation were kept (issue 25.1). 60,000 make a record of 0.6 MB.
+   * of megabytes if every violation were kept. 60,000 make a record of 0.6 MB.
    */
   static byte[] unknownFields(int n) {
     StringBuilder json =

@@ -26,7 +26,10 @@ import dev.weir.it.Kafka;
 import dev.weir.it.LocalStackExtension;
 import dev.weir.it.TestDatabases;
 import dev.weir.schema.DeadLetter;
+import dev.weir.schema.Json;
 import dev.weir.search.SearchIndexJob;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -618,9 +621,9 @@ class HostileInputITCase {
 
   private static JsonNode json(byte[] value) {
     try {
-      return dev.weir.schema.Json.mapper().readTree(value);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      return Json.mapper().readTree(value);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 }

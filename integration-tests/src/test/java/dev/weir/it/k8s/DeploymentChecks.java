@@ -11,6 +11,7 @@ import java.util.Set;
 import java.util.regex.Pattern;
 import org.apache.flink.kubernetes.operator.api.FlinkDeployment;
 import org.apache.flink.kubernetes.operator.api.spec.JobSpec;
+import org.apache.flink.kubernetes.operator.api.spec.Resource;
 import org.apache.flink.kubernetes.operator.api.spec.UpgradeMode;
 
 /**
@@ -204,11 +205,7 @@ final class DeploymentChecks {
             });
   }
 
-  private static void resources(
-      String part,
-      org.apache.flink.kubernetes.operator.api.spec.Resource r,
-      String name,
-      List<String> problems) {
+  private static void resources(String part, Resource r, String name, List<String> problems) {
     if (r == null || r.getCpu() == null || r.getMemory() == null) {
       problems.add(name + ": " + part + " needs cpu and memory (requests and limits)");
     }

@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.common.job.JobRunner;
+import dev.weir.documents.definition.DefinitionFile;
+import dev.weir.documents.definition.DocumentSpec;
+import dev.weir.stack.FlinkCluster;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,7 +31,7 @@ class K8sManifestsTest {
 
   @BeforeAll
   static void theBuiltJar() throws IOException {
-    Path built = dev.weir.stack.FlinkCluster.jobsJar(Path.of(".."));
+    Path built = FlinkCluster.jobsJar(Path.of(".."));
     try (ZipFile zip = new ZipFile(built.toFile())) {
       Set<String> entries = zip.stream().map(e -> e.getName()).collect(Collectors.toSet());
       jar =
@@ -109,8 +112,8 @@ class K8sManifestsTest {
     var declared = Kustomization.render(K8S.resolve("overlays/declared"));
     String definition =
         find(declared, "ConfigMap/weir-documents").at("/data/documents.json").asText();
-    assertThat(dev.weir.documents.definition.DefinitionFile.parse(definition))
-        .extracting(dev.weir.documents.definition.DocumentSpec::index)
+    assertThat(DefinitionFile.parse(definition))
+        .extracting(DocumentSpec::index)
         .containsExactly("books");
     for (String job : List.of("search-index", "cdc-catalog", "backfill")) {
       ObjectNode deployment = find(declared, "FlinkDeployment/weir-" + job);

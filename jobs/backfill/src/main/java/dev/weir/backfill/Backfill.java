@@ -10,11 +10,17 @@ import dev.weir.documents.index.ElasticsearchConnection;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.elasticsearch.client.ResponseException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A whole rebuild while the streaming indexer keeps running:
@@ -68,7 +74,7 @@ public final class Backfill {
     public String stepsLine() {
       return steps.entrySet().stream()
           .map(e -> String.format("%s %.1f s", e.getKey(), e.getValue().toMillis() / 1e3))
-          .collect(java.util.stream.Collectors.joining(", "));
+          .collect(Collectors.joining(", "));
     }
   }
 
@@ -80,7 +86,7 @@ public final class Backfill {
   public static final String STEP_CATCH_UP = "catch-up pass";
   public static final String STEP_DELETES = "deletes check";
 
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Backfill.class);
+  private static final Logger LOG = LoggerFactory.getLogger(Backfill.class);
 
   private Backfill() {}
 
@@ -174,7 +180,7 @@ public final class Backfill {
   private static final class Steps {
     private final long start = System.nanoTime();
     private long last = start;
-    private final Map<String, Duration> durations = new java.util.LinkedHashMap<>();
+    private final Map<String, Duration> durations = new LinkedHashMap<>();
 
     void done(String step) {
       long now = System.nanoTime();
@@ -212,7 +218,7 @@ public final class Backfill {
     Map<String, Long> end;
     try {
       end = counters(result.get().getAllAccumulatorResults());
-    } catch (java.util.concurrent.ExecutionException e) {
+    } catch (ExecutionException e) {
       throw new BackfillException(
           "the "
               + name
@@ -287,7 +293,7 @@ public final class Backfill {
       if (e.status() != 409) {
         throw e;
       }
-    } catch (org.elasticsearch.client.ResponseException e) {
+    } catch (ResponseException e) {
       // A delete's 409 (a newer version is there: it stays) comes back as a response error.
       if (e.getResponse().getStatusLine().getStatusCode() != 409) {
         throw e;

@@ -2,6 +2,7 @@ package dev.weir.backfill;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import dev.weir.common.config.WeirConfig;
+import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.WeirJob;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.connector.elasticsearch.DocumentOperation;
@@ -9,6 +10,7 @@ import dev.weir.connector.elasticsearch.ElasticsearchClients;
 import dev.weir.connector.elasticsearch.ElasticsearchSettings;
 import dev.weir.connector.elasticsearch.ElasticsearchSink;
 import dev.weir.documents.index.ElasticsearchConnection;
+import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -67,7 +69,7 @@ public final class BackfillJob implements WeirJob {
     ElasticsearchSettings elasticsearch = ElasticsearchConnection.settings(config);
     try (var transport = ElasticsearchClients.transport(elasticsearch)) {
       TargetIndex.createOrCheck(new ElasticsearchClient(transport), target, copy(config));
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new BackfillException(ElasticsearchClients.explain(elasticsearch, e), e);
     }
   }
@@ -146,7 +148,7 @@ public final class BackfillJob implements WeirJob {
           "there is no "
               + copy.table()
               + " table at "
-              + config.get(dev.weir.common.config.WeirOptions.POSTGRES_URL)
+              + config.get(WeirOptions.POSTGRES_URL)
               + ": run the search-index job first, with the same definition (or point"
               + " postgres.url at its database)",
           e);

@@ -1,5 +1,6 @@
 package dev.weir.backfill;
 
+import dev.weir.common.config.WeirConfig;
 import java.time.Duration;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
@@ -57,7 +58,7 @@ public final class BackfillOptions {
   private BackfillOptions() {}
 
   /** The target index; a clear error when none was given. */
-  static String target(dev.weir.common.config.WeirConfig config) {
+  static String target(WeirConfig config) {
     return config
         .getOptional(TARGET)
         .orElseThrow(() -> new BackfillException("no target index: give --target <index>"));

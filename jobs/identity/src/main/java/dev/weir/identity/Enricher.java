@@ -64,8 +64,8 @@ public class Enricher
 
   /**
    * How often within one TTL a hit refreshes its mapping's: with Flink refreshing it on every read
-   * ({@code OnReadAndWrite}), each hit was a RocksDB get and a put, the put about a fifth of the
-   * enrich thread's time (issue 27).
+   * ({@code OnReadAndWrite}), each hit would be a RocksDB get and a put, and the put a large share
+   * of the enrich thread's time.
    */
   static final int REFRESHES_PER_TTL = 10;
 

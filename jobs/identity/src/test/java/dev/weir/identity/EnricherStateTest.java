@@ -2,6 +2,7 @@ package dev.weir.identity;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.weir.schema.EnrichedTrackingEvent;
 import dev.weir.schema.TrackingEvent;
 import java.time.Duration;
 import java.time.Instant;
@@ -76,7 +77,7 @@ class EnricherStateTest {
 
   private static void sendOne(
       KeyedTwoInputStreamOperatorTestHarness<
-              IdentityKey, TrackingEvent, MappingChange, dev.weir.schema.EnrichedTrackingEvent>
+              IdentityKey, TrackingEvent, MappingChange, EnrichedTrackingEvent>
           harness,
       String distinctId)
       throws Exception {
@@ -93,7 +94,7 @@ class EnricherStateTest {
 
   private static void send(
       KeyedTwoInputStreamOperatorTestHarness<
-              IdentityKey, TrackingEvent, MappingChange, dev.weir.schema.EnrichedTrackingEvent>
+              IdentityKey, TrackingEvent, MappingChange, EnrichedTrackingEvent>
           harness,
       String prefix,
       int visitors)
@@ -124,7 +125,7 @@ class EnricherStateTest {
   }
 
   private static KeyedTwoInputStreamOperatorTestHarness<
-          IdentityKey, TrackingEvent, MappingChange, dev.weir.schema.EnrichedTrackingEvent>
+          IdentityKey, TrackingEvent, MappingChange, EnrichedTrackingEvent>
       harness() throws Exception {
     var h =
         new KeyedTwoInputStreamOperatorTestHarness<>(

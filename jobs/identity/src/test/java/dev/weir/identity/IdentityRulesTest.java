@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 /** The rules as pure functions of the rows they read (given here as plain data). */
@@ -57,9 +58,7 @@ class IdentityRulesTest {
     IdentityRules.Outcome outcome = apply(Type.IDENTIFY, "d1", "user-1");
     assertThat(outcome.changed())
         .extracting(IdentityRecord::distinctId, IdentityRecord::canonicalId)
-        .containsExactlyInAnyOrder(
-            org.assertj.core.groups.Tuple.tuple("d1", "user-1"),
-            org.assertj.core.groups.Tuple.tuple("a1", "user-1"));
+        .containsExactlyInAnyOrder(Tuple.tuple("d1", "user-1"), Tuple.tuple("a1", "user-1"));
     assertThat(outcome.changed())
         .filteredOn(r -> r.distinctId().equals("a1"))
         .singleElement()

@@ -27,6 +27,8 @@ import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -260,7 +262,7 @@ class SpannerIdentityStoreTest {
 
     Map<IdentityKey, IdentityRecord> found =
         store.get(
-            new java.util.LinkedHashSet<>(
+            new LinkedHashSet<>(
                 List.of(
                     new IdentityKey("p1", "d1"),
                     new IdentityKey("p1", "d2"),
@@ -277,7 +279,7 @@ class SpannerIdentityStoreTest {
 
   private static Map<String, Value> storedRow(
       String distinct, String canonical, String earliest, boolean identified, boolean aliased) {
-    Map<String, Value> row = new java.util.HashMap<>();
+    Map<String, Value> row = new HashMap<>();
     row.put("project_id", string("p1"));
     row.put("distinct_id", string(distinct));
     row.put("canonical_id", string(canonical));

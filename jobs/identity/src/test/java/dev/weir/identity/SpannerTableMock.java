@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -246,7 +247,7 @@ final class SpannerTableMock extends MockSpannerServiceImpl {
   }
 
   private static Value literal(String sql) {
-    return switch (sql.toLowerCase(java.util.Locale.ROOT)) {
+    return switch (sql.toLowerCase(Locale.ROOT)) {
       case "true" -> Value.newBuilder().setBoolValue(true).build();
       case "false" -> Value.newBuilder().setBoolValue(false).build();
       case "null" -> NULL;

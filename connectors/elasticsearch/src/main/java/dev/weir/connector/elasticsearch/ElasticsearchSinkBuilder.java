@@ -11,8 +11,8 @@ public final class ElasticsearchSinkBuilder<T> {
   private int maxBatchSize = 1000;
   private int maxInFlightRequests = 2;
   // Two batches waiting besides those in flight keep Elasticsearch busy. More only holds documents
-  // in the heap and in every checkpoint (the sink's state is what it buffers): 10,000 documents of
-  // ~6 kB were 65 MB per sink, and let the job run far ahead of what was searchable.
+  // in the heap and in every checkpoint (the sink's state is what it buffers), and lets the job
+  // run far ahead of what is searchable.
   private int maxBufferedRequests = 2_000;
   private long maxBatchSizeInBytes = 5L << 20;
   private long maxTimeInBufferMs = 1000;

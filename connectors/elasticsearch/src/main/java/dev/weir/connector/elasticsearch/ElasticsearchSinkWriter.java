@@ -11,9 +11,15 @@ import co.elastic.clients.transport.rest_client.RestClientTransport;
 import co.elastic.clients.util.BinaryData;
 import co.elastic.clients.util.ContentType;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -108,7 +114,7 @@ final class ElasticsearchSinkWriter<T> extends AsyncSinkWriter<T, DocumentOperat
             () -> {
               try {
                 result.retryForEntries(operations);
-              } catch (java.util.concurrent.RejectedExecutionException closed) {
+              } catch (RejectedExecutionException closed) {
                 // The task stopped meanwhile (cancelled or failing over): the entries are in the
                 // last checkpoint's state or will be replayed, nothing to retry here.
                 LOG.debug("retry dropped, the sink is closed", closed);
@@ -131,8 +137,7 @@ final class ElasticsearchSinkWriter<T> extends AsyncSinkWriter<T, DocumentOperat
   /** The id of an alias guard's update: no document has it. */
   static final String GUARD_ID = "_weir_require_alias_guard";
 
-  private static final byte[] EMPTY_UPDATE =
-      "{\"doc\":{}}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+  private static final byte[] EMPTY_UPDATE = "{\"doc\":{}}".getBytes(StandardCharsets.UTF_8);
 
   /**
    * Elasticsearch has no {@code require_alias} for a delete, and a delete with an external version
@@ -144,15 +149,15 @@ final class ElasticsearchSinkWriter<T> extends AsyncSinkWriter<T, DocumentOperat
    * nothing (404, document_missing_exception).
    */
   private static List<BulkOperation> aliasGuards(List<DocumentOperation> operations) {
-    java.util.Set<String> deleted = new java.util.LinkedHashSet<>();
-    java.util.Set<String> indexed = new java.util.HashSet<>();
+    Set<String> deleted = new LinkedHashSet<>();
+    Set<String> indexed = new HashSet<>();
     for (DocumentOperation op : operations) {
       if (op.requiresAlias()) {
         (op.isDelete() ? deleted : indexed).add(op.index());
       }
     }
     deleted.removeAll(indexed);
-    List<BulkOperation> guards = new java.util.ArrayList<>();
+    List<BulkOperation> guards = new ArrayList<>();
     for (String alias : deleted) {
       guards.add(
           BulkOperation.of(

@@ -2,9 +2,12 @@ package dev.weir.connector.elasticsearch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.List;
+import org.apache.flink.connector.base.sink.writer.AsyncSinkWriterStateSerializer;
 import org.apache.flink.connector.base.sink.writer.BufferedRequestState;
 import org.apache.flink.connector.base.sink.writer.RequestEntryWrapper;
 import org.junit.jupiter.api.Test;
@@ -51,15 +54,11 @@ class DocumentOperationStateSerializerTest {
 
   private static BufferedRequestState<DocumentOperation> state(DocumentOperation... ops) {
     return new BufferedRequestState<>(
-        java.util.Arrays.stream(ops)
-            .map(op -> new RequestEntryWrapper<>(op, op.sizeInBytes()))
-            .toList());
+        Arrays.stream(ops).map(op -> new RequestEntryWrapper<>(op, op.sizeInBytes())).toList());
   }
 
   /** The format of version 1, before operations could require an alias. */
-  private static final class VersionOne
-      extends org.apache.flink.connector.base.sink.writer.AsyncSinkWriterStateSerializer<
-          DocumentOperation> {
+  private static final class VersionOne extends AsyncSinkWriterStateSerializer<DocumentOperation> {
     @Override
     protected void serializeRequestToStream(DocumentOperation op, DataOutputStream out)
         throws IOException {
@@ -74,8 +73,7 @@ class DocumentOperationStateSerializerTest {
     }
 
     @Override
-    protected DocumentOperation deserializeRequestFromStream(
-        long requestSize, java.io.DataInputStream in) {
+    protected DocumentOperation deserializeRequestFromStream(long requestSize, DataInputStream in) {
       throw new UnsupportedOperationException();
     }
 

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 import org.apache.flink.api.java.utils.ParameterTool;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
@@ -81,9 +82,8 @@ public final class WeirConfig implements Serializable {
   }
 
   /** Query parameters of a URL that carry a secret. */
-  private static final java.util.regex.Pattern PASSWORD_PARAMETER =
-      java.util.regex.Pattern.compile(
-          "[?&](ssl)?password=", java.util.regex.Pattern.CASE_INSENSITIVE);
+  private static final Pattern PASSWORD_PARAMETER =
+      Pattern.compile("[?&](ssl)?password=", Pattern.CASE_INSENSITIVE);
 
   /**
    * A URL setting is part of the job graph (and of error messages that name the URL): a password in

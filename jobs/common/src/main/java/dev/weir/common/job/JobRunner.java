@@ -80,14 +80,13 @@ public final class JobRunner {
     options.set(
         RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_MAX_BACKOFF,
         Duration.ofSeconds(30));
-    // After a TaskManager dies, every attempt fails at once until its replacement registers (~5 s
-    // for a fresh JVM here). With Flink's ×1.5 the attempts fell at 1.1, 2.6, 4.8, 8.0 s: a
-    // replacement 0.2 s late waited 3 s more. ×1.2 keeps the gaps under 2 s through the first
-    // 10 s and still reaches the 30 s cap for a failure that persists (after ~2.5 minutes).
+    // After a TaskManager dies, every attempt fails at once until its replacement registers (a
+    // few seconds for a fresh JVM). Flink's ×1.5 spreads the attempts so far apart that a
+    // replacement a moment late waits seconds more; ×1.2 keeps the gaps short through the first
+    // seconds and still reaches the 30 s cap for a failure that persists.
     options.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_BACKOFF_MULTIPLIER, 1.2);
     // A failure that cannot heal (a record a sink always refuses, a topic deleted under the job)
-    // must end the job with its cause, not restart it for ever (issue 25.1: a dead letter the DLQ
-    // refused restarted activity-feed 16 times in two minutes, and would have gone on).
+    // must end the job with its cause, not restart it for ever.
     options.set(
         RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_ATTEMPTS,
         config.get(WeirOptions.RESTART_MAX_ATTEMPTS));
@@ -100,7 +99,7 @@ public final class JobRunner {
     if (env.getConfiguration().getOptional(ROCKSDB_BLOOM_FILTER).isEmpty()) {
       // Bloom filters in RocksDB's tables, off in Flink by default: a lookup of a key that is not
       // there (each new event id in activity-feed's seen ids, each new distinct id in identity's
-      // cache) then skips every table that cannot hold it (issue 27).
+      // cache) then skips every table that cannot hold it.
       options.set(ROCKSDB_BLOOM_FILTER, true);
     }
     if (env.getConfiguration().getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY).isEmpty()) {

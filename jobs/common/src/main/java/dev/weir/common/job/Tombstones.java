@@ -9,9 +9,9 @@ import org.apache.flink.api.common.state.StateTtlConfig;
  *
  * <p>Flink's default TTL cleanup for heap state walks the state table a few entries at a time on
  * every access of the state; on a state that is nearly empty, as tombstones are, each access starts
- * a new walk over every key group (seen at 6 % of the search-index job's CPU). Here an expired
- * tombstone is dropped when read, left out of every full snapshot (so a restore starts without it),
- * and removed by RocksDB's compactions, the state backend deployments use.
+ * a new walk over every key group. Here an expired tombstone is dropped when read, left out of
+ * every full snapshot (so a restore starts without it), and removed by RocksDB's compactions, the
+ * state backend deployments use.
  */
 public final class Tombstones {
 

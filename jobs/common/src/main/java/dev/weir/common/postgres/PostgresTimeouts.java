@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * The statement, lock, socket and connect timeouts of every connection {@link
  * PostgresConnectionProvider} opens and of the connections of {@link Migrations}, and the bounded
  * retry of a batch write that a lock or statement timeout stopped. Without them a row locked by
- * another session blocked a task, and its checkpoints, until the lock went (issue 25.7).
+ * another session blocked a task, and its checkpoints, until the lock went.
  */
 public final class PostgresTimeouts implements Serializable {
 

@@ -14,9 +14,9 @@ import org.apache.flink.types.StringValue;
  * A string in the very bytes of Flink's {@link StringSerializer} ({@link StringValue}'s format: the
  * length plus one, then each character, both as 7-bit groups), written and read a block at a time
  * when the text is ASCII, as ids and names are. {@code StringValue} moves each character in a call
- * of its own and looks up a thread-local buffer per string: in the collator, reading and writing
- * strings of keys, clocks, waiting events and timers was a quarter of the thread's Java time (issue
- * 27). Its snapshot takes over state written by {@link StringSerializer} as is.
+ * of its own and looks up a thread-local buffer per string, a large share of the time of a thread
+ * that reads and writes keys, clocks, waiting events and timers. Its snapshot takes over state
+ * written by {@link StringSerializer} as is.
  */
 public final class FastStringSerializer extends StringTypeSerializer {
 

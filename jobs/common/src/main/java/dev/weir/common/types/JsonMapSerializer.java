@@ -22,7 +22,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * A free-form JSON object of an event (tracking properties, activity details) as the values Jackson
  * reads it into ({@link Json#mapper()}: maps, lists, strings, numbers, booleans, null), written as
  * its JSON bytes. Flink would otherwise hand such a map to Kryo: a reflective deep copy between
- * every two chained operators (28 % of identity's CPU samples) and a state format tied to Kryo's
+ * every two chained operators (a large share of a job's CPU) and a state format tied to Kryo's
  * class registrations. Format: the byte length as an int (-1 for null), then the JSON.
  *
  * <p>A {@link RawJsonObject} (properties kept as the JSON text they arrived as) is written as that

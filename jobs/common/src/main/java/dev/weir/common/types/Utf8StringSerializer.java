@@ -13,8 +13,8 @@ import org.apache.flink.core.memory.DataOutputView;
  * A string as its UTF-8 bytes, written in one piece: for large text (a product description of
  * several kB) in records and in state. Flink's {@link StringSerializer} writes a string one
  * character at a time, and a heap state backend's checkpoint stream takes each of those writes
- * through a synchronized {@code DataOutputStream.write(int)}: for 100 MB of descriptions that was
- * most of search-index's CPU. Format: the byte length as an int (-1 for null), then the bytes.
+ * through a synchronized {@code DataOutputStream.write(int)}: for large texts, most of a job's CPU.
+ * Format: the byte length as an int (-1 for null), then the bytes.
  *
  * <p>State written with {@link StringSerializer} (weir before this serializer) restores: its
  * snapshot is compatible after migration, and Flink rewrites the values with this one.

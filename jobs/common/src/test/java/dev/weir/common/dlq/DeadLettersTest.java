@@ -18,7 +18,7 @@ import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
-/** Every dead letter fits the DLQ, whatever the record and its reason (issue 25.1). */
+/** Every dead letter fits the DLQ, whatever the record and its reason. */
 class DeadLettersTest {
 
   private static final EventCodec<DeadLetter> DLQ =

@@ -12,6 +12,7 @@ import dev.weir.schema.EventSchema;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -87,7 +88,7 @@ class DecodingDeserializerTest {
                     Duration.ofSeconds(5),
                     Duration.ofSeconds(10))
                 .check(Duration.ofHours(1)));
-    Instant now = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+    Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
     String soon = now.plus(Duration.ofMinutes(50)).toString();
     String later = now.plus(Duration.ofMinutes(70)).toString();
     assertThat(deserialize(onEventTime, record(1, VALID.replace("2021-07-21T06:00:00Z", soon))))

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.eventtime.Watermark;
 import org.apache.flink.api.common.eventtime.WatermarkOutput;
 import org.apache.flink.util.clock.ManualClock;
@@ -37,7 +38,7 @@ class CaughtUpWatermarksTest {
     read(500_000);
     read(600_000);
     wall[0] += 10 * LAG; // the wall clock runs far ahead of the backlog's changes
-    activity.advanceTime(LAG - 1, java.util.concurrent.TimeUnit.MILLISECONDS);
+    activity.advanceTime(LAG - 1, TimeUnit.MILLISECONDS);
     generator.onPeriodicEmit(output);
     assertThat(emitted).containsExactly(599_999L);
   }
@@ -45,7 +46,7 @@ class CaughtUpWatermarksTest {
   @Test
   void aSplitWithNothingToReadForTheLagMovesWithTheClockLessTheLag() {
     read(999_500);
-    activity.advanceTime(LAG, java.util.concurrent.TimeUnit.MILLISECONDS);
+    activity.advanceTime(LAG, TimeUnit.MILLISECONDS);
     wall[0] += LAG;
     generator.onPeriodicEmit(output);
     assertThat(emitted).containsExactly(wall[0] - LAG);
@@ -55,7 +56,7 @@ class CaughtUpWatermarksTest {
   void anEmptySplitMovesWithTheClockOnceTheLagPassed() {
     generator.onPeriodicEmit(output);
     assertThat(emitted).isEmpty();
-    activity.advanceTime(LAG, java.util.concurrent.TimeUnit.MILLISECONDS);
+    activity.advanceTime(LAG, TimeUnit.MILLISECONDS);
     generator.onPeriodicEmit(output);
     assertThat(emitted).containsExactly(wall[0] - LAG);
   }
@@ -71,7 +72,7 @@ class CaughtUpWatermarksTest {
 
   @Test
   void theWatermarkNeverGoesBack() {
-    activity.advanceTime(LAG, java.util.concurrent.TimeUnit.MILLISECONDS);
+    activity.advanceTime(LAG, TimeUnit.MILLISECONDS);
     generator.onPeriodicEmit(output);
     read(wall[0] - 5 * LAG); // a late change: read, not ordered
     generator.onPeriodicEmit(output);

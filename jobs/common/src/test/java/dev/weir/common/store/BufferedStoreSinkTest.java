@@ -11,6 +11,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.operators.ProcessingTimeService;
 import org.apache.flink.api.connector.sink2.SinkWriter;
@@ -139,8 +140,7 @@ class BufferedStoreSinkTest {
     }
 
     @Override
-    public java.util.concurrent.ScheduledFuture<?> registerTimer(
-        long timestamp, ProcessingTimeCallback target) {
+    public ScheduledFuture<?> registerTimer(long timestamp, ProcessingTimeCallback target) {
       return null;
     }
   }

@@ -7,12 +7,15 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import dev.weir.schema.Json;
 import dev.weir.schema.RawJsonObject;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.typeutils.SerializerTestBase;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.java.typeutils.runtime.kryo.KryoSerializer;
+import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 import org.junit.jupiter.api.Test;
 
@@ -81,7 +84,7 @@ class JsonMapSerializerTest extends SerializerTestBase<Map<String, Object>> {
 
   @Test
   void aValueJacksonWouldNotReadIsRefusedByName() {
-    Map<String, Object> odd = new java.util.HashMap<>(Map.of("when", java.time.Instant.EPOCH));
+    Map<String, Object> odd = new HashMap<>(Map.of("when", Instant.EPOCH));
     assertThatThrownBy(
             () -> JsonMapSerializer.INSTANCE.serialize(odd, new DataOutputSerializer(16)))
         .isInstanceOf(IllegalArgumentException.class)
@@ -105,8 +108,7 @@ class JsonMapSerializerTest extends SerializerTestBase<Map<String, Object>> {
     RawJsonObject raw = RawJsonObject.of(json);
     DataOutputSerializer out = new DataOutputSerializer(16);
     JsonMapSerializer.INSTANCE.serialize(raw, out);
-    org.apache.flink.core.memory.DataInputDeserializer in =
-        new org.apache.flink.core.memory.DataInputDeserializer(out.getCopyOfBuffer());
+    DataInputDeserializer in = new DataInputDeserializer(out.getCopyOfBuffer());
 
     Map<String, Object> back = JsonMapSerializer.INSTANCE.deserialize(in);
 

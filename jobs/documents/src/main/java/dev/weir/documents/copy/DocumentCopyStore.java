@@ -18,6 +18,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -128,7 +129,7 @@ public final class DocumentCopyStore implements BatchStore<DocumentChange, Map<S
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
           DocumentChange d = byId.remove(rs.getString(1));
-          if (!d.deleted && java.util.Arrays.equals(d.contentHash, rs.getBytes(3))) {
+          if (!d.deleted && Arrays.equals(d.contentHash, rs.getBytes(3))) {
             held.put(d.id, rs.getLong(2));
           }
         }

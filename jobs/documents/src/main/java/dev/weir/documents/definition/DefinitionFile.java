@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -250,7 +251,7 @@ public final class DefinitionFile {
       throw DefinitionException.at(
           path, "a scalar variant's field is one column's value: it has no children");
     }
-    Set<String> labels = new java.util.HashSet<>();
+    Set<String> labels = new HashSet<>();
     if (c != null) {
       for (int i = 0; i < c.size(); i++) {
         NodeSpec spec = node(c.get(i), path + ".children[" + i + "]", path);

@@ -1,5 +1,6 @@
 package dev.weir.documents.definition;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
@@ -97,7 +98,7 @@ public record DocumentPlan(
       List<String> keyColumns,
       List<Field> fields,
       List<Integer> children,
-      Map<String, com.fasterxml.jackson.databind.JsonNode> mapping)
+      Map<String, JsonNode> mapping)
       implements Serializable {
 
     public boolean isRoot() {

@@ -5,10 +5,12 @@ import dev.weir.documents.definition.DocumentPlan.Node;
 import dev.weir.documents.definition.DocumentPlan.Source;
 import dev.weir.documents.definition.TableInfo.ForeignKey;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -42,7 +44,7 @@ public final class DocumentPlanner {
         document.index(),
         document.copyTable(),
         List.copyOf(planner.nodes),
-        java.util.Collections.unmodifiableMap(new LinkedHashMap<>(planner.sources)));
+        Collections.unmodifiableMap(new LinkedHashMap<>(planner.sources)));
   }
 
   /** Adds a node (and its children); returns its id. */
@@ -388,8 +390,8 @@ public final class DocumentPlanner {
           name,
           declared,
           (a, b) -> {
-            if (!java.util.Objects.equals(a.versionField(), b.versionField())
-                || !java.util.Objects.equals(a.eventSchema(), b.eventSchema())) {
+            if (!Objects.equals(a.versionField(), b.versionField())
+                || !Objects.equals(a.eventSchema(), b.eventSchema())) {
               throw DefinitionException.at(
                   spec.path(),
                   "another node reads topic "

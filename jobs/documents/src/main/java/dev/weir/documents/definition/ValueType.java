@@ -1,6 +1,8 @@
 package dev.weir.documents.definition;
 
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * How weir reads, compares and indexes a column, from its PostgreSQL type. Every value is
@@ -44,8 +46,7 @@ public enum ValueType {
     return OF_TYPE_NAME.computeIfAbsent(pgType, ValueType::parse);
   }
 
-  private static final java.util.Map<String, ValueType> OF_TYPE_NAME =
-      new java.util.concurrent.ConcurrentHashMap<>();
+  private static final Map<String, ValueType> OF_TYPE_NAME = new ConcurrentHashMap<>();
 
   private static ValueType parse(String pgType) {
     // "timestamp(3) with time zone", "numeric(14,4)": the type without its modifier.

@@ -31,7 +31,7 @@ public final class DocumentSource {
   public static byte[] json(List<String> names, String[] values, byte[] contentHash) {
     // The values are JSON text already: their UTF-8 bytes go in as they are. String.getBytes copies
     // an ASCII string in one vectorised pass where a JsonGenerator's raw write encodes it char by
-    // char (28 % of the backfill's samples). A lone surrogate becomes '?', as the copy's JDBC
+    // char (most of the backfill's time). A lone surrogate becomes '?', as the copy's JDBC
     // write stores it.
     ByteArrayBuilder out = new ByteArrayBuilder(estimatedSize(values));
     out.append('{');

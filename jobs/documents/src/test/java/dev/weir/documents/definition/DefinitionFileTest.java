@@ -8,6 +8,7 @@ import dev.weir.documents.definition.NodeSpec.Variant;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -87,10 +88,10 @@ class DefinitionFileTest {
     assertThat(book.children())
         .extracting(c -> c.relationship().type(), c -> c.relationship().variant())
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple(Type.ONE_TO_ONE, Variant.OBJECT),
-            org.assertj.core.groups.Tuple.tuple(Type.ONE_TO_ONE, Variant.SCALAR),
-            org.assertj.core.groups.Tuple.tuple(Type.ONE_TO_MANY, Variant.OBJECT),
-            org.assertj.core.groups.Tuple.tuple(Type.ONE_TO_MANY, Variant.SCALAR));
+            Tuple.tuple(Type.ONE_TO_ONE, Variant.OBJECT),
+            Tuple.tuple(Type.ONE_TO_ONE, Variant.SCALAR),
+            Tuple.tuple(Type.ONE_TO_MANY, Variant.OBJECT),
+            Tuple.tuple(Type.ONE_TO_MANY, Variant.SCALAR));
     NodeSpec.Relationship r = book.children().get(0).relationship();
     assertThat(r.parentColumns()).as("absent: from the catalog").isEmpty();
     assertThat(r.childColumns()).isEmpty();

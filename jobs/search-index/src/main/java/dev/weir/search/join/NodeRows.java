@@ -1,6 +1,7 @@
 package dev.weir.search.join;
 
 import dev.weir.documents.definition.DocumentPlan;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -48,9 +49,7 @@ public class NodeRows implements FlatMapFunction<SourceRow, RowChange> {
         change.values = needed.containsAll(values.columns()) ? row.values : values.project(needed);
         if (row.unavailable != null) {
           change.unavailable =
-              java.util.Arrays.stream(row.unavailable)
-                  .filter(needed::contains)
-                  .toArray(String[]::new);
+              Arrays.stream(row.unavailable).filter(needed::contains).toArray(String[]::new);
         }
       }
       out.collect(change);

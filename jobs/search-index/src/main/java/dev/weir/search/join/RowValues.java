@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A row's values, the JSON object text the join passes from operator to operator, read field by
@@ -106,7 +107,7 @@ final class RowValues {
   }
 
   /** The columns the row has a value for. */
-  java.util.Set<String> columns() {
+  Set<String> columns() {
     return fields.keySet();
   }
 }

@@ -12,7 +12,9 @@ import dev.weir.documents.definition.DocumentPlanner;
 import dev.weir.documents.definition.TableInfo;
 import dev.weir.documents.definition.TableInfo.ForeignKey;
 import dev.weir.schema.DeclaredRow;
+import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Collection;
 import java.util.HashMap;
@@ -210,8 +212,8 @@ class DocumentJoinStateTest {
             .getClassLoader()
             .getResourceAsStream(Definitions.PRODUCTS_RESOURCE)) {
       definition = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
     Map<String, TableInfo> tables =
         Map.of(

@@ -8,10 +8,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.documents.DocumentChange;
 import dev.weir.documents.definition.DocumentPlan;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import org.apache.flink.util.Collector;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -253,7 +257,7 @@ class DocumentJoinTest {
   /** What Kafka keeps of the changes in a compacted topic per table: each row's last one. */
   private List<SourceRow> compacted(List<SourceRow> changes) throws Exception {
     NodeRows nodeRows = new NodeRows(plan);
-    Map<String, Integer> last = new java.util.HashMap<>();
+    Map<String, Integer> last = new HashMap<>();
     for (int i = 0; i < changes.size(); i++) {
       List<RowChange> rows = new ArrayList<>();
       nodeRows.flatMap(changes.get(i), collector(rows));
@@ -262,8 +266,8 @@ class DocumentJoinTest {
     return last.values().stream().sorted().map(changes::get).toList();
   }
 
-  private static <T> org.apache.flink.util.Collector<T> collector(List<T> into) {
-    return new org.apache.flink.util.Collector<>() {
+  private static <T> Collector<T> collector(List<T> into) {
+    return new Collector<>() {
       @Override
       public void collect(T record) {
         into.add(record);
@@ -289,8 +293,7 @@ class DocumentJoinTest {
           rows.remove(d.id);
         }
       } else if (held == null
-          || (!java.util.Arrays.equals(held.contentHash, d.contentHash)
-              && held.version < d.version)) {
+          || (!Arrays.equals(held.contentHash, d.contentHash) && held.version < d.version)) {
         rows.put(d.id, d);
       }
     }
@@ -299,8 +302,7 @@ class DocumentJoinTest {
     Map<String, String> documents() {
       Map<String, String> docs = new TreeMap<>();
       rows.forEach(
-          (id, d) ->
-              docs.put(id, java.util.HexFormat.of().formatHex(d.contentHash) + " @" + d.version));
+          (id, d) -> docs.put(id, HexFormat.of().formatHex(d.contentHash) + " @" + d.version));
       return docs;
     }
   }

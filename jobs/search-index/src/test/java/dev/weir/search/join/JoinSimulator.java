@@ -7,12 +7,16 @@ import dev.weir.documents.definition.DocumentPlan;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
@@ -52,7 +56,7 @@ final class JoinSimulator implements AutoCloseable {
   private final Map<String, DocumentChange> documents = new LinkedHashMap<>();
   private final List<DocumentChange> emitted = new ArrayList<>();
   private long clock;
-  private final Map<Channel, Integer> preference = new java.util.HashMap<>();
+  private final Map<Channel, Integer> preference = new HashMap<>();
 
   /** Where the operators keep their state; null: the harness's own (on the heap). */
   private final StateBackend backend;
@@ -72,7 +76,7 @@ final class JoinSimulator implements AutoCloseable {
   private static final class Operator<I, O> {
     final String name;
     final KeySelector<I, String> key;
-    final java.util.function.Supplier<KeyedProcessFunction<String, I, O>> function;
+    final Supplier<KeyedProcessFunction<String, I, O>> function;
     final StateBackend backend;
     KeyedOneInputStreamOperatorTestHarness<String, I, O> harness;
     final Map<String, Long> inputWatermarks = new LinkedHashMap<>();
@@ -81,7 +85,7 @@ final class JoinSimulator implements AutoCloseable {
 
     Operator(
         String name,
-        java.util.function.Supplier<KeyedProcessFunction<String, I, O>> function,
+        Supplier<KeyedProcessFunction<String, I, O>> function,
         KeySelector<I, String> key,
         StateBackend backend)
         throws Exception {
@@ -156,7 +160,7 @@ final class JoinSimulator implements AutoCloseable {
       }
     }
     List<Channel> order = new ArrayList<>(channels.values());
-    java.util.Collections.shuffle(order, random);
+    Collections.shuffle(order, random);
     for (int i = 0; i < order.size(); i++) {
       preference.put(order.get(i), i);
     }
@@ -164,7 +168,7 @@ final class JoinSimulator implements AutoCloseable {
 
   private <I, O> Operator<I, O> add(
       String name,
-      java.util.function.Supplier<KeyedProcessFunction<String, I, O>> function,
+      Supplier<KeyedProcessFunction<String, I, O>> function,
       KeySelector<I, String> key)
       throws Exception {
     Operator<I, O> op = new Operator<>(name, function, key, backend);
@@ -337,7 +341,7 @@ final class JoinSimulator implements AutoCloseable {
    */
   private Channel pick(List<Channel> busy) {
     if (random.nextBoolean()) {
-      return busy.stream().min(java.util.Comparator.comparingInt(preference::get)).orElseThrow();
+      return busy.stream().min(Comparator.comparingInt(preference::get)).orElseThrow();
     }
     return busy.get(random.nextInt(busy.size()));
   }

@@ -2,6 +2,7 @@ package dev.weir.search.join;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.documents.definition.DefinitionFile;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -102,7 +104,7 @@ class PathNodeTest {
       }
     }
     join.runUntilQuiet();
-    Map<String, com.fasterxml.jackson.databind.JsonNode> actual = new java.util.TreeMap<>();
+    Map<String, JsonNode> actual = new TreeMap<>();
     for (var e : join.documents().entrySet()) {
       actual.put(e.getKey(), ReferenceJoin.asObject(plan, e.getValue()));
     }

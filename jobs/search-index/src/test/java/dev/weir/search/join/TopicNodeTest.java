@@ -6,6 +6,7 @@ import dev.weir.documents.definition.DefinitionFile;
 import dev.weir.documents.definition.DocumentPlan;
 import dev.weir.documents.definition.DocumentPlanner;
 import dev.weir.documents.definition.TableInfo;
+import dev.weir.schema.DeclaredRow;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -82,7 +83,7 @@ class TopicNodeTest {
   }
 
   private static SourceRow price(String isbn, String amount, long version) throws Exception {
-    dev.weir.schema.DeclaredRow event = new dev.weir.schema.DeclaredRow();
+    DeclaredRow event = new DeclaredRow();
     event.set("book_isbn", isbn);
     event.set("amount", amount);
     event.set("currency", "EUR");
