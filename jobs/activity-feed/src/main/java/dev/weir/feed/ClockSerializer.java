@@ -65,18 +65,17 @@ public final class ClockSerializer extends TypeSerializerSingleton<Clock> {
     to.latestWaitingAt = from.latestWaitingAt;
     to.entryTimerAt = from.entryTimerAt;
     to.shown = from.shown;
-    to.waitingListed = from.waitingListed;
-    if (from.seenIds != null) {
+    if (from.seenIds == null) {
+      to.seenIds = null;
+    } else {
       to.seenIds = new ArrayList<>(from.seenIds.size());
       for (SeenId id : from.seenIds) {
         to.seenIds.add(new SeenId(id.eventId, id.at));
       }
     }
-    if (from.dirty != null) {
-      to.dirty = new ArrayList<>(from.dirty.size());
-      for (Dirty d : from.dirty) {
-        to.dirty.add(new Dirty(d.entryId, d.changed, d.created));
-      }
+    to.dirty = new ArrayList<>(from.dirty.size());
+    for (Dirty d : from.dirty) {
+      to.dirty.add(new Dirty(d.entryId, d.changed, d.created));
     }
     return to;
   }
@@ -106,8 +105,7 @@ public final class ClockSerializer extends TypeSerializerSingleton<Clock> {
     out.writeInt(clock.waiting);
     out.writeLong(clock.latestWaitingAt);
     out.writeLong(clock.entryTimerAt);
-    out.writeInt(clock.shown);
-    out.writeBoolean(clock.waitingListed);
+    out.writeBoolean(clock.shown);
     List<SeenId> ids = clock.seenIds;
     out.writeInt(ids == null ? -1 : ids.size());
     if (ids != null) {
@@ -116,14 +114,11 @@ public final class ClockSerializer extends TypeSerializerSingleton<Clock> {
         out.writeLong(id.at);
       }
     }
-    List<Dirty> dirty = clock.dirty;
-    out.writeInt(dirty == null ? -1 : dirty.size());
-    if (dirty != null) {
-      for (Dirty d : dirty) {
-        FastStringSerializer.write(d.entryId, out);
-        out.writeInt(d.changed);
-        out.writeBoolean(d.created);
-      }
+    out.writeInt(clock.dirty.size());
+    for (Dirty d : clock.dirty) {
+      FastStringSerializer.write(d.entryId, out);
+      out.writeInt(d.changed);
+      out.writeBoolean(d.created);
     }
   }
 
@@ -145,21 +140,20 @@ public final class ClockSerializer extends TypeSerializerSingleton<Clock> {
     clock.waiting = in.readInt();
     clock.latestWaitingAt = in.readLong();
     clock.entryTimerAt = in.readLong();
-    clock.shown = in.readInt();
-    clock.waitingListed = in.readBoolean();
+    clock.shown = in.readBoolean();
     int ids = in.readInt();
-    if (ids >= 0) {
+    if (ids < 0) {
+      clock.seenIds = null;
+    } else {
       clock.seenIds = new ArrayList<>(Math.max(ids, Collator.IDS_IN_CLOCK));
       for (int i = 0; i < ids; i++) {
         clock.seenIds.add(new SeenId(FastStringSerializer.read(in), in.readLong()));
       }
     }
     int dirty = in.readInt();
-    if (dirty >= 0) {
-      clock.dirty = new ArrayList<>(dirty);
-      for (int i = 0; i < dirty; i++) {
-        clock.dirty.add(new Dirty(FastStringSerializer.read(in), in.readInt(), in.readBoolean()));
-      }
+    clock.dirty = new ArrayList<>(dirty);
+    for (int i = 0; i < dirty; i++) {
+      clock.dirty.add(new Dirty(FastStringSerializer.read(in), in.readInt(), in.readBoolean()));
     }
     return clock;
   }

@@ -88,17 +88,14 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
    */
   private transient ListState<Pending> waiting;
 
-  /** Where an earlier layout kept the waiting events, by event id; moved into the list on read. */
-  private transient MapState<String, Pending> legacyPending;
-
   /** Entries still in the hot store, by entry id. */
   private transient MapState<String, FeedEntry> entries;
 
   /**
-   * Event ids of entries in state, with their event time (see {@link #seenAt}), of a key whose
-   * clock does not keep them ({@link Clock#seenIds} null).
+   * Event ids of entries in state, with their event time, of a key whose clock does not keep them
+   * ({@link Clock#seenIds} null).
    */
-  private transient MapState<String, String> seen;
+  private transient MapState<String, Long> seen;
 
   /**
    * The version last emitted of entries whose emission included waiting events (provisional), until
@@ -108,17 +105,6 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
 
   /** The key's bookkeeping, one value (see {@link Clock}). */
   private transient ValueState<Clock> clockState;
-
-  /**
-   * The bookkeeping of keys written before {@link Clock} (one value each); read once per such key,
-   * moved into its clock and cleared.
-   */
-  private transient ValueState<String> legacyOpenEntryId;
-
-  private transient ValueState<Long> legacyFrontier;
-  private transient ValueState<Long> legacyFlushAt;
-  private transient ValueState<Long> legacyReleaseAt;
-  private transient ValueState<Long> legacyPatienceAt;
 
   /** The current key's clock, read at the start of each call and written at its end if changed. */
   private transient Clock clock;
@@ -136,19 +122,6 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
   /** Sets the current key while the held clocks are written back. */
   private transient KeyContext keys;
 
-  /**
-   * Whether keys written before {@link Clock} may be in state: only in a job restored from a
-   * snapshot that does not say otherwise. Without them, a key with no clock is a new key, and
-   * nothing of it is read.
-   */
-  private transient boolean legacyKeys;
-
-  private transient ListState<Boolean> noLegacyKeys;
-
-  /** Each subtask's word that its keys have clocks only (union: a rescaled job reads them all). */
-  static final ListStateDescriptor<Boolean> NO_LEGACY_KEYS =
-      new ListStateDescriptor<>("no-legacy-keys", Types.BOOLEAN);
-
   private transient Counter eventsIn;
   private transient Counter duplicates;
   private transient Counter lateEvents;
@@ -162,11 +135,10 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
   }
 
   /**
-   * Event ids remembered for deduplication. The value is {@link #seenAt} of the event's time,
-   * written once on arrival; an earlier layout wrote "" on arrival and the entry id once applied.
+   * Event ids remembered for deduplication, each with its event's time, written once on arrival.
    */
-  static final MapStateDescriptor<String, String> SEEN =
-      new MapStateDescriptor<>("seen", Types.STRING, Types.STRING);
+  static final MapStateDescriptor<String, Long> SEEN =
+      new MapStateDescriptor<>("seen", Types.STRING, Types.LONG);
 
   /** Its event's details in {@link JsonMapSerializer}'s form, not Kryo's. */
   static final TypeInformation<Pending> PENDING = KryoFree.pojoOf(Pending.class);
@@ -177,14 +149,11 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
   /** Its recent details as a list of POJOs, not Kryo's. */
   static final TypeInformation<FeedEntry> ENTRY = KryoFree.pojoOf(FeedEntry.class);
 
-  /** Written field by field ({@link ClockSerializer}); earlier savepoints' POJO form migrates. */
+  /** Written field by field ({@link ClockSerializer}). */
   static final TypeInformation<Clock> CLOCK = ClockSerializer.TYPE;
 
   /** Absent, for the times of {@link Clock}. */
   static final long NONE = Long.MIN_VALUE;
-
-  /** Not known yet (a key written before {@link Clock} kept no such summary). */
-  static final int UNKNOWN = -1;
 
   /**
    * A key's bookkeeping in one value, read and written once per call: it was five values read one
@@ -210,43 +179,34 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
 
     public long patienceAt = NONE;
 
-    /** How many events wait in {@code waiting} ({@link #UNKNOWN} until counted). */
-    public int waiting = UNKNOWN;
+    /** How many events wait in {@code waiting}. */
+    public int waiting;
 
     /** The latest event time among them (meaningful when {@code waiting > 0}). */
     public long latestWaitingAt = NONE;
 
     /**
-     * The earliest {@link FeedEntry#archiveTimerAt} of the entries in state ({@link #NONE}: not
-     * known yet, {@link Long#MAX_VALUE}: no entry).
+     * The earliest {@link FeedEntry#archiveTimerAt} of the entries in state ({@link
+     * Long#MAX_VALUE}: no entry).
      */
-    public long entryTimerAt = NONE;
+    public long entryTimerAt = Long.MAX_VALUE;
 
-    /** Whether {@code shown} may hold an entry: 0 no, 1 maybe, {@link #UNKNOWN}. */
-    public int shown = UNKNOWN;
-
-    /**
-     * Whether this key's waiting events are in the list. False in a clock of an earlier layout
-     * (restored, the field gets the constructor's value), whose waiting events were in a map.
-     */
-    public boolean waitingListed;
+    /** Whether {@code shown} may hold an entry. */
+    public boolean shown;
 
     /**
      * The ids of this key's remembered events with their times, while there are at most {@link
-     * #IDS_IN_CLOCK}: the duplicate check reads them with the clock, where two reads and writes of
-     * {@code seen} per event were a quarter of the collate thread's state calls (issue 27). Null:
-     * the ids are in {@code seen} (a key that remembered more, or a clock of an earlier layout).
+     * #IDS_IN_CLOCK}: the duplicate check reads them with the clock, with no state call of its own.
+     * Null: the ids are in {@code seen} (a key that remembered more).
      */
-    public List<SeenId> seenIds;
+    public List<SeenId> seenIds = new ArrayList<>();
 
     /**
      * The entries to emit at the next flush, with what changed in each since the last: kept here,
-     * where a flush reads them with the clock, instead of in the entries, which every flush
-     * iterated and wrote again only to clear their flags (issue 27). Null in a clock of an earlier
-     * layout, whose entries carry their own flags ({@link FeedEntry#changed}, {@link
-     * FeedEntry#stored}) until its next flush.
+     * where a flush reads them with the clock, so that it reads only those entries and writes none
+     * back just to clear a flag.
      */
-    public List<Dirty> dirty;
+    public List<Dirty> dirty = new ArrayList<>();
 
     public Clock() {}
   }
@@ -307,24 +267,12 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
   }
 
   @Override
-  public void initializeState(FunctionInitializationContext context) throws Exception {
-    noLegacyKeys = context.getOperatorStateStore().getUnionListState(NO_LEGACY_KEYS);
-    boolean said = false;
-    boolean none = true;
-    if (context.isRestored()) {
-      for (Boolean word : noLegacyKeys.get()) {
-        said = true;
-        none &= word;
-      }
-    }
-    legacyKeys = context.isRestored() && !(said && none);
-  }
+  public void initializeState(FunctionInitializationContext context) {}
 
   @Override
   public void snapshotState(FunctionSnapshotContext context) throws Exception {
     // Before the keyed state is taken (Flink snapshots a function's state first).
     flushClocks();
-    noLegacyKeys.update(List.of(!legacyKeys));
   }
 
   FeedSettings settings() {
@@ -375,23 +323,11 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
   @Override
   public void open(OpenContext openContext) {
     waiting = getRuntimeContext().getListState(WAITING);
-    legacyPending =
-        getRuntimeContext().getMapState(new MapStateDescriptor<>("pending", Types.STRING, PENDING));
     entries =
         getRuntimeContext().getMapState(new MapStateDescriptor<>("entries", Types.STRING, ENTRY));
     seen = getRuntimeContext().getMapState(SEEN);
     shown = getRuntimeContext().getMapState(new MapStateDescriptor<>("shown", Types.STRING, ENTRY));
     clockState = getRuntimeContext().getState(new ValueStateDescriptor<>("clock", CLOCK));
-    legacyOpenEntryId =
-        getRuntimeContext().getState(new ValueStateDescriptor<>("open-entry", Types.STRING));
-    legacyFrontier =
-        getRuntimeContext().getState(new ValueStateDescriptor<>("frontier", Types.LONG));
-    legacyFlushAt =
-        getRuntimeContext().getState(new ValueStateDescriptor<>("flush-at", Types.LONG));
-    legacyReleaseAt =
-        getRuntimeContext().getState(new ValueStateDescriptor<>("release-at", Types.LONG));
-    legacyPatienceAt =
-        getRuntimeContext().getState(new ValueStateDescriptor<>("patience-at", Types.LONG));
     var metrics = getRuntimeContext().getMetricGroup();
     eventsIn = metrics.counter(WeirMetrics.EVENTS_IN);
     duplicates = metrics.counter("weirDuplicateEvents");
@@ -409,7 +345,6 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     loadClock(ctx.getCurrentKey());
     if (seenBefore(event.eventId())) {
       duplicates.inc();
-      saveClock(); // if reading it moved an earlier layout's bookkeeping
       return;
     }
     long at = event.occurredAt().toEpochMilli();
@@ -458,7 +393,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
   /** Remembers the event's id: in the clock while it has room, else (for good) in seen. */
   private void remember(String eventId, long at) throws Exception {
     if (clock.seenIds == null) {
-      seen.put(eventId, seenAt(at));
+      seen.put(eventId, at);
       return;
     }
     clockChanged = true;
@@ -467,9 +402,9 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
       return;
     }
     for (SeenId id : clock.seenIds) {
-      seen.put(id.eventId, seenAt(id.at));
+      seen.put(id.eventId, id.at);
     }
-    seen.put(eventId, seenAt(at));
+    seen.put(eventId, at);
     clock.seenIds = null;
   }
 
@@ -478,7 +413,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
    * waiting events are read only if the latest of them is later (or not known).
    */
   private void markOvertaken(long at) throws Exception {
-    if (clock.waiting == 0 || (clock.waiting > 0 && clock.latestWaitingAt <= at)) {
+    if (clock.waiting == 0 || clock.latestWaitingAt <= at) {
       return;
     }
     List<Pending> all = new ArrayList<>();
@@ -499,72 +434,13 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     clock.latestWaitingAt = latest;
   }
 
-  /** Reads the current key's clock: from its legacy values for a key written before it. */
+  /** Reads the current key's clock; a key with none is a new key. */
   private void loadClock(CollationKey key) throws Exception {
     clock = readClock(key);
     clockChanged = false;
-    if (clock != null) {
-      if (!clock.waitingListed) {
-        listWaiting();
-      }
-      return;
+    if (clock == null) {
+      clock = new Clock();
     }
-    clock = new Clock();
-    if (!legacyKeys) {
-      clock.waiting = 0; // a new key
-      clock.entryTimerAt = Long.MAX_VALUE;
-      clock.shown = 0;
-      clock.waitingListed = true;
-      clock.dirty = new ArrayList<>();
-      clock.seenIds = new ArrayList<>();
-      return;
-    }
-    listWaiting();
-    String openId = legacyOpenEntryId.value();
-    Long frontier = legacyFrontier.value();
-    Long flushAt = legacyFlushAt.value();
-    Long releaseAt = legacyReleaseAt.value();
-    Long patienceAt = legacyPatienceAt.value();
-    if (openId != null || frontier != null || flushAt != null) {
-      clock.openEntryId = openId;
-      clock.frontier = frontier == null ? NONE : frontier;
-      clock.flushAt = flushAt == null ? NONE : flushAt;
-      legacyOpenEntryId.clear();
-      legacyFrontier.clear();
-      legacyFlushAt.clear();
-      clockChanged = true;
-    }
-    if (frontier == null) {
-      // Entries are made only by events applied in order, which set the frontier: none here.
-      clock.entryTimerAt = Long.MAX_VALUE;
-    }
-    if (releaseAt != null || patienceAt != null) {
-      clock.releaseAt = releaseAt == null ? NONE : releaseAt;
-      clock.patienceAt = patienceAt == null ? NONE : patienceAt;
-      legacyReleaseAt.clear();
-      legacyPatienceAt.clear();
-      clockChanged = true;
-    }
-  }
-
-  /** Moves a key's waiting events from the map of an earlier layout into the list, counted. */
-  private void listWaiting() throws Exception {
-    if (clock.waiting != 0) {
-      List<Pending> moved = new ArrayList<>();
-      long latest = NONE;
-      for (Pending p : legacyPending.values()) {
-        moved.add(p);
-        latest = Math.max(latest, p.at());
-      }
-      for (Pending p : moved) {
-        addWaiting(p);
-      }
-      legacyPending.clear();
-      clock.waiting = moved.size();
-      clock.latestWaitingAt = latest;
-    }
-    clock.waitingListed = true;
-    clockChanged = true;
   }
 
   private Clock readClock(CollationKey key) throws Exception {
@@ -790,7 +666,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
         String mayHaveOpened = FeedEntry.entryId(key, at, event.eventId());
         if (!changed.containsKey(mayHaveOpened)
             && !entries.contains(mayHaveOpened)
-            && (clock.shown == 0 || !shown.contains(mayHaveOpened))) {
+            && (!clock.shown || !shown.contains(mayHaveOpened))) {
           out.collect(FeedWrite.retract(key.workspaceId(), mayHaveOpened));
         }
       }
@@ -831,11 +707,10 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
 
   /**
    * Moves what changed in the entry into the clock's list of entries to emit, before the entry is
-   * written to state: the entry is then written only when it changes, not again at its emission. A
-   * clock of an earlier layout leaves the flags in the entry, where its next flush finds them.
+   * written to state: the entry is then written only when it changes, not again at its emission.
    */
   private void markDirty(FeedEntry entry) {
-    if (clock.dirty == null || (entry.changed == 0 && entry.stored)) {
+    if (entry.changed == 0 && entry.stored) {
       return;
     }
     Dirty dirty = null;
@@ -869,7 +744,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
   private void setEntryTimer(FeedEntry entry, long at, Context ctx) {
     entry.archiveTimerAt = at;
     ctx.timerService().registerEventTimeTimer(at);
-    if (clock.entryTimerAt != NONE && at < clock.entryTimerAt) {
+    if (at < clock.entryTimerAt) {
       clock.entryTimerAt = at;
       clockChanged = true;
     }
@@ -936,17 +811,6 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     Map<String, FeedEntry> view = provisionalView(key);
     Map<String, FeedEntry> dirty = new LinkedHashMap<>();
     Map<String, Dirty> pending = new HashMap<>();
-    if (clock.dirty == null) {
-      // A clock of an earlier layout: its entries carry their flags; moved into the clock's form.
-      clock.dirty = new ArrayList<>();
-      for (Map.Entry<String, FeedEntry> e : entries.entries()) {
-        FeedEntry entry = e.getValue();
-        if (entry.changed != 0 || !entry.stored) {
-          markDirty(entry);
-          entries.put(entry.entryId, entry);
-        }
-      }
-    }
     for (Dirty d : clock.dirty) {
       FeedEntry entry = entries.get(d.entryId);
       if (entry != null) {
@@ -959,7 +823,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     // Almost always empty: read only if it may hold something. A remove of an absent id is a
     // RocksDB tombstone that every later seek of the state had to step over (issue 27).
     Set<String> stillShown = new HashSet<>();
-    if (clock.shown != 0) {
+    if (clock.shown) {
       shown.keys().forEach(stillShown::add);
       ids.addAll(stillShown);
     }
@@ -1004,7 +868,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
       clock.dirty = new ArrayList<>(); // all emitted
       clockChanged = true;
     }
-    int shownNow = stillShown.isEmpty() ? 0 : 1;
+    boolean shownNow = !stillShown.isEmpty();
     if (clock.shown != shownNow) {
       clock.shown = shownNow;
       clockChanged = true;
@@ -1017,7 +881,7 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
    */
   private void archiveDue(Context ctx, Collector<FeedWrite> out) throws Exception {
     long watermark = ctx.timerService().currentWatermark();
-    if (clock.entryTimerAt != NONE && clock.entryTimerAt > watermark) {
+    if (clock.entryTimerAt > watermark) {
       return; // the common case: a release timer; neither the entries nor the ids are read
     }
     List<FeedEntry> due = new ArrayList<>();
@@ -1039,10 +903,10 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
         out.collect(FeedWrite.archive(entry));
         archived.inc();
         entries.remove(entry.entryId);
-        if (clock.dirty != null && clock.dirty.removeIf(d -> d.entryId.equals(entry.entryId))) {
+        if (clock.dirty.removeIf(d -> d.entryId.equals(entry.entryId))) {
           clockChanged = true; // the archive write carries the entry as it is
         }
-        if (clock.shown != 0) {
+        if (clock.shown) {
           shown.remove(entry.entryId);
         }
         if (entry.entryId.equals(clock.openEntryId)) {
@@ -1076,23 +940,12 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
       }
       return;
     }
-    Iterator<Map.Entry<String, String>> ids = seen.iterator();
+    Iterator<Map.Entry<String, Long>> ids = seen.iterator();
     while (ids.hasNext()) {
       if (!remembered(ids.next().getValue(), clock.frontier, remembered)) {
         ids.remove();
       }
     }
-  }
-
-  private static boolean remembered(String seenValue, long frontier, List<FeedEntry> entries) {
-    if (seenValue.isEmpty()) {
-      return true; // an earlier layout's waiting event
-    }
-    if (!seenValue.startsWith(SEEN_AT)) { // an earlier layout's entry id
-      return entries.stream().anyMatch(e -> e.entryId.equals(seenValue));
-    }
-    return remembered(
-        Long.parseLong(seenValue, SEEN_AT.length(), seenValue.length(), 10), frontier, entries);
   }
 
   /** Whether the id of an event at {@code at} is still needed (see {@link #forgetIds}). */
@@ -1108,21 +961,13 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     return false;
   }
 
-  /** Marks a value of {@code seen} as an event time (an entry id is hexadecimal, never this). */
-  private static final String SEEN_AT = "@";
-
-  /** The value of {@code seen} for an event at {@code at}. */
-  static String seenAt(long at) {
-    return SEEN_AT + at;
-  }
-
   /** Nothing left for this key: drop the bookkeeping too, so idle keys cost no state. */
   private void clearIfEmpty() throws Exception {
     if (clock.waiting > 0 || clock.openEntryId != null) {
       return; // the open entry is in state: not empty, and nothing read to know it
     }
     // Nothing waits (counted when the clock was read): only the entries and shown are looked at.
-    if (entries.isEmpty() && (clock.shown == 0 || shown.isEmpty())) {
+    if (entries.isEmpty() && (!clock.shown || shown.isEmpty())) {
       if (clock.seenIds == null) {
         seen.clear(); // else it holds nothing: a seek saved
       }

@@ -36,7 +36,7 @@ class ClockSerializerTest extends SerializerTestBase<Clock> {
 
   @Override
   protected Clock[] getTestData() {
-    return new Clock[] {new Clock(), busy(), legacy()};
+    return new Clock[] {new Clock(), busy(), manyIds()};
   }
 
   ClockSerializerTest() {
@@ -71,8 +71,7 @@ class ClockSerializerTest extends SerializerTestBase<Clock> {
     clock.waiting = 2;
     clock.latestWaitingAt = 1_700_000_061_000L;
     clock.entryTimerAt = Long.MAX_VALUE;
-    clock.shown = 1;
-    clock.waitingListed = true;
+    clock.shown = true;
     clock.seenIds = new ArrayList<>(List.of(new SeenId("e1", 1), new SeenId("𝄞", 2)));
     Collator.Dirty dirty = new Collator.Dirty();
     dirty.entryId = "e-ana-push-⛺";
@@ -82,10 +81,10 @@ class ClockSerializerTest extends SerializerTestBase<Clock> {
     return clock;
   }
 
-  /** A clock of an earlier layout: its ids in seen, its entries' flags in the entries. */
-  private static Clock legacy() {
+  /** A key that remembers more ids than its clock holds: they are in seen. */
+  private static Clock manyIds() {
     Clock clock = new Clock();
-    clock.waiting = Collator.UNKNOWN;
+    clock.seenIds = null;
     return clock;
   }
 }

@@ -12,13 +12,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.MapState;
-import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.contrib.streaming.state.EmbeddedRocksDBStateBackend;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.runtime.state.KeyedStateBackend;
@@ -402,154 +399,6 @@ class CollatorTest {
         .hasSize(2);
   }
 
-  /**
-   * A key written before the bookkeeping became one value (issue 27) keeps its frontier and open
-   * entry: the next event reads them, moves them into the key's clock and clears them.
-   */
-  @Test
-  void bookkeepingOfAnEarlierLayoutIsMovedIntoTheClock() throws Exception {
-    send("e1", 0, "push");
-    watermark(MIN);
-    flushAt(1_000);
-    String openId = FeedEntry.entryId(key("push"), T0.toEpochMilli(), "e1");
-    // As the earlier layout left it: the values on their own, no clock.
-    Collator.Clock clock = valueState(key("push"), "clock", Collator.CLOCK);
-    assertThat(clock.openEntryId).isEqualTo(openId);
-    setValueState(key("push"), "clock", Collator.CLOCK, null);
-    setValueState(key("push"), "open-entry", Types.STRING, openId);
-    setValueState(key("push"), "frontier", Types.LONG, T0.toEpochMilli() + 2 * MIN);
-    // Restored from a snapshot of the earlier operator: its keyed state and timers, no word that
-    // every key has a clock.
-    OperatorSubtaskState earlier = harness.snapshot(1, 1);
-    close();
-    harness =
-        new KeyedOneInputStreamOperatorTestHarness<>(
-            new CollatorOperator(new Collator(SETTINGS)),
-            CollationKey::of,
-            TypeInformation.of(CollationKey.class));
-    harness.setup();
-    harness.initializeState(
-        OperatorSubtaskState.builder()
-            .setManagedKeyedState(earlier.getManagedKeyedState())
-            .setRawKeyedState(earlier.getRawKeyedState())
-            .build());
-    harness.open();
-    harness.setProcessingTime(1_000);
-
-    send("e2", MIN, "push"); // before the frontier: late, merged into the open entry
-    send("e3", 3 * MIN, "push"); // in order: joins the open entry
-    watermark(4 * MIN);
-    flushAt(2_000);
-
-    assertThat(latestEntries()).containsOnlyKeys(openId);
-    assertThat(latestEntries().get(openId).eventCount).isEqualTo(3);
-    assertThat((Long) valueState(key("push"), "frontier", Types.LONG)).isNull();
-    assertThat((String) valueState(key("push"), "open-entry", Types.STRING)).isNull();
-    clock = valueState(key("push"), "clock", Collator.CLOCK);
-    assertThat(clock.openEntryId).isEqualTo(openId);
-    assertThat(clock.frontier).isEqualTo(T0.toEpochMilli() + 3 * MIN);
-    assertThat(clock.waiting).isZero();
-  }
-
-  /**
-   * Waiting events of a layout that kept them in a map by event id: the key's next call moves them
-   * into the list, and they are applied in order with the events that came after.
-   */
-  @Test
-  void waitingEventsOfAnEarlierLayoutAreMovedIntoTheList() throws Exception {
-    send("e1", 0, "push");
-    send("e3", 2 * MIN, "push");
-    // As the earlier layout left them: in the map, and a clock that does not say they are listed.
-    KeyedStateBackend<CollationKey> backend =
-        ((AbstractStreamOperator<FeedWrite>) harness.getOperator()).getKeyedStateBackend();
-    MapStateDescriptor<String, Collator.Pending> map =
-        new MapStateDescriptor<>("pending", Types.STRING, Collator.PENDING);
-    onKey(
-        key("push"),
-        () -> {
-          ListState<Collator.Pending> list =
-              backend.getPartitionedState(
-                  VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE, Collator.WAITING);
-          MapState<String, Collator.Pending> earlier =
-              backend.getPartitionedState(
-                  VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE, map);
-          for (Collator.Pending p : new ArrayList<>((List<Collator.Pending>) list.get())) {
-            earlier.put(p.event.eventId(), p);
-          }
-          list.clear();
-          return null;
-        });
-    Collator.Clock clock = valueState(key("push"), "clock", Collator.CLOCK);
-    assertThat(clock.waiting).isEqualTo(2);
-    clock.waitingListed = false;
-    setValueState(key("push"), "clock", Collator.CLOCK, clock);
-
-    send("e2", MIN, "push"); // overtakes e3, which the move must find
-    watermark(3 * MIN);
-    flushAt(1_000);
-
-    String openId = FeedEntry.entryId(key("push"), T0.toEpochMilli(), "e1");
-    assertThat(latestEntries()).containsOnlyKeys(openId);
-    assertThat(latestEntries().get(openId).eventCount).isEqualTo(3);
-    clock = valueState(key("push"), "clock", Collator.CLOCK);
-    assertThat(clock.waitingListed).isTrue();
-    assertThat(clock.waiting).isZero();
-    assertThat(
-            onKey(
-                key("push"),
-                () ->
-                    backend
-                        .getPartitionedState(
-                            VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE, map)
-                        .isEmpty()))
-        .as("the earlier layout's map, emptied")
-        .isTrue();
-  }
-
-  /**
-   * An entry changed under a clock of the layout before {@link Collator.Dirty}: its flags are in
-   * the entry itself. The next flush emits it from them and moves the flags into the clock.
-   */
-  @Test
-  void entriesFlaggedByAnEarlierLayoutAreEmittedAtTheNextFlush() throws Exception {
-    send("e1", 0, "push");
-    watermark(MIN); // applied: the entry in state, what changed in the clock
-    String id = FeedEntry.entryId(key("push"), T0.toEpochMilli(), "e1");
-    KeyedStateBackend<CollationKey> backend =
-        ((AbstractStreamOperator<FeedWrite>) harness.getOperator()).getKeyedStateBackend();
-    MapStateDescriptor<String, FeedEntry> entries =
-        new MapStateDescriptor<>("entries", Types.STRING, Collator.ENTRY);
-    Collator.Clock clock = valueState(key("push"), "clock", Collator.CLOCK);
-    assertThat(clock.dirty).singleElement().satisfies(d -> assertThat(d.created).isTrue());
-    onKey(
-        key("push"),
-        () -> {
-          MapState<String, FeedEntry> state =
-              backend.getPartitionedState(
-                  VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE, entries);
-          FeedEntry entry = state.get(id);
-          assertThat(entry.changed).as("no flags in the entry").isZero();
-          entry.stored = false; // as the earlier layout kept them
-          entry.changed = FeedEntry.EVENT_COUNT;
-          state.put(id, entry);
-          return null;
-        });
-    clock.dirty = null;
-    setValueState(key("push"), "clock", Collator.CLOCK, clock);
-
-    flushAt(1_000);
-
-    assertThat(harness.extractOutputValues())
-        .singleElement()
-        .satisfies(
-            w -> {
-              assertThat(w.kind).isEqualTo(FeedWrite.Kind.UPSERT);
-              assertThat(w.created).isTrue();
-              assertThat(w.entry.eventCount).isEqualTo(1);
-            });
-    assertThat(valueState(key("push"), "clock", Collator.CLOCK).dirty).isEmpty();
-  }
-
   private <T> T valueState(CollationKey key, String name, TypeInformation<T> type)
       throws Exception {
     return onKey(key, () -> valueStateOf(name, type).value());
@@ -677,18 +526,17 @@ class CollatorTest {
   }
 
   /**
-   * Ids are written once, with their event time, and forgotten by the entry that spans that time;
-   * ids of an earlier layout (the entry's id, or "" while waiting) are forgotten by their entry id.
+   * Ids in seen (a key that remembered more than its clock holds) are forgotten by the entry that
+   * spans their time; the ids of waiting events are kept.
    */
   @Test
-  void idsOfBothLayoutsAreForgottenByTheirEntryAndWaitingOnesKept() throws Exception {
+  void idsInSeenAreForgottenByTheirEntryAndWaitingOnesKept() throws Exception {
     send("e1", 0, "push");
     send("e2", MIN, "push");
     watermark(2 * MIN);
-    String entryId = FeedEntry.entryId(key("push"), T0.toEpochMilli(), "e1");
     KeyedStateBackend<CollationKey> backend =
         ((AbstractStreamOperator<FeedWrite>) harness.getOperator()).getKeyedStateBackend();
-    // A key of an earlier layout: its ids in seen, not in its clock.
+    // Moved from the clock to seen, as a 17th id would move them.
     Collator.Clock clock = valueState(key("push"), "clock", Collator.CLOCK);
     assertThat(clock.seenIds).extracting(id -> id.eventId).containsExactly("e1", "e2");
     assertThat(idsInSeen(key("push"))).isZero();
@@ -698,21 +546,20 @@ class CollatorTest {
     onKey(
         key("push"),
         () -> {
-          MapState<String, String> seen =
+          MapState<String, Long> seen =
               backend.getPartitionedState(
                   VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE, Collator.SEEN);
           for (Collator.SeenId id : ids) {
-            seen.put(id.eventId, Collator.seenAt(id.at));
+            seen.put(id.eventId, id.at);
           }
-          assertThat(seen.get("e1")).isEqualTo(Collator.seenAt(T0.toEpochMilli()));
-          seen.put("e2", entryId); // as the earlier layout wrote it once e2 was applied
-          seen.put("earlier-waiting", ""); // and an event still waiting then
+          assertThat(seen.get("e1")).isEqualTo(T0.toEpochMilli());
           return null;
         });
     send("e3", 2 * 24 * 60 * MIN, "push"); // waits: the watermark is before it
     watermark(2 * 24 * 60 * MIN - 1); // a day past the entry's last event: its ids forgotten
 
-    assertThat(rememberedIds(key("push"))).isEqualTo(2); // e3, and the earlier waiting one
+    // e3, waiting, and e2: at the frontier, where a waiting event may still be, so kept.
+    assertThat(rememberedIds(key("push"))).isEqualTo(2);
     send("e1", 0, "push"); // no longer a duplicate: it comes more than a day late
     send("e3", 2 * 24 * 60 * MIN, "push"); // still one
     watermark(2 * 24 * 60 * MIN + 1);
@@ -813,7 +660,7 @@ class CollatorTest {
         ((AbstractStreamOperator<FeedWrite>) harness.getOperator()).getKeyedStateBackend();
     CollationKey current = backend.getCurrentKey();
     backend.setCurrentKey(key);
-    MapState<String, String> seen =
+    MapState<String, Long> seen =
         backend.getPartitionedState(
             VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE, Collator.SEEN);
     int n = 0;
