@@ -81,10 +81,7 @@ public final class ActivityFeedJob implements WeirJob {
       DataStream<ActivityEvent> events, FeedSettings settings, Sink<FeedWrite> store) {
     events
         .keyBy(CollationKey::of)
-        .transform(
-            "collate",
-            KryoFree.pojoOf(FeedWrite.class),
-            new CollatorOperator(new Collator(settings)))
+        .transform("collate", KryoFree.pojoOf(FeedWrite.class), new Collator(settings))
         .uid(NAME + "-collate")
         .name("collate")
         .sinkTo(store)

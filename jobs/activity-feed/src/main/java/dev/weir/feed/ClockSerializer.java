@@ -2,9 +2,8 @@ package dev.weir.feed;
 
 import dev.weir.common.types.FastStringSerializer;
 import dev.weir.common.types.SerializerTypeInfo;
-import dev.weir.feed.Collator.Clock;
-import dev.weir.feed.Collator.Dirty;
-import dev.weir.feed.Collator.SeenId;
+import dev.weir.feed.Clock.Dirty;
+import dev.weir.feed.Clock.SeenId;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,11 +18,12 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * A key's {@link Clock}, field by field without reflection. It is read and written once per event
- * and per timer: as a POJO, its dozen fields and up to 16 remembered ids went through {@code
- * Field.get}/{@code set} and boxing each time (issue 27). Format: a byte (0: null, 1: this layout),
- * the scalar fields, then the remembered ids and the dirty entries, each list as its size (-1:
- * null) and its elements; strings (null too) as {@link FastStringSerializer} writes them.
+ * A key's {@link Clock}, field by field without reflection: it is read and written once per event
+ * and per timer, and a POJO serializer would take its dozen fields and up to 16 remembered ids
+ * through {@code Field.get}/{@code set} and boxing each time. Format: a byte (0: null, 1: this
+ * layout), the scalar fields, then the remembered ids (their count, -1: null) and the dirty entries
+ * (their count), each id or entry in turn; strings (null too) as {@link FastStringSerializer}
+ * writes them.
  *
  * <p>A clock that Flink's POJO serializer wrote (weir before this serializer) restores: its
  * snapshot is compatible after migration, and Flink rewrites the clocks with this one.
@@ -145,7 +145,7 @@ public final class ClockSerializer extends TypeSerializerSingleton<Clock> {
     if (ids < 0) {
       clock.seenIds = null;
     } else {
-      clock.seenIds = new ArrayList<>(Math.max(ids, Collator.IDS_IN_CLOCK));
+      clock.seenIds = new ArrayList<>(Math.max(ids, Clock.IDS_IN_CLOCK));
       for (int i = 0; i < ids; i++) {
         clock.seenIds.add(new SeenId(FastStringSerializer.read(in), in.readLong()));
       }

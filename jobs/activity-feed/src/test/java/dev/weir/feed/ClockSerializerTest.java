@@ -6,8 +6,8 @@ import dev.weir.common.types.KryoFree;
 import dev.weir.common.types.StateThroughSavepoint;
 import dev.weir.common.types.StateThroughSavepoint.Backend;
 import dev.weir.common.types.StateThroughSavepoint.Kind;
-import dev.weir.feed.Collator.Clock;
-import dev.weir.feed.Collator.SeenId;
+import dev.weir.feed.Clock.Dirty;
+import dev.weir.feed.Clock.SeenId;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.typeutils.SerializerTestBase;
@@ -55,7 +55,11 @@ class ClockSerializerTest extends SerializerTestBase<Clock> {
   void clocksThePojoSerializerWroteAreMigrated(Backend backend) throws Exception {
     List<Clock> restored =
         StateThroughSavepoint.restore(
-            List.of(busy()), KryoFree.pojoOf(Clock.class), Collator.CLOCK, Kind.VALUE, backend);
+            List.of(busy()),
+            KryoFree.pojoOf(Clock.class),
+            ClockSerializer.TYPE,
+            Kind.VALUE,
+            backend);
 
     assertThat(restored).singleElement().usingRecursiveComparison().isEqualTo(busy());
   }
@@ -67,13 +71,13 @@ class ClockSerializerTest extends SerializerTestBase<Clock> {
     clock.frontier = 1_700_000_000_000L;
     clock.flushAt = 1_000;
     clock.releaseAt = 1_700_000_060_000L;
-    clock.patienceAt = Collator.NONE;
+    clock.patienceAt = Clock.NONE;
     clock.waiting = 2;
     clock.latestWaitingAt = 1_700_000_061_000L;
     clock.entryTimerAt = Long.MAX_VALUE;
     clock.shown = true;
     clock.seenIds = new ArrayList<>(List.of(new SeenId("e1", 1), new SeenId("𝄞", 2)));
-    Collator.Dirty dirty = new Collator.Dirty();
+    Dirty dirty = new Dirty();
     dirty.entryId = "e-ana-push-⛺";
     dirty.changed = 5;
     dirty.created = true;
