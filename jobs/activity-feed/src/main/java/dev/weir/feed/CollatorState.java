@@ -2,11 +2,13 @@ package dev.weir.feed;
 
 import dev.weir.common.types.JsonMapSerializer;
 import dev.weir.common.types.KryoFree;
+import java.util.List;
 import org.apache.flink.api.common.state.KeyedStateStore;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.StateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -61,6 +63,10 @@ final class CollatorState {
    * key with waiting events one of each kind; per key one processing-time timer for its flush.
    */
   static final String TIMERS = "user-timers";
+
+  /** Every keyed state above: what a savepoint of the collator holds, besides the timers. */
+  static final List<StateDescriptor<?, ?>> DESCRIPTORS =
+      List.of(WAITING, ENTRIES, SEEN, SHOWN, CLOCK);
 
   final ListState<WaitingEvent> waiting;
   final MapState<String, FeedEntry> entries;
