@@ -22,7 +22,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * id, action) on event time → {@code feed_entry}, updated in place → {@code feed_archive}.
  *
  * <p>Its timers, one per live entry, stay where the RocksDB backend keeps them by default, in
- * RocksDB: on the heap each held ~340 B of it (docs/state.md).
+ * RocksDB: on the heap they would cost heap per live entry (docs/state.md).
  */
 public final class ActivityFeedJob implements WeirJob {
 
