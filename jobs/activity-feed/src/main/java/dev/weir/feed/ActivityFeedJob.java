@@ -25,7 +25,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * id, action) on event time → {@code feed_entry}, updated in place → {@code feed_archive}.
  *
  * <p>Its timers, one per live entry, stay where the RocksDB backend keeps them by default, in
- * RocksDB: on the heap each held ~340 B of it (docs/state.md).
+ * RocksDB: on the heap they would cost heap per live entry (docs/state.md).
  */
 public final class ActivityFeedJob implements WeirJob {
 
@@ -102,10 +102,7 @@ public final class ActivityFeedJob implements WeirJob {
       DataStream<ActivityEvent> events, FeedSettings settings, Sink<FeedWrite> store) {
     events
         .keyBy(CollationKey::of)
-        .transform(
-            "collate",
-            KryoFree.pojoOf(FeedWrite.class),
-            new CollatorOperator(new Collator(settings)))
+        .transform("collate", KryoFree.pojoOf(FeedWrite.class), new Collator(settings))
         .uid(NAME + "-collate")
         .name("collate")
         .sinkTo(store)

@@ -6,21 +6,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What the collator keeps of the keys it saw since the last flush: their clocks, read from state
- * once and written back once, and the events they added to the waiting list. The events of a burst
- * arrive a few dozen records apart and wait a few seconds for the watermark; each read its key's
- * clock from RocksDB and wrote it back, and appended itself to the key's list, read again and
- * cleared at its release: a get, a put and a merge per event, a third of the collate thread's time
- * (issue 27). {@link Collator} writes all of it into keyed state when a checkpoint is taken, before
- * the keyed state is snapshotted, and when {@code capacity} keys or {@code capacity} waiting events
- * are held. What is lost on a crash is what the replay from the checkpoint makes again.
+ * The keys {@link ClockStore} holds between checkpoints: their clocks, read from state once and
+ * written back once, and the events they added to their waiting list. At most {@code capacity} keys
+ * and {@code capacity} waiting events; then the store writes them all back. What is lost on a crash
+ * is what the replay from the checkpoint makes again.
  */
 final class ClockCache {
 
   /** One key's part. */
   static final class Held {
     /** The clock as last read or written: null when the key has none (or it was cleared). */
-    Collator.Clock clock;
+    Clock clock;
 
     boolean clockWritten;
 
@@ -28,12 +24,12 @@ final class ClockCache {
     final boolean waitingInState;
 
     /** Events added to the waiting list since the key was read, or the whole list if replaced. */
-    List<Collator.Pending> waiting;
+    List<WaitingEvent> waiting;
 
     /** Whether {@link #waiting} replaces the list in state, rather than adds to it. */
     boolean waitingReplaced;
 
-    Held(Collator.Clock clock, boolean clockWritten, boolean waitingInState) {
+    Held(Clock clock, boolean clockWritten, boolean waitingInState) {
       this.clock = clock;
       this.clockWritten = clockWritten;
       this.waitingInState = waitingInState;
@@ -67,14 +63,14 @@ final class ClockCache {
   }
 
   /** Holds a clock read from state (null: the key has none). */
-  Held read(CollationKey key, Collator.Clock clock) {
+  Held read(CollationKey key, Clock clock) {
     Held h = new Held(clock, false, clock != null && clock.waiting != 0);
     held.put(key, h);
     return h;
   }
 
   /** An event added to the key's waiting list. */
-  void addWaiting(Held h, Collator.Pending pending) {
+  void addWaiting(Held h, WaitingEvent pending) {
     if (h.waiting == null) {
       h.waiting = new ArrayList<>();
     }
@@ -86,7 +82,7 @@ final class ClockCache {
    * The key's waiting list is now {@code waiting} (what a release left): the events it no longer
    * holds are no longer counted.
    */
-  void replaceWaiting(Held h, List<Collator.Pending> waiting) {
+  void replaceWaiting(Held h, List<WaitingEvent> waiting) {
     events += waiting.size() - (h.waiting == null ? 0 : h.waiting.size());
     h.waiting = waiting;
     h.waitingReplaced = true;

@@ -2,9 +2,8 @@ package dev.weir.feed;
 
 import dev.weir.common.types.FastStringSerializer;
 import dev.weir.common.types.SerializerTypeInfo;
-import dev.weir.feed.Collator.Clock;
-import dev.weir.feed.Collator.Dirty;
-import dev.weir.feed.Collator.SeenId;
+import dev.weir.feed.Clock.Dirty;
+import dev.weir.feed.Clock.SeenId;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,11 +18,12 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * A key's {@link Clock}, field by field without reflection. It is read and written once per event
- * and per timer: as a POJO, its dozen fields and up to 16 remembered ids went through {@code
- * Field.get}/{@code set} and boxing each time (issue 27). Format: a byte (0: null, 1: this layout),
- * the scalar fields, then the remembered ids and the dirty entries, each list as its size (-1:
- * null) and its elements; strings (null too) as {@link FastStringSerializer} writes them.
+ * A key's {@link Clock}, field by field without reflection: it is read and written once per event
+ * and per timer, and a POJO serializer would take its dozen fields and up to 16 remembered ids
+ * through {@code Field.get}/{@code set} and boxing each time. Format: a byte (0: null, 1: this
+ * layout), the scalar fields, then the remembered ids (their count, -1: null) and the dirty entries
+ * (their count), each id or entry in turn; strings (null too) as {@link FastStringSerializer}
+ * writes them.
  *
  * <p>A clock that Flink's POJO serializer wrote (weir before this serializer) restores: its
  * snapshot is compatible after migration, and Flink rewrites the clocks with this one.
@@ -65,18 +65,17 @@ public final class ClockSerializer extends TypeSerializerSingleton<Clock> {
     to.latestWaitingAt = from.latestWaitingAt;
     to.entryTimerAt = from.entryTimerAt;
     to.shown = from.shown;
-    to.waitingListed = from.waitingListed;
-    if (from.seenIds != null) {
+    if (from.seenIds == null) {
+      to.seenIds = null;
+    } else {
       to.seenIds = new ArrayList<>(from.seenIds.size());
       for (SeenId id : from.seenIds) {
         to.seenIds.add(new SeenId(id.eventId, id.at));
       }
     }
-    if (from.dirty != null) {
-      to.dirty = new ArrayList<>(from.dirty.size());
-      for (Dirty d : from.dirty) {
-        to.dirty.add(new Dirty(d.entryId, d.changed, d.created));
-      }
+    to.dirty = new ArrayList<>(from.dirty.size());
+    for (Dirty d : from.dirty) {
+      to.dirty.add(new Dirty(d.entryId, d.changed, d.created));
     }
     return to;
   }
@@ -106,8 +105,7 @@ public final class ClockSerializer extends TypeSerializerSingleton<Clock> {
     out.writeInt(clock.waiting);
     out.writeLong(clock.latestWaitingAt);
     out.writeLong(clock.entryTimerAt);
-    out.writeInt(clock.shown);
-    out.writeBoolean(clock.waitingListed);
+    out.writeBoolean(clock.shown);
     List<SeenId> ids = clock.seenIds;
     out.writeInt(ids == null ? -1 : ids.size());
     if (ids != null) {
@@ -116,14 +114,11 @@ public final class ClockSerializer extends TypeSerializerSingleton<Clock> {
         out.writeLong(id.at);
       }
     }
-    List<Dirty> dirty = clock.dirty;
-    out.writeInt(dirty == null ? -1 : dirty.size());
-    if (dirty != null) {
-      for (Dirty d : dirty) {
-        FastStringSerializer.write(d.entryId, out);
-        out.writeInt(d.changed);
-        out.writeBoolean(d.created);
-      }
+    out.writeInt(clock.dirty.size());
+    for (Dirty d : clock.dirty) {
+      FastStringSerializer.write(d.entryId, out);
+      out.writeInt(d.changed);
+      out.writeBoolean(d.created);
     }
   }
 
@@ -145,21 +140,20 @@ public final class ClockSerializer extends TypeSerializerSingleton<Clock> {
     clock.waiting = in.readInt();
     clock.latestWaitingAt = in.readLong();
     clock.entryTimerAt = in.readLong();
-    clock.shown = in.readInt();
-    clock.waitingListed = in.readBoolean();
+    clock.shown = in.readBoolean();
     int ids = in.readInt();
-    if (ids >= 0) {
-      clock.seenIds = new ArrayList<>(Math.max(ids, Collator.IDS_IN_CLOCK));
+    if (ids < 0) {
+      clock.seenIds = null;
+    } else {
+      clock.seenIds = new ArrayList<>(Math.max(ids, Clock.IDS_IN_CLOCK));
       for (int i = 0; i < ids; i++) {
         clock.seenIds.add(new SeenId(FastStringSerializer.read(in), in.readLong()));
       }
     }
     int dirty = in.readInt();
-    if (dirty >= 0) {
-      clock.dirty = new ArrayList<>(dirty);
-      for (int i = 0; i < dirty; i++) {
-        clock.dirty.add(new Dirty(FastStringSerializer.read(in), in.readInt(), in.readBoolean()));
-      }
+    clock.dirty = new ArrayList<>(dirty);
+    for (int i = 0; i < dirty; i++) {
+      clock.dirty.add(new Dirty(FastStringSerializer.read(in), in.readInt(), in.readBoolean()));
     }
     return clock;
   }

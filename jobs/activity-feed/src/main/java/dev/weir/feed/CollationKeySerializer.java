@@ -30,9 +30,8 @@ import org.apache.flink.core.memory.DataOutputView;
  * (a flags byte, then each field in the order of its name: a null flag and the string in {@link
  * FastStringSerializer}'s bytes, which are StringValue's), so that RocksDB keys and timers of
  * savepoints taken before this serializer stay valid. It differs in how: no reflection, and the
- * whole key handed to the output in one write. The heap timers of a RocksDB backend are snapshotted
- * on the task thread, and the POJO serializer wrote each character of each timer's key through a
- * synchronized stream write: 16 % of the collate thread's time (issue 27).
+ * whole key handed to the output in one write: timers are snapshotted on the task thread, and the
+ * POJO serializer writes each character of each timer's key through a synchronized stream write.
  */
 public final class CollationKeySerializer extends TypeSerializer<CollationKey> {
 

@@ -1,775 +1,221 @@
 package dev.weir.feed;
 
+import static dev.weir.feed.Clock.NONE;
+
 import dev.weir.common.metrics.WeirMetrics;
-import dev.weir.common.types.JsonMapSerializer;
-import dev.weir.common.types.KryoFree;
 import dev.weir.schema.ActivityEvent;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.state.ListState;
-import org.apache.flink.api.common.state.ListStateDescriptor;
-import org.apache.flink.api.common.state.MapState;
-import org.apache.flink.api.common.state.MapStateDescriptor;
-import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
-import org.apache.flink.runtime.state.FunctionInitializationContext;
-import org.apache.flink.runtime.state.FunctionSnapshotContext;
-import org.apache.flink.streaming.api.TimeDomain;
-import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
-import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
-import org.apache.flink.streaming.api.operators.KeyContext;
-import org.apache.flink.util.Collector;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.runtime.state.KeyedStateBackend;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.runtime.state.VoidNamespaceSerializer;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.ChainingStrategy;
+import org.apache.flink.streaming.api.operators.InternalTimer;
+import org.apache.flink.streaming.api.operators.InternalTimerService;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.operators.TimestampedCollector;
+import org.apache.flink.streaming.api.operators.Triggerable;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
 /**
- * Collates one key's events into feed entries, on event time.
+ * Collates one key's events into feed entries, on event time: the activity feed's operator. Each
+ * concern is a part of its own, all of them working on the current key:
  *
  * <ul>
- *   <li><b>Order.</b> Events wait in state until the watermark passes them (or, if the watermark
- *       stalls, until they have waited the out-of-orderness bound), then are applied in event-time
- *       order: input out of order within the bound gives the same entries as sorted input.
- *   <li><b>Freshness.</b> Waiting for the watermark (5 s by default) would make the feed staler
- *       than its bound (2 s), so each emission also shows the waiting events, applied in order to
- *       copies of the entries: a provisional view. Once the watermark passes them, the ordered
- *       result almost always equals what was shown, and nothing more is written. It differs only
- *       when an earlier event arrives after a later one across an entry boundary (the later one was
- *       shown as opening an entry that the ordered input merges away): then that provisional row is
- *       retracted (a DELETE) and the surviving entry updated. The last emitted version of such
- *       entries is kept in state until the ordered result confirms it, so the diff names only
- *       changed columns. If the job crashes after showing a provisional entry and before a
- *       checkpoint, the retraction is not in state: so an event that was overtaken by an earlier
- *       one and then joins an entry it did not open always retracts the entry it may have opened
- *       (an idempotent DELETE that usually finds no row).
- *   <li><b>Rule.</b> An event joins the open entry if it is at most {@code gap} after the entry's
- *       last event and at most {@code max-span} after its first; otherwise it opens a new entry,
- *       whose id derives from the key and that first event.
- *   <li><b>Late events</b> (older than what this key already applied) are merged into the entry
- *       whose span they fit under the same rule, or else form an entry of their own; the open entry
- *       stays open. They are counted.
- *   <li><b>Duplicates</b> (an event id already seen) count once, if they come within {@code
- *       dedupe-window} of the last event of the entry that took the first copy: ids are forgotten
- *       after that, which bounds the state of a key that never pauses (a bot) to the ids of one
- *       window, instead of every id of {@code archive-after}.
- *   <li><b>Writes</b> are coalesced: a changed entry is emitted at most once per half of {@code
- *       max-staleness} (the store gets a quarter; see {@link FeedSettings}), naming the columns
- *       that changed.
- *   <li><b>Archival</b>: an event-time timer fires when the watermark passes {@code last_at +
- *       archive-after}; the entry is emitted for the move to the archive and leaves the state, with
- *       its event ids. State therefore holds only entries younger than archive-after, and ids of
- *       events younger than dedupe-window. Each entry has one event-time timer at a time: the
- *       moment its ids are forgotten, then its archival.
- *   <li><b>End of a bounded input</b> (the final watermark): everything waiting is applied and
- *       written; nothing is archived, since no time has passed.
+ *   <li>{@link CollationRule}: when an event joins an entry (gap, max span, late events, the
+ *       entry's id), as a function of event times alone.
+ *   <li>{@link EventOrder}: events wait until the watermark passes them (or until they waited the
+ *       out-of-orderness bound), then are applied in event-time order.
+ *   <li>{@link CoalescedWrites}: changed entries are emitted at most once per half of the staleness
+ *       bound, shown with the waiting events applied (the provisional view).
+ *   <li>{@link EventIds}: a duplicate event id counts once while its entry remembers it.
+ *   <li>{@link Archival}: each entry's timer forgets its ids, then archives it.
+ *   <li>{@link ClockStore}: the key's bookkeeping ({@link Clock}) and waiting events, held on the
+ *       heap between checkpoints.
+ *   <li>{@link CollatorState}: the keyed state they all keep, and its serializers.
  * </ul>
+ *
+ * <p>Late events (older than what their key already applied) are merged into the entry whose span
+ * they fit, or else form an entry of their own; the open entry stays open. If the job crashes after
+ * showing a provisional entry and before a checkpoint, what it showed is not in state: so an event
+ * that was overtaken by an earlier one and then joins an entry it did not open always retracts the
+ * entry it may have opened (an idempotent DELETE that usually finds no row). At the end of a
+ * bounded input (the final watermark) everything waiting is applied and written; nothing is
+ * archived, since no time has passed.
+ *
+ * <p>An operator rather than a process function: writing held clocks back needs the current key
+ * set, which only an operator can do.
  */
-public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, FeedWrite>
-    implements CheckpointedFunction {
+public final class Collator extends AbstractStreamOperator<FeedWrite>
+    implements OneInputStreamOperator<ActivityEvent, FeedWrite>,
+        Triggerable<CollationKey, VoidNamespace> {
 
   private static final long serialVersionUID = 1L;
 
   private final FeedSettings settings;
+  private final int heldKeys;
 
-  /**
-   * Events waiting for their turn: arrival time and event, in arrival order. A list: a key's
-   * arrivals since a checkpoint are one append (a RocksDB merge, nothing read) and a release at
-   * most one read and one write, where a map took a put per event, an iteration and a delete per
-   * event (issue 27). Between checkpoints they are held with the clock ({@link ClockCache}).
-   */
-  private transient ListState<Pending> waiting;
-
-  /** Where an earlier layout kept the waiting events, by event id; moved into the list on read. */
-  private transient MapState<String, Pending> legacyPending;
-
-  /** Entries still in the hot store, by entry id. */
-  private transient MapState<String, FeedEntry> entries;
-
-  /**
-   * Event ids of entries in state, with their event time (see {@link #seenAt}), of a key whose
-   * clock does not keep them ({@link Clock#seenIds} null).
-   */
-  private transient MapState<String, String> seen;
-
-  /**
-   * The version last emitted of entries whose emission included waiting events (provisional), until
-   * the ordered result confirms or corrects it.
-   */
-  private transient MapState<String, FeedEntry> shown;
-
-  /** The key's bookkeeping, one value (see {@link Clock}). */
-  private transient ValueState<Clock> clockState;
-
-  /**
-   * The bookkeeping of keys written before {@link Clock} (one value each); read once per such key,
-   * moved into its clock and cleared.
-   */
-  private transient ValueState<String> legacyOpenEntryId;
-
-  private transient ValueState<Long> legacyFrontier;
-  private transient ValueState<Long> legacyFlushAt;
-  private transient ValueState<Long> legacyReleaseAt;
-  private transient ValueState<Long> legacyPatienceAt;
-
-  /** The current key's clock, read at the start of each call and written at its end if changed. */
-  private transient Clock clock;
-
-  private transient boolean clockChanged;
-
-  /** What {@link #clocks} holds of the current key. */
-  private transient ClockCache.Held held;
-
-  /**
-   * Clocks held between checkpoints ({@link CollatorOperator}); null: read and written each call.
-   */
-  private transient ClockCache clocks;
-
-  /** Sets the current key while the held clocks are written back. */
-  private transient KeyContext keys;
-
-  /**
-   * Whether keys written before {@link Clock} may be in state: only in a job restored from a
-   * snapshot that does not say otherwise. Without them, a key with no clock is a new key, and
-   * nothing of it is read.
-   */
-  private transient boolean legacyKeys;
-
-  private transient ListState<Boolean> noLegacyKeys;
-
-  /** Each subtask's word that its keys have clocks only (union: a rescaled job reads them all). */
-  static final ListStateDescriptor<Boolean> NO_LEGACY_KEYS =
-      new ListStateDescriptor<>("no-legacy-keys", Types.BOOLEAN);
+  private transient CollationRule rule;
+  private transient CollatorState state;
+  private transient ClockStore clocks;
+  private transient EventIds ids;
+  private transient EventOrder order;
+  private transient CoalescedWrites writes;
+  private transient Archival archival;
+  private transient InternalTimerService<VoidNamespace> timers;
+  private transient KeyedStateBackend<CollationKey> keys;
+  private transient TimestampedCollector<FeedWrite> out;
 
   private transient Counter eventsIn;
   private transient Counter duplicates;
   private transient Counter lateEvents;
   private transient Counter entriesOpened;
-  private transient Counter writesEmitted;
-  private transient Counter archived;
-  private transient Counter retracted;
 
+  /** Holding as many keys between checkpoints as the settings say ({@code feed.held-keys}). */
   public Collator(FeedSettings settings) {
+    this(settings, settings.heldKeys());
+  }
+
+  /** Holding {@code heldKeys} keys; 0: none, every call reads and writes keyed state. */
+  Collator(FeedSettings settings, int heldKeys) {
     this.settings = settings;
-  }
-
-  /**
-   * Event ids remembered for deduplication. The value is {@link #seenAt} of the event's time,
-   * written once on arrival; an earlier layout wrote "" on arrival and the entry id once applied.
-   */
-  static final MapStateDescriptor<String, String> SEEN =
-      new MapStateDescriptor<>("seen", Types.STRING, Types.STRING);
-
-  /** Its event's details in {@link JsonMapSerializer}'s form, not Kryo's. */
-  static final TypeInformation<Pending> PENDING = KryoFree.pojoOf(Pending.class);
-
-  static final ListStateDescriptor<Pending> WAITING =
-      new ListStateDescriptor<>("waiting-events", PENDING);
-
-  /** Its recent details as a list of POJOs, not Kryo's. */
-  static final TypeInformation<FeedEntry> ENTRY = KryoFree.pojoOf(FeedEntry.class);
-
-  /** Written field by field ({@link ClockSerializer}); earlier savepoints' POJO form migrates. */
-  static final TypeInformation<Clock> CLOCK = ClockSerializer.TYPE;
-
-  /** Absent, for the times of {@link Clock}. */
-  static final long NONE = Long.MIN_VALUE;
-
-  /** Not known yet (a key written before {@link Clock} kept no such summary). */
-  static final int UNKNOWN = -1;
-
-  /**
-   * A key's bookkeeping in one value, read and written once per call: it was five values read one
-   * by one, and iterations of the waiting events and of the entries to find what the summaries here
-   * say (issue 27: RocksDB reads and seeks were most of the collate thread's time).
-   */
-  public static class Clock {
-    /** The entry that the next in-order event may join, if any. */
-    public String openEntryId;
-
-    /** The latest event time applied for this key ({@link #NONE}: none yet). */
-    public long frontier = NONE;
-
-    /** The processing time at which dirty entries are emitted next, if scheduled. */
-    public long flushAt = NONE;
-
-    /**
-     * The event-time and processing-time timers set for the waiting events, if any: one of each per
-     * key, at the earliest waiting event's time and patience, not one per event. The
-     * processing-time one only once a flush finds events still waiting (see processElement).
-     */
-    public long releaseAt = NONE;
-
-    public long patienceAt = NONE;
-
-    /** How many events wait in {@code waiting} ({@link #UNKNOWN} until counted). */
-    public int waiting = UNKNOWN;
-
-    /** The latest event time among them (meaningful when {@code waiting > 0}). */
-    public long latestWaitingAt = NONE;
-
-    /**
-     * The earliest {@link FeedEntry#archiveTimerAt} of the entries in state ({@link #NONE}: not
-     * known yet, {@link Long#MAX_VALUE}: no entry).
-     */
-    public long entryTimerAt = NONE;
-
-    /** Whether {@code shown} may hold an entry: 0 no, 1 maybe, {@link #UNKNOWN}. */
-    public int shown = UNKNOWN;
-
-    /**
-     * Whether this key's waiting events are in the list. False in a clock of an earlier layout
-     * (restored, the field gets the constructor's value), whose waiting events were in a map.
-     */
-    public boolean waitingListed;
-
-    /**
-     * The ids of this key's remembered events with their times, while there are at most {@link
-     * #IDS_IN_CLOCK}: the duplicate check reads them with the clock, where two reads and writes of
-     * {@code seen} per event were a quarter of the collate thread's state calls (issue 27). Null:
-     * the ids are in {@code seen} (a key that remembered more, or a clock of an earlier layout).
-     */
-    public List<SeenId> seenIds;
-
-    /**
-     * The entries to emit at the next flush, with what changed in each since the last: kept here,
-     * where a flush reads them with the clock, instead of in the entries, which every flush
-     * iterated and wrote again only to clear their flags (issue 27). Null in a clock of an earlier
-     * layout, whose entries carry their own flags ({@link FeedEntry#changed}, {@link
-     * FeedEntry#stored}) until its next flush.
-     */
-    public List<Dirty> dirty;
-
-    public Clock() {}
-  }
-
-  /** How many event ids a clock keeps before they move to {@code seen}. */
-  static final int IDS_IN_CLOCK = 16;
-
-  /** An event id remembered for deduplication, with the event's time. */
-  public static class SeenId {
-    public String eventId;
-    public long at;
-
-    public SeenId() {}
-
-    SeenId(String eventId, long at) {
-      this.eventId = eventId;
-      this.at = at;
-    }
-  }
-
-  /** An entry to emit at the next flush. */
-  public static class Dirty {
-    public String entryId;
-
-    /** The columns changed since the last emission ({@link FeedEntry}'s bits). */
-    public int changed;
-
-    /** Whether the entry has not been emitted yet: its row is created. */
-    public boolean created;
-
-    public Dirty() {}
-
-    Dirty(String entryId, int changed, boolean created) {
-      this.entryId = entryId;
-      this.changed = changed;
-      this.created = created;
-    }
-  }
-
-  /** An event waiting to be applied. */
-  public static class Pending {
-    public ActivityEvent event;
-    public long arrivedAt;
-
-    /** Whether an event older than this one arrived after it (it may have been shown early). */
-    public boolean overtaken;
-
-    public Pending() {}
-
-    Pending(ActivityEvent event, long arrivedAt) {
-      this.event = event;
-      this.arrivedAt = arrivedAt;
-    }
-
-    long at() {
-      return event.occurredAt().toEpochMilli();
-    }
+    this.heldKeys = heldKeys;
+    this.chainingStrategy = ChainingStrategy.ALWAYS;
   }
 
   @Override
-  public void initializeState(FunctionInitializationContext context) throws Exception {
-    noLegacyKeys = context.getOperatorStateStore().getUnionListState(NO_LEGACY_KEYS);
-    boolean said = false;
-    boolean none = true;
-    if (context.isRestored()) {
-      for (Boolean word : noLegacyKeys.get()) {
-        said = true;
-        none &= word;
-      }
-    }
-    legacyKeys = context.isRestored() && !(said && none);
-  }
-
-  @Override
-  public void snapshotState(FunctionSnapshotContext context) throws Exception {
-    // Before the keyed state is taken (Flink snapshots a function's state first).
-    flushClocks();
-    noLegacyKeys.update(List.of(!legacyKeys));
-  }
-
-  FeedSettings settings() {
-    return settings;
-  }
-
-  /**
-   * Holds up to {@code capacity} keys' clocks between checkpoints, set by {@link CollatorOperator}.
-   */
-  void holdClocks(KeyContext keys, int capacity) {
-    this.keys = keys;
-    this.clocks = new ClockCache(capacity);
-  }
-
-  /** Writes the held clocks into keyed state, and forgets them. */
-  void flushClocks() throws Exception {
-    if (clocks == null || clocks.size() == 0) {
-      return;
-    }
-    Object current = keys.getCurrentKey();
-    clocks.flush(
-        (key, h) -> {
-          keys.setCurrentKey(key);
-          if (h.clockWritten) {
-            if (h.clock == null) {
-              clockState.clear();
-            } else {
-              clockState.update(h.clock);
-            }
-          }
-          List<Pending> events = h.waiting == null ? List.of() : h.waiting;
-          if (h.waitingReplaced && h.waitingInState) {
-            if (events.isEmpty()) {
-              waiting.clear();
-            } else {
-              waiting.update(events);
-            }
-          } else if (!events.isEmpty()) {
-            waiting.addAll(events);
-          }
-        });
-    held = null;
-    if (current != null) {
-      keys.setCurrentKey(current);
-    }
-  }
-
-  @Override
-  public void open(OpenContext openContext) {
-    waiting = getRuntimeContext().getListState(WAITING);
-    legacyPending =
-        getRuntimeContext().getMapState(new MapStateDescriptor<>("pending", Types.STRING, PENDING));
-    entries =
-        getRuntimeContext().getMapState(new MapStateDescriptor<>("entries", Types.STRING, ENTRY));
-    seen = getRuntimeContext().getMapState(SEEN);
-    shown = getRuntimeContext().getMapState(new MapStateDescriptor<>("shown", Types.STRING, ENTRY));
-    clockState = getRuntimeContext().getState(new ValueStateDescriptor<>("clock", CLOCK));
-    legacyOpenEntryId =
-        getRuntimeContext().getState(new ValueStateDescriptor<>("open-entry", Types.STRING));
-    legacyFrontier =
-        getRuntimeContext().getState(new ValueStateDescriptor<>("frontier", Types.LONG));
-    legacyFlushAt =
-        getRuntimeContext().getState(new ValueStateDescriptor<>("flush-at", Types.LONG));
-    legacyReleaseAt =
-        getRuntimeContext().getState(new ValueStateDescriptor<>("release-at", Types.LONG));
-    legacyPatienceAt =
-        getRuntimeContext().getState(new ValueStateDescriptor<>("patience-at", Types.LONG));
-    var metrics = getRuntimeContext().getMetricGroup();
+  public void open() throws Exception {
+    super.open();
+    out = new TimestampedCollector<>(output);
+    keys = getKeyedStateBackend();
+    timers = getInternalTimerService(CollatorState.TIMERS, VoidNamespaceSerializer.INSTANCE, this);
+    rule = new CollationRule(settings);
+    state = new CollatorState(getKeyedStateStore());
+    clocks = new ClockStore(state, this, heldKeys);
+    ids = new EventIds(state.seen, clocks);
+    order = new EventOrder(settings, clocks, timers);
+    MetricGroup metrics = getMetricGroup();
     eventsIn = metrics.counter(WeirMetrics.EVENTS_IN);
     duplicates = metrics.counter("weirDuplicateEvents");
     lateEvents = metrics.counter(WeirMetrics.LATE_EVENTS);
     entriesOpened = metrics.counter("weirEntriesOpened");
-    writesEmitted = metrics.counter("weirEntryWritesEmitted");
-    archived = metrics.counter("weirEntriesArchived");
-    retracted = metrics.counter("weirProvisionalEntriesRetracted");
+    writes =
+        new CoalescedWrites(
+            rule,
+            settings,
+            state,
+            clocks,
+            timers,
+            metrics.counter("weirEntryWritesEmitted"),
+            metrics.counter("weirProvisionalEntriesRetracted"));
+    archival =
+        new Archival(
+            rule, state, clocks, ids, writes, timers, metrics.counter("weirEntriesArchived"));
   }
 
   @Override
-  public void processElement(ActivityEvent event, Context ctx, Collector<FeedWrite> out)
-      throws Exception {
+  public void snapshotState(StateSnapshotContext context) throws Exception {
+    super.snapshotState(context);
+    // Before the keyed state is taken: Flink snapshots it after this.
+    clocks.flush();
+  }
+
+  /** Writes the held clocks into keyed state, as a checkpoint does. */
+  void flushClocks() throws Exception {
+    clocks.flush();
+  }
+
+  @Override
+  public void processElement(StreamRecord<ActivityEvent> record) throws Exception {
+    ActivityEvent event = record.getValue();
     eventsIn.inc();
-    loadClock(ctx.getCurrentKey());
-    if (seenBefore(event.eventId())) {
+    Clock clock = clocks.load(keys.getCurrentKey());
+    if (ids.seenBefore(event.eventId())) {
       duplicates.inc();
-      saveClock(); // if reading it moved an earlier layout's bookkeeping
       return;
     }
     long at = event.occurredAt().toEpochMilli();
-    remember(event.eventId(), at);
+    ids.remember(event.eventId(), at);
     if (clock.frontier != NONE && at < clock.frontier) {
       lateEvents.inc();
-      applyLate(event, ctx);
-      saveClock();
+      applyLate(event, at);
+      clocks.save();
       return;
     }
-    markOvertaken(at);
-    long now = ctx.timerService().currentProcessingTime();
-    addWaiting(new Pending(event, now));
-    clock.waiting++;
-    clock.latestWaitingAt = Math.max(clock.latestWaitingAt, at);
-    if (clock.releaseAt == NONE || at < clock.releaseAt) {
-      ctx.timerService().registerEventTimeTimer(at);
-      clock.releaseAt = at;
-    }
-    scheduleFlush(ctx);
-    if (clock.patienceAt == NONE) {
-      long patience = roundUp(now + settings.outOfOrdernessMs());
-      if (clock.flushAt > patience) {
-        ctx.timerService().registerProcessingTimeTimer(patience);
-        clock.patienceAt = patience;
-      }
-    }
-    // Else the flush, due first, sets the patience timer if events still wait then (rearm): at
-    // replay speed the watermark has released them by that time, and no such timer is needed.
-    clockChanged = true;
-    saveClock();
-  }
-
-  private boolean seenBefore(String eventId) throws Exception {
-    if (clock.seenIds == null) {
-      return seen.contains(eventId);
-    }
-    for (SeenId id : clock.seenIds) {
-      if (id.eventId.equals(eventId)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** Remembers the event's id: in the clock while it has room, else (for good) in seen. */
-  private void remember(String eventId, long at) throws Exception {
-    if (clock.seenIds == null) {
-      seen.put(eventId, seenAt(at));
-      return;
-    }
-    clockChanged = true;
-    if (clock.seenIds.size() < IDS_IN_CLOCK) {
-      clock.seenIds.add(new SeenId(eventId, at));
-      return;
-    }
-    for (SeenId id : clock.seenIds) {
-      seen.put(id.eventId, seenAt(id.at));
-    }
-    seen.put(eventId, seenAt(at));
-    clock.seenIds = null;
-  }
-
-  /**
-   * Marks the waiting events later than {@code at} as overtaken. In order input has none: the
-   * waiting events are read only if the latest of them is later (or not known).
-   */
-  private void markOvertaken(long at) throws Exception {
-    if (clock.waiting == 0 || (clock.waiting > 0 && clock.latestWaitingAt <= at)) {
-      return;
-    }
-    List<Pending> all = new ArrayList<>();
-    long latest = NONE;
-    boolean marked = false;
-    for (Pending p : waitingEvents()) {
-      all.add(p);
-      latest = Math.max(latest, p.at());
-      if (p.at() > at && !p.overtaken) {
-        p.overtaken = true;
-        marked = true;
-      }
-    }
-    if (marked) {
-      keepWaiting(all);
-    }
-    clock.waiting = all.size();
-    clock.latestWaitingAt = latest;
-  }
-
-  /** Reads the current key's clock: from its legacy values for a key written before it. */
-  private void loadClock(CollationKey key) throws Exception {
-    clock = readClock(key);
-    clockChanged = false;
-    if (clock != null) {
-      if (!clock.waitingListed) {
-        listWaiting();
-      }
-      return;
-    }
-    clock = new Clock();
-    if (!legacyKeys) {
-      clock.waiting = 0; // a new key
-      clock.entryTimerAt = Long.MAX_VALUE;
-      clock.shown = 0;
-      clock.waitingListed = true;
-      clock.dirty = new ArrayList<>();
-      clock.seenIds = new ArrayList<>();
-      return;
-    }
-    listWaiting();
-    String openId = legacyOpenEntryId.value();
-    Long frontier = legacyFrontier.value();
-    Long flushAt = legacyFlushAt.value();
-    Long releaseAt = legacyReleaseAt.value();
-    Long patienceAt = legacyPatienceAt.value();
-    if (openId != null || frontier != null || flushAt != null) {
-      clock.openEntryId = openId;
-      clock.frontier = frontier == null ? NONE : frontier;
-      clock.flushAt = flushAt == null ? NONE : flushAt;
-      legacyOpenEntryId.clear();
-      legacyFrontier.clear();
-      legacyFlushAt.clear();
-      clockChanged = true;
-    }
-    if (frontier == null) {
-      // Entries are made only by events applied in order, which set the frontier: none here.
-      clock.entryTimerAt = Long.MAX_VALUE;
-    }
-    if (releaseAt != null || patienceAt != null) {
-      clock.releaseAt = releaseAt == null ? NONE : releaseAt;
-      clock.patienceAt = patienceAt == null ? NONE : patienceAt;
-      legacyReleaseAt.clear();
-      legacyPatienceAt.clear();
-      clockChanged = true;
-    }
-  }
-
-  /** Moves a key's waiting events from the map of an earlier layout into the list, counted. */
-  private void listWaiting() throws Exception {
-    if (clock.waiting != 0) {
-      List<Pending> moved = new ArrayList<>();
-      long latest = NONE;
-      for (Pending p : legacyPending.values()) {
-        moved.add(p);
-        latest = Math.max(latest, p.at());
-      }
-      for (Pending p : moved) {
-        addWaiting(p);
-      }
-      legacyPending.clear();
-      clock.waiting = moved.size();
-      clock.latestWaitingAt = latest;
-    }
-    clock.waitingListed = true;
-    clockChanged = true;
-  }
-
-  private Clock readClock(CollationKey key) throws Exception {
-    if (clocks == null) {
-      return clockState.value();
-    }
-    held = clocks.get(key);
-    if (held == null) {
-      if (clocks.full()) {
-        flushClocks();
-      }
-      held = clocks.read(key, clockState.value());
-    }
-    return held.clock;
-  }
-
-  /** The key's waiting events, in arrival order; not to be changed (see {@link #keepWaiting}). */
-  private List<Pending> waitingEvents() throws Exception {
-    if (clocks != null && (held.waitingReplaced || !held.waitingInState)) {
-      return held.waiting == null ? List.of() : held.waiting;
-    }
-    List<Pending> all = new ArrayList<>();
-    Iterable<Pending> inState = waiting.get();
-    if (inState != null) {
-      inState.forEach(all::add);
-    }
-    if (clocks != null && held.waiting != null) {
-      all.addAll(held.waiting);
-    }
-    return all;
-  }
-
-  private void addWaiting(Pending event) throws Exception {
-    if (clocks == null) {
-      waiting.add(event);
-    } else {
-      clocks.addWaiting(held, event);
-    }
-  }
-
-  /** The key's waiting events are now {@code events} (empty: none). */
-  private void keepWaiting(List<Pending> events) throws Exception {
-    if (clocks != null) {
-      clocks.replaceWaiting(held, events);
-    } else if (events.isEmpty()) {
-      waiting.clear();
-    } else {
-      waiting.update(events);
-    }
-  }
-
-  private void saveClock() throws Exception {
-    if (!clockChanged) {
-      return;
-    }
-    if (clocks == null) {
-      clockState.update(clock);
-    } else {
-      held.clock = clock;
-      held.clockWritten = true;
-    }
+    long now = timers.currentProcessingTime();
+    order.await(new WaitingEvent(event, now), at);
+    writes.schedule();
+    order.armPatience(now);
+    clocks.save();
   }
 
   @Override
-  public void onTimer(long timestamp, OnTimerContext ctx, Collector<FeedWrite> out)
-      throws Exception {
-    loadClock(ctx.getCurrentKey());
-    onTimer(ctx, out);
-    clearIfEmpty();
-    saveClock();
-  }
-
-  private void onTimer(OnTimerContext ctx, Collector<FeedWrite> out) throws Exception {
-    if (ctx.timeDomain() == TimeDomain.EVENT_TIME) {
-      rearm(ctx, release(ctx, out, p -> p.at() <= ctx.timerService().currentWatermark()));
-      if (ctx.timerService().currentWatermark() == Long.MAX_VALUE) {
-        // The end of a bounded input: no more events will come, which makes nothing older.
-        // Write what is pending now (processing-time timers do not fire after the end); archive
-        // nothing.
-        setFlushAt(NONE);
-        flush(ctx.getCurrentKey(), out);
-        return;
-      }
-      archiveDue(ctx, out);
+  public void onEventTime(InternalTimer<CollationKey, VoidNamespace> timer) throws Exception {
+    out.setAbsoluteTimestamp(timer.getTimestamp());
+    clocks.load(timer.getKey());
+    long watermark = timers.currentWatermark();
+    release(watermark);
+    if (watermark == Long.MAX_VALUE) {
+      // The end of a bounded input: no more events will come, which makes nothing older. Write
+      // what is pending now (processing-time timers do not fire after the end); archive nothing.
+      writes.flush(timer.getKey(), out);
     } else {
-      long now = ctx.timerService().currentProcessingTime();
-      // The watermark stalled (e.g. the input paused): apply what has waited the bound, and
-      // everything older than it, so the order among them is still kept.
-      long patientUpTo = Long.MIN_VALUE;
-      if (clock.waiting != 0) {
-        for (Pending p : waitingEvents()) {
-          if (p.arrivedAt + settings.outOfOrdernessMs() <= now) {
-            patientUpTo = Math.max(patientUpTo, p.at());
-          }
-        }
-      }
-      long limit = patientUpTo;
-      rearm(ctx, release(ctx, out, p -> p.at() <= limit));
-      long watermark = ctx.timerService().currentWatermark();
-      if (limit != Long.MIN_VALUE && watermark < Long.MAX_VALUE) {
-        // An event released here may be older than the watermark by more than archive-after
-        // (replayed history): its archive timer is already past and would wait for the watermark
-        // to move again, which a paused input never does. Archive it now.
-        archiveDue(ctx, out);
-      }
-      if (clock.flushAt != NONE && clock.flushAt <= now) {
-        setFlushAt(NONE);
-        flush(ctx.getCurrentKey(), out);
-      }
+      archival.due(watermark, out);
     }
+    clearIfEmpty();
+    clocks.save();
   }
 
-  private interface Releasable {
-    boolean test(Pending p);
+  @Override
+  public void onProcessingTime(InternalTimer<CollationKey, VoidNamespace> timer) throws Exception {
+    out.eraseTimestamp();
+    clocks.load(timer.getKey());
+    long now = timers.currentProcessingTime();
+    // The watermark stalled (e.g. the input paused): apply what has waited the bound, and
+    // everything older than it, so the order among them is still kept.
+    long patientUpTo = order.patientUpTo(now);
+    release(patientUpTo);
+    long watermark = timers.currentWatermark();
+    if (patientUpTo != Long.MIN_VALUE && watermark < Long.MAX_VALUE) {
+      // An event released here may be older than the watermark by more than archive-after
+      // (replayed history): its archive timer is already past and would wait for the watermark
+      // to move again, which a paused input never does. Archive it now.
+      archival.due(watermark, out);
+    }
+    if (writes.due(now)) {
+      writes.flush(timer.getKey(), out);
+    }
+    clearIfEmpty();
+    clocks.save();
   }
 
-  /** What still waits after a release: its earliest event time and arrival, if any. */
-  private record Waiting(long earliestAt, long earliestArrival) {
-    static final Waiting NONE = new Waiting(Long.MAX_VALUE, Long.MAX_VALUE);
-
-    boolean none() {
-      return earliestAt == Long.MAX_VALUE;
-    }
-  }
-
-  private Waiting release(Context ctx, Collector<FeedWrite> out, Releasable releasable)
-      throws Exception {
-    if (clock.waiting == 0) {
-      return Waiting.NONE;
-    }
-    List<Pending> ready = new ArrayList<>();
-    List<Pending> left = new ArrayList<>();
-    long earliestAt = Long.MAX_VALUE;
-    long earliestArrival = Long.MAX_VALUE;
-    long latestLeft = NONE;
-    for (Pending p : waitingEvents()) {
-      if (releasable.test(p)) {
-        ready.add(p);
-      } else {
-        left.add(p);
-        latestLeft = Math.max(latestLeft, p.at());
-        earliestAt = Math.min(earliestAt, p.at());
-        earliestArrival = Math.min(earliestArrival, p.arrivedAt);
+  /** Applies the waiting events at or before {@code upTo}, in order; rearms for the rest. */
+  private void release(long upTo) throws Exception {
+    EventOrder.Released released = order.release(upTo);
+    if (!released.ready().isEmpty()) {
+      Map<String, FeedEntry> changed = new LinkedHashMap<>();
+      for (WaitingEvent p : released.ready()) {
+        apply(p, changed);
+      }
+      // Each changed entry written once, not once per event applied to it.
+      for (FeedEntry entry : changed.values()) {
+        writes.markDirty(entry);
+        state.entries.put(entry.entryId, entry);
       }
     }
-    clock.waiting = left.size();
-    clock.latestWaitingAt = latestLeft;
-    clockChanged = true;
-    Waiting stillWaiting = new Waiting(earliestAt, earliestArrival);
-    if (ready.isEmpty()) {
-      return stillWaiting;
-    }
-    keepWaiting(left);
-    ready.sort(Comparator.comparingLong(Pending::at).thenComparing(p -> p.event.eventId()));
-    Map<String, FeedEntry> changed = new LinkedHashMap<>();
-    for (Pending p : ready) {
-      apply(p, ctx, out, changed);
-    }
-    // Each changed entry written once, not once per event applied to it.
-    for (FeedEntry entry : changed.values()) {
-      markDirty(entry);
-      entries.put(entry.entryId, entry);
-    }
-    return stillWaiting;
+    order.rearm(released);
   }
 
   /**
-   * Keeps one timer of each kind due no later than the earliest waiting event needs it; a timer
-   * that already fired (or none) is set again, a later one left to fire and find nothing.
+   * Applies an event in order: it joins the open entry or opens a new one. The entries it changes
+   * are kept in {@code changed} (read from state once), for the caller to write.
    */
-  private void rearm(Context ctx, Waiting waiting) throws Exception {
-    if (waiting.none()) {
-      if (clock.releaseAt != NONE || clock.patienceAt != NONE) {
-        clock.releaseAt = NONE;
-        clock.patienceAt = NONE;
-        clockChanged = true;
-      }
-      return;
-    }
-    long release = clock.releaseAt;
-    if (release == NONE
-        || release <= ctx.timerService().currentWatermark()
-        || release > waiting.earliestAt()) {
-      ctx.timerService().registerEventTimeTimer(waiting.earliestAt());
-      clock.releaseAt = waiting.earliestAt();
-      clockChanged = true;
-    }
-    long patience = roundUp(waiting.earliestArrival() + settings.outOfOrdernessMs());
-    long patient = clock.patienceAt;
-    if (patient == NONE
-        || patient <= ctx.timerService().currentProcessingTime()
-        || patient > patience) {
-      ctx.timerService().registerProcessingTimeTimer(patience);
-      clock.patienceAt = patience;
-      clockChanged = true;
-    }
-  }
-
-  /**
-   * Applies an event in order: join the open entry or open a new one. The entries it changes are
-   * kept in {@code changed} (read from state once), for the caller to write.
-   */
-  private void apply(
-      Pending p, Context ctx, Collector<FeedWrite> out, Map<String, FeedEntry> changed)
-      throws Exception {
+  private void apply(WaitingEvent p, Map<String, FeedEntry> changed) throws Exception {
+    Clock clock = clocks.clock();
     ActivityEvent event = p.event;
     long at = p.at();
     String openId = clock.openEntryId;
@@ -777,376 +223,77 @@ public class Collator extends KeyedProcessFunction<CollationKey, ActivityEvent, 
     if (openId != null) {
       open = changed.get(openId);
       if (open == null) {
-        open = entries.get(openId);
+        open = state.entries.get(openId);
       }
     }
     FeedEntry entry;
-    if (joins(open, at)) {
+    if (rule.joins(open, at)) {
       entry = open;
       entry.setLastAt(Math.max(entry.lastAt, at));
       if (p.overtaken) {
-        // It may have been shown as opening an entry before the earlier event came (see above).
-        CollationKey key = ctx.getCurrentKey();
-        String mayHaveOpened = FeedEntry.entryId(key, at, event.eventId());
-        if (!changed.containsKey(mayHaveOpened)
-            && !entries.contains(mayHaveOpened)
-            && (clock.shown == 0 || !shown.contains(mayHaveOpened))) {
-          out.collect(FeedWrite.retract(key.workspaceId(), mayHaveOpened));
-        }
+        retractWhatItMayHaveOpened(p, at, changed);
       }
     } else {
-      entry = newEntry(event, at, ctx);
+      entry = newEntry(event, at);
       clock.openEntryId = entry.entryId;
     }
-    addDetails(entry, event, at, ctx);
+    count(entry, event);
     changed.put(entry.entryId, entry);
     clock.frontier = clock.frontier == NONE ? at : Math.max(clock.frontier, at);
-    clockChanged = true;
-  }
-
-  private boolean joins(FeedEntry open, long at) {
-    return open != null
-        && at - open.lastAt <= settings.gapMs()
-        && at - open.firstAt <= settings.maxSpanMs();
-  }
-
-  /** A late event: merge into the entry whose span it fits, else an entry of its own. */
-  private void applyLate(ActivityEvent event, Context ctx) throws Exception {
-    long at = event.occurredAt().toEpochMilli();
-    FeedEntry fit = null;
-    for (FeedEntry e : entries.values()) {
-      boolean near = at >= e.firstAt - settings.gapMs() && at <= e.lastAt + settings.gapMs();
-      boolean withinSpan = Math.max(e.lastAt, at) - Math.min(e.firstAt, at) <= settings.maxSpanMs();
-      if (near && withinSpan && (fit == null || e.firstAt < fit.firstAt)) {
-        fit = e;
-      }
-    }
-    FeedEntry entry = fit != null ? fit : newEntry(event, at, ctx);
-    entry.setFirstAt(Math.min(entry.firstAt, at));
-    entry.setLastAt(Math.max(entry.lastAt, at));
-    addDetails(entry, event, at, ctx);
-    markDirty(entry);
-    entries.put(entry.entryId, entry);
+    clocks.changed();
   }
 
   /**
-   * Moves what changed in the entry into the clock's list of entries to emit, before the entry is
-   * written to state: the entry is then written only when it changes, not again at its emission. A
-   * clock of an earlier layout leaves the flags in the entry, where its next flush finds them.
+   * An overtaken event that joins an entry it did not open may have been shown opening one before
+   * the earlier event came, and a crash since may have lost what was shown: that entry is
+   * retracted, unless it is in state.
    */
-  private void markDirty(FeedEntry entry) {
-    if (clock.dirty == null || (entry.changed == 0 && entry.stored)) {
-      return;
+  private void retractWhatItMayHaveOpened(WaitingEvent p, long at, Map<String, FeedEntry> changed)
+      throws Exception {
+    CollationKey key = keys.getCurrentKey();
+    String mayHaveOpened = FeedEntry.entryId(key, at, p.event.eventId());
+    if (!changed.containsKey(mayHaveOpened)
+        && !state.entries.contains(mayHaveOpened)
+        && !writes.isShown(mayHaveOpened)) {
+      out.collect(FeedWrite.retract(key.workspaceId(), mayHaveOpened));
     }
-    Dirty dirty = null;
-    for (Dirty d : clock.dirty) {
-      if (d.entryId.equals(entry.entryId)) {
-        dirty = d;
-        break;
-      }
-    }
-    if (dirty == null) {
-      dirty = new Dirty();
-      dirty.entryId = entry.entryId;
-      clock.dirty.add(dirty);
-    }
-    dirty.changed |= entry.changed;
-    dirty.created |= !entry.stored;
-    entry.changed = 0;
-    entry.stored = true;
-    clockChanged = true;
   }
 
-  private FeedEntry newEntry(ActivityEvent event, long at, Context ctx) {
+  /** A late event: merged into the entry whose span it fits, else an entry of its own. */
+  private void applyLate(ActivityEvent event, long at) throws Exception {
+    FeedEntry fit = rule.lateFit(state.entries.values(), at);
+    FeedEntry entry = fit != null ? fit : newEntry(event, at);
+    entry.setFirstAt(Math.min(entry.firstAt, at));
+    entry.setLastAt(Math.max(entry.lastAt, at));
+    count(entry, event);
+    writes.markDirty(entry);
+    state.entries.put(entry.entryId, entry);
+  }
+
+  private FeedEntry newEntry(ActivityEvent event, long at) {
     entriesOpened.inc();
-    FeedEntry entry = FeedEntry.open(ctx.getCurrentKey(), at, event.eventId());
+    FeedEntry entry = FeedEntry.open(keys.getCurrentKey(), at, event.eventId());
     // One timer per entry; when it fires early (the entry grew), it is set again.
-    setEntryTimer(entry, nextTimer(entry, ctx.timerService().currentWatermark()), ctx);
+    archival.setTimer(entry, timers.currentWatermark());
     return entry;
   }
 
-  /** Sets the entry's one timer, and the key's earliest entry timer with it. */
-  private void setEntryTimer(FeedEntry entry, long at, Context ctx) {
-    entry.archiveTimerAt = at;
-    ctx.timerService().registerEventTimeTimer(at);
-    if (clock.entryTimerAt != NONE && at < clock.entryTimerAt) {
-      clock.entryTimerAt = at;
-      clockChanged = true;
-    }
-  }
-
   /** Counts the event into the entry (the caller writes the entry to state). */
-  private void addDetails(FeedEntry entry, ActivityEvent event, long at, Context ctx)
-      throws Exception {
-    entry.incrementCount();
-    entry.addDetail(FeedEntry.Detail.of(event), settings.recentDetails());
-    scheduleFlush(ctx);
+  private void count(FeedEntry entry, ActivityEvent event) {
+    rule.count(entry, event);
+    writes.schedule();
   }
 
-  private void scheduleFlush(Context ctx) {
-    if (clock.flushAt == NONE) {
-      long due = ctx.timerService().currentProcessingTime() + settings.coalesceMs();
-      setFlushAt(due);
-      ctx.timerService().registerProcessingTimeTimer(due);
-    }
-  }
-
-  private void setFlushAt(long at) {
-    clock.flushAt = at;
-    clockChanged = true;
-  }
-
-  /**
-   * The entries as they will be once the waiting events are applied in order: copies of the open
-   * entry and of the entries the waiting events open, by id.
-   */
-  private Map<String, FeedEntry> provisionalView(CollationKey key) throws Exception {
-    Map<String, FeedEntry> view = new LinkedHashMap<>();
-    if (clock.waiting == 0) {
-      return view;
-    }
-    List<Pending> waitingNow = new ArrayList<>();
-    waitingNow.addAll(waitingEvents());
-    if (waitingNow.isEmpty()) {
-      return view;
-    }
-    waitingNow.sort(Comparator.comparingLong(Pending::at).thenComparing(p -> p.event.eventId()));
-    String openId = clock.openEntryId;
-    FeedEntry open = openId == null ? null : entries.get(openId);
-    FeedEntry current = open == null ? null : open.copy();
-    for (Pending p : waitingNow) {
-      long at = p.at();
-      if (joins(current, at)) {
-        current.setLastAt(Math.max(current.lastAt, at));
-      } else {
-        current = FeedEntry.open(key, at, p.event.eventId());
-      }
-      current.incrementCount();
-      current.addDetail(FeedEntry.Detail.of(p.event), settings.recentDetails());
-      view.put(current.entryId, current);
-    }
-    return view;
-  }
-
-  /**
-   * Emits every entry that differs from what was last emitted, naming what changed: the ordered
-   * entries, shown with the waiting events applied (see "Freshness" above).
-   */
-  private void flush(CollationKey key, Collector<FeedWrite> out) throws Exception {
-    Map<String, FeedEntry> view = provisionalView(key);
-    Map<String, FeedEntry> dirty = new LinkedHashMap<>();
-    Map<String, Dirty> pending = new HashMap<>();
-    if (clock.dirty == null) {
-      // A clock of an earlier layout: its entries carry their flags; moved into the clock's form.
-      clock.dirty = new ArrayList<>();
-      for (Map.Entry<String, FeedEntry> e : entries.entries()) {
-        FeedEntry entry = e.getValue();
-        if (entry.changed != 0 || !entry.stored) {
-          markDirty(entry);
-          entries.put(entry.entryId, entry);
-        }
-      }
-    }
-    for (Dirty d : clock.dirty) {
-      FeedEntry entry = entries.get(d.entryId);
-      if (entry != null) {
-        dirty.put(d.entryId, entry);
-        pending.put(d.entryId, d);
-      }
-    }
-    Set<String> ids = new LinkedHashSet<>(dirty.keySet());
-    ids.addAll(view.keySet());
-    // Almost always empty: read only if it may hold something. A remove of an absent id is a
-    // RocksDB tombstone that every later seek of the state had to step over (issue 27).
-    Set<String> stillShown = new HashSet<>();
-    if (clock.shown != 0) {
-      shown.keys().forEach(stillShown::add);
-      ids.addAll(stillShown);
-    }
-    for (String id : ids) {
-      FeedEntry ordered = dirty.containsKey(id) ? dirty.get(id) : entries.get(id);
-      FeedEntry target = view.getOrDefault(id, ordered);
-      FeedEntry last = stillShown.contains(id) ? shown.get(id) : null;
-      if (target == null) {
-        out.collect(FeedWrite.retract(last.workspaceId, id));
-        retracted.inc();
-        shown.remove(id);
-        stillShown.remove(id);
-        continue;
-      }
-      Dirty orderedDirty = pending.get(id);
-      int orderedChanged = orderedDirty == null ? 0 : orderedDirty.changed;
-      boolean created =
-          last == null && (ordered == null || (orderedDirty != null && orderedDirty.created));
-      int changed;
-      if (last != null) {
-        changed = FeedEntry.diff(last, target);
-      } else if (ordered != null && target != ordered) {
-        changed = orderedChanged | FeedEntry.diff(ordered, target);
-      } else {
-        changed = target == ordered ? orderedChanged : target.changed;
-      }
-      if (created || changed != 0) {
-        out.collect(FeedWrite.upsert(target, changed, created));
-        writesEmitted.inc();
-      }
-      if (target == ordered) {
-        if (stillShown.remove(id)) {
-          shown.remove(id);
-        }
-      } else {
-        target.changed = 0;
-        shown.put(id, target);
-        stillShown.add(id);
-      }
-    }
-    if (!clock.dirty.isEmpty()) {
-      clock.dirty = new ArrayList<>(); // all emitted
-      clockChanged = true;
-    }
-    int shownNow = stillShown.isEmpty() ? 0 : 1;
-    if (clock.shown != shownNow) {
-      clock.shown = shownNow;
-      clockChanged = true;
-    }
-  }
-
-  /**
-   * Handles the entries whose timer is due: archives those past archive-after, forgets the ids of
-   * those past dedupe-window, and sets the timer again for the others (grown since it was set).
-   */
-  private void archiveDue(Context ctx, Collector<FeedWrite> out) throws Exception {
-    long watermark = ctx.timerService().currentWatermark();
-    if (clock.entryTimerAt != NONE && clock.entryTimerAt > watermark) {
-      return; // the common case: a release timer; neither the entries nor the ids are read
-    }
-    List<FeedEntry> due = new ArrayList<>();
-    long earliest = Long.MAX_VALUE;
-    for (FeedEntry entry : entries.values()) {
-      if (entry.archiveTimerAt <= watermark) {
-        due.add(entry);
-      } else {
-        earliest = Math.min(earliest, entry.archiveTimerAt);
-      }
-    }
-    clock.entryTimerAt = earliest;
-    clockChanged = true;
-    if (due.isEmpty()) {
-      return;
-    }
-    for (FeedEntry entry : due) {
-      if (archiveTime(entry) <= watermark) {
-        out.collect(FeedWrite.archive(entry));
-        archived.inc();
-        entries.remove(entry.entryId);
-        if (clock.dirty != null && clock.dirty.removeIf(d -> d.entryId.equals(entry.entryId))) {
-          clockChanged = true; // the archive write carries the entry as it is
-        }
-        if (clock.shown != 0) {
-          shown.remove(entry.entryId);
-        }
-        if (entry.entryId.equals(clock.openEntryId)) {
-          clock.openEntryId = null;
-        }
-      } else {
-        setEntryTimer(entry, nextTimer(entry, watermark), ctx);
-        entries.put(entry.entryId, entry);
-      }
-    }
-    forgetIds(watermark);
-  }
-
-  /**
-   * Drops the ids of events whose entry left the state or ended more than dedupe-window ago. An
-   * applied event lies within its entry's span (joining or merging widens the span to its time), so
-   * an id is kept while a remembered entry spans its time, or while it may wait (a waiting event is
-   * never older than the latest applied one: releases go in event-time order). One write per event:
-   * the entry's id is not written into {@code seen} (issue 27).
-   */
-  private void forgetIds(long watermark) throws Exception {
-    List<FeedEntry> remembered = new ArrayList<>();
-    for (FeedEntry entry : entries.values()) {
-      if (entry.lastAt + settings.dedupeWindowMs() > watermark) {
-        remembered.add(entry);
-      }
-    }
-    if (clock.seenIds != null) {
-      if (clock.seenIds.removeIf(id -> !remembered(id.at, clock.frontier, remembered))) {
-        clockChanged = true;
-      }
-      return;
-    }
-    Iterator<Map.Entry<String, String>> ids = seen.iterator();
-    while (ids.hasNext()) {
-      if (!remembered(ids.next().getValue(), clock.frontier, remembered)) {
-        ids.remove();
-      }
-    }
-  }
-
-  private static boolean remembered(String seenValue, long frontier, List<FeedEntry> entries) {
-    if (seenValue.isEmpty()) {
-      return true; // an earlier layout's waiting event
-    }
-    if (!seenValue.startsWith(SEEN_AT)) { // an earlier layout's entry id
-      return entries.stream().anyMatch(e -> e.entryId.equals(seenValue));
-    }
-    return remembered(
-        Long.parseLong(seenValue, SEEN_AT.length(), seenValue.length(), 10), frontier, entries);
-  }
-
-  /** Whether the id of an event at {@code at} is still needed (see {@link #forgetIds}). */
-  private static boolean remembered(long at, long frontier, List<FeedEntry> entries) {
-    if (at >= frontier) {
-      return true;
-    }
-    for (FeedEntry entry : entries) {
-      if (entry.firstAt <= at && at <= entry.lastAt) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** Marks a value of {@code seen} as an event time (an entry id is hexadecimal, never this). */
-  private static final String SEEN_AT = "@";
-
-  /** The value of {@code seen} for an event at {@code at}. */
-  static String seenAt(long at) {
-    return SEEN_AT + at;
-  }
-
-  /** Nothing left for this key: drop the bookkeeping too, so idle keys cost no state. */
+  /** Nothing left for this key: its bookkeeping goes too, so that idle keys cost no state. */
   private void clearIfEmpty() throws Exception {
+    Clock clock = clocks.clock();
     if (clock.waiting > 0 || clock.openEntryId != null) {
       return; // the open entry is in state: not empty, and nothing read to know it
     }
-    // Nothing waits (counted when the clock was read): only the entries and shown are looked at.
-    if (entries.isEmpty() && (clock.shown == 0 || shown.isEmpty())) {
-      if (clock.seenIds == null) {
-        seen.clear(); // else it holds nothing: a seek saved
-      }
-      if (clocks == null) {
-        clockState.clear();
-      } else {
-        held.clock = null;
-        held.clockWritten = true;
-      }
-      clockChanged = false;
+    // Nothing waits (counted in the clock): only the entries and shown are looked at.
+    if (state.entries.isEmpty() && (!clock.shown || state.shown.isEmpty())) {
+      ids.clear();
+      clocks.clear();
     }
-  }
-
-  private long archiveTime(FeedEntry entry) {
-    return entry.lastAt + settings.archiveAfterMs();
-  }
-
-  /** When the entry needs its timer next: its ids forgotten, if not yet, else its archival. */
-  private long nextTimer(FeedEntry entry, long watermark) {
-    long forgetAt = entry.lastAt + settings.dedupeWindowMs();
-    return forgetAt > watermark && forgetAt < archiveTime(entry) ? forgetAt : archiveTime(entry);
-  }
-
-  private static long roundUp(long ms) {
-    return (ms / 100 + 1) * 100;
   }
 }

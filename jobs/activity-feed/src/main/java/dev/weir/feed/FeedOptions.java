@@ -59,7 +59,7 @@ public final class FeedOptions {
           .withDescription(
               "How long after its entry's last event an event id is remembered, so that a duplicate"
                   + " counts once. It bounds the collator's state per key to the ids of this window"
-                  + " (about 100 bytes each); a duplicate arriving later counts again.");
+                  + " (docs/state.md); a duplicate arriving later counts again.");
 
   public static final ConfigOption<Integer> HELD_KEYS =
       ConfigOptions.key("feed.held-keys")
@@ -67,11 +67,10 @@ public final class FeedOptions {
           .defaultValue(100_000)
           .withDescription(
               "Keys whose bookkeeping the collator holds in memory between checkpoints, and"
-                  + " waiting events it holds at most as many of: about 1.1 kB of heap per key and"
-                  + " 0.4 kB per waiting event, up to ~150 MB per collator subtask at the default"
-                  + " (docs/state.md). Then all are written to RocksDB early. A key still held when"
-                  + " its release and its coalesced write come saves a RocksDB read and write each:"
-                  + " at replay speed, 10,000 held keys left weir at 0.6-0.7 of its rate.");
+                  + " waiting events it holds at most as many of; then all are written to RocksDB"
+                  + " early. A key still held when its release and its coalesced write come saves a"
+                  + " RocksDB read and write each. What it costs in heap, and saves in time:"
+                  + " docs/state.md.");
 
   private FeedOptions() {}
 }

@@ -3,6 +3,7 @@ package dev.weir.feed;
 import dev.weir.common.config.WeirConfig;
 import java.io.Serializable;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * The collation rule and its bounds, in milliseconds, and how many keys the collator holds in
@@ -49,7 +50,7 @@ public record FeedSettings(
   }
 
   public static FeedSettings defaults() {
-    return from(WeirConfig.from(java.util.Map.of(), java.util.Map.of()));
+    return from(WeirConfig.from(Map.of(), Map.of()));
   }
 
   /** How long the collator lets changes of one key accumulate before emitting them. */

@@ -55,8 +55,8 @@ class ClockCacheTest {
     return new CollationKey("ws", "actor", "repository", element, "push");
   }
 
-  private static Collator.Pending pending(int i) {
-    return new Collator.Pending(
+  private static WaitingEvent pending(int i) {
+    return new WaitingEvent(
         new ActivityEvent(
             "e-" + i,
             "ws",

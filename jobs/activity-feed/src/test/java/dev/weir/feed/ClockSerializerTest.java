@@ -6,8 +6,8 @@ import dev.weir.common.types.KryoFree;
 import dev.weir.common.types.StateThroughSavepoint;
 import dev.weir.common.types.StateThroughSavepoint.Backend;
 import dev.weir.common.types.StateThroughSavepoint.Kind;
-import dev.weir.feed.Collator.Clock;
-import dev.weir.feed.Collator.SeenId;
+import dev.weir.feed.Clock.Dirty;
+import dev.weir.feed.Clock.SeenId;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.api.common.typeutils.SerializerTestBase;
@@ -36,7 +36,7 @@ class ClockSerializerTest extends SerializerTestBase<Clock> {
 
   @Override
   protected Clock[] getTestData() {
-    return new Clock[] {new Clock(), busy(), legacy()};
+    return new Clock[] {new Clock(), busy(), manyIds()};
   }
 
   ClockSerializerTest() {
@@ -55,7 +55,11 @@ class ClockSerializerTest extends SerializerTestBase<Clock> {
   void clocksThePojoSerializerWroteAreMigrated(Backend backend) throws Exception {
     List<Clock> restored =
         StateThroughSavepoint.restore(
-            List.of(busy()), KryoFree.pojoOf(Clock.class), Collator.CLOCK, Kind.VALUE, backend);
+            List.of(busy()),
+            KryoFree.pojoOf(Clock.class),
+            ClockSerializer.TYPE,
+            Kind.VALUE,
+            backend);
 
     assertThat(restored).singleElement().usingRecursiveComparison().isEqualTo(busy());
   }
@@ -67,14 +71,13 @@ class ClockSerializerTest extends SerializerTestBase<Clock> {
     clock.frontier = 1_700_000_000_000L;
     clock.flushAt = 1_000;
     clock.releaseAt = 1_700_000_060_000L;
-    clock.patienceAt = Collator.NONE;
+    clock.patienceAt = Clock.NONE;
     clock.waiting = 2;
     clock.latestWaitingAt = 1_700_000_061_000L;
     clock.entryTimerAt = Long.MAX_VALUE;
-    clock.shown = 1;
-    clock.waitingListed = true;
+    clock.shown = true;
     clock.seenIds = new ArrayList<>(List.of(new SeenId("e1", 1), new SeenId("𝄞", 2)));
-    Collator.Dirty dirty = new Collator.Dirty();
+    Dirty dirty = new Dirty();
     dirty.entryId = "e-ana-push-⛺";
     dirty.changed = 5;
     dirty.created = true;
@@ -82,10 +85,10 @@ class ClockSerializerTest extends SerializerTestBase<Clock> {
     return clock;
   }
 
-  /** A clock of an earlier layout: its ids in seen, its entries' flags in the entries. */
-  private static Clock legacy() {
+  /** A key that remembers more ids than its clock holds: they are in seen. */
+  private static Clock manyIds() {
     Clock clock = new Clock();
-    clock.waiting = Collator.UNKNOWN;
+    clock.seenIds = null;
     return clock;
   }
 }

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Flink's contract tests for a serializer, the POJO serializer's bytes (RocksDB keys and timers of
  * earlier savepoints), and the take-over of its snapshot. The Collator restored from such a
- * savepoint: {@code CollatorTest.aSavepointKeyedByThePojoSerializerRestores}.
+ * savepoint: {@code CollatorStateSavepointTest.aSavepointKeyedByThePojoSerializerRestores}.
  */
 class CollationKeySerializerTest extends SerializerTestBase<CollationKey> {
 

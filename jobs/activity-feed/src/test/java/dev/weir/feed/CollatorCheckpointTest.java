@@ -16,46 +16,43 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.contrib.streaming.state.EmbeddedRocksDBStateBackend;
 import org.apache.flink.contrib.streaming.state.EmbeddedRocksDBStateBackend.PriorityQueueStateType;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
-import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.Test;
 
 /**
- * What {@link CollatorOperator} holds between checkpoints (clocks, waiting events) changes nothing
- * the collator emits: the same input, with a checkpoint taken and restored halfway, gives the same
- * writes as the collator reading and writing RocksDB in every call.
+ * A checkpoint taken and restored halfway changes nothing the collator emits: with what it holds
+ * between checkpoints ({@link ClockStore}) against reading and writing RocksDB in every call, and
+ * with timers that move from the heap to RocksDB.
  */
-class CollatorOperatorTest {
+class CollatorCheckpointTest {
 
   private static final long MIN = 60_000;
   private static final Instant T0 = Instant.parse("2026-03-02T10:00:00Z");
 
-  /** {@link CollatorTest}'s: gap 10 min, max span 1 h, out-of-orderness 5 s, staleness 2 s. */
-  private static final FeedSettings SETTINGS = CollatorTest.SETTINGS;
+  /** gap 10 min, max span 1 h, out-of-orderness 5 s, staleness 2 s. */
+  private static final FeedSettings SETTINGS = CollatorTestBase.SETTINGS;
 
   @Test
   void heldClocksAndWaitingEventsChangeNoWriteAcrossARestoredCheckpoint() throws Exception {
-    List<String> direct = run(() -> new KeyedProcessOperator<>(new Collator(SETTINGS)));
+    List<String> direct = run(() -> new Collator(SETTINGS, 0));
     assertThat(direct).hasSizeGreaterThan(100);
     // All keys held until the checkpoint; and one key held at a time, written back at every
     // other key's event.
-    assertThat(run(() -> new CollatorOperator(new Collator(SETTINGS))))
-        .containsExactlyElementsOf(direct);
-    assertThat(run(() -> new CollatorOperator(new Collator(SETTINGS), 1)))
-        .containsExactlyElementsOf(direct);
+    assertThat(run(() -> new Collator(SETTINGS))).containsExactlyElementsOf(direct);
+    assertThat(run(() -> new Collator(SETTINGS, 1))).containsExactlyElementsOf(direct);
   }
 
   @Test
   void aCheckpointWithHeapTimersRestoresWithTimersInRocksDb() throws Exception {
-    // weir set heap timers until issue 27's measurements moved them back to RocksDB: a deployed
-    // job's checkpoint holds its timers in the heap's format, and each must still fire. The two
-    // queues fire timers due at the same time in another order of keys, so the writes are
-    // compared entry by entry.
-    List<String> direct = run(() -> new KeyedProcessOperator<>(new Collator(SETTINGS)));
+    // A cluster that ran with heap timers (state.backend.rocksdb.timer-service.factory: HEAP)
+    // and goes back to RocksDB's: its checkpoint holds the timers in the heap's format, and each
+    // must still fire. The two queues fire timers due at the same time in another order of keys,
+    // so the writes are compared entry by entry.
+    List<String> direct = run(() -> new Collator(SETTINGS, 0));
     List<String> restored =
         run(
-            () -> new CollatorOperator(new Collator(SETTINGS)),
+            () -> new Collator(SETTINGS),
             PriorityQueueStateType.HEAP,
             PriorityQueueStateType.ROCKSDB);
     assertThat(byEntry(restored)).isEqualTo(byEntry(direct));
