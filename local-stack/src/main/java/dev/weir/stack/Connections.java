@@ -31,7 +31,7 @@ public record Connections(
     env.put("KAFKA_BOOTSTRAP_SERVERS", kafkaBootstrapServers);
     env.put("ELASTICSEARCH_URL", elasticsearchUrl);
     // Which engine answers there (elasticsearch8, elasticsearch9, opensearch2): for people and
-    // scripts; jobs find the engine from the cluster.
+    // scripts; jobs do not read it.
     env.put("SEARCH_ENGINE", searchEngine);
     env.put("POSTGRES_JDBC_URL", postgresJdbcUrl());
     env.put("CATALOG_JDBC_URL", postgresJdbcUrl(CATALOG_DATABASE));
