@@ -91,7 +91,7 @@ public enum SearchEngine {
   }
 
   /** Every engine's key, joined. */
-  public static String keys(String separator) {
+  private static String keys(String separator) {
     return Arrays.stream(values()).map(SearchEngine::key).collect(Collectors.joining(separator));
   }
 
@@ -124,14 +124,6 @@ public enum SearchEngine {
    */
   String folder() {
     return folder;
-  }
-
-  int minimumJava() {
-    return minimumJava;
-  }
-
-  int maximumJava() {
-    return maximumJava;
   }
 
   boolean runsOn(int javaFeatureVersion) {
