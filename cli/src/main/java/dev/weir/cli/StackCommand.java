@@ -3,17 +3,21 @@ package dev.weir.cli;
 import dev.weir.stack.Connections;
 import dev.weir.stack.LocalService;
 import dev.weir.stack.LocalStack;
+import dev.weir.stack.SearchEngine;
+import dev.weir.stack.StackSettings;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(
     name = "stack",
     mixinStandardHelpOptions = true,
     description = {
-      "Real Kafka, PostgreSQL and Elasticsearch on 127.0.0.1, fetched from Maven Central.",
+      "Real Kafka, PostgreSQL and a search engine (Elasticsearch 8 or 9, OpenSearch 2) on 127.0.0.1,",
+      "fetched from Maven Central.",
       "Files live in .weir/ (WEIR_HOME); ports: WEIR_KAFKA_PORT, WEIR_POSTGRES_PORT, WEIR_ELASTICSEARCH_PORT."
     })
 final class StackCommand {
@@ -25,8 +29,19 @@ final class StackCommand {
       mixinStandardHelpOptions = true,
       description =
           "Start every service that is not up (reusing those that are) and write .weir/stack.env.")
-  int up() {
-    LocalStack stack = LocalStack.fromEnvironment();
+  int up(
+      @Option(
+              names = "--search",
+              paramLabel = "ENGINE",
+              description =
+                  "The search engine: elasticsearch8 (default), elasticsearch9 or opensearch2"
+                      + " (also WEIR_SEARCH). One runs at a time: another one running is refused.")
+          String search) {
+    StackSettings settings = StackSettings.fromEnvironment();
+    if (search != null) {
+      settings = settings.withSearchEngine(SearchEngine.of(search));
+    }
+    LocalStack stack = new LocalStack(settings);
     long start = System.nanoTime();
     Connections connections = stack.up();
     PrintWriter out = spec.commandLine().getOut();
@@ -35,8 +50,10 @@ final class StackCommand {
         "ready in %.1f s; connection settings: %s (source it: . %s)%n",
         (System.nanoTime() - start) / 1e9, stack.envFile(), stack.envFile());
     out.printf(
-        "psql: PGPASSWORD from that file; Kafka: %s; Elasticsearch: %s%n",
-        connections.kafkaBootstrapServers(), connections.elasticsearchUrl());
+        "psql: PGPASSWORD from that file; Kafka: %s; %s: %s%n",
+        connections.kafkaBootstrapServers(),
+        stack.searchEngine().key(),
+        connections.elasticsearchUrl());
     return 0;
   }
 
@@ -75,6 +92,11 @@ final class StackCommand {
       out.printf(
           "%-14s %-26s %-13s log: %s%n", service.name(), service.address(), state, service.log());
     }
+    out.printf(
+        "search engine: %s (%s %s)%n",
+        stack.searchEngine().key(),
+        stack.searchEngine().product(),
+        stack.searchEngine().version(stack.settings().versions()));
     out.flush();
   }
 }

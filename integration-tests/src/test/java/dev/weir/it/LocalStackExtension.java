@@ -8,9 +8,11 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * Starts the local stack (real Kafka, PostgreSQL, Elasticsearch) once per test run, shared by every
- * ITCase, and stops what it started when the run ends. Set {@code -Dweir.stack.keep=true} to leave
- * it running for the next run.
+ * Starts the local stack (real Kafka, PostgreSQL, a search engine) once per test run, shared by
+ * every ITCase, and stops what it started when the run ends. Set {@code -Dweir.stack.keep=true} to
+ * leave it running for the next run. The search engine is Elasticsearch 8 unless {@code
+ * -Dweir.search=elasticsearch9|opensearch2} (or {@code WEIR_SEARCH}) says otherwise; a stack left
+ * running with another engine is refused, not replaced.
  */
 public final class LocalStackExtension implements BeforeAllCallback {
 
@@ -47,8 +49,9 @@ public final class LocalStackExtension implements BeforeAllCallback {
       long start = System.nanoTime();
       connections = stack.up();
       System.out.printf(
-          "local stack ready in %.1f s (started here: %s)%n",
+          "local stack ready in %.1f s (search engine: %s; started here: %s)%n",
           (System.nanoTime() - start) / 1e9,
+          stack.searchEngine().key(),
           stack.startedHere().stream().map(s -> s.name()).toList());
       instance = this;
       try {

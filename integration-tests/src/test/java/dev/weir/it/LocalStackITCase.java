@@ -34,6 +34,7 @@ class LocalStackITCase {
 
     Map<String, String> env = readEnvFile(stack.envFile());
     assertThat(env)
+        .containsEntry("SEARCH_ENGINE", stack.searchEngine().key())
         .containsKeys(
             "KAFKA_BOOTSTRAP_SERVERS",
             "ELASTICSEARCH_URL",
@@ -97,12 +98,12 @@ class LocalStackITCase {
     p.setProperty("weir.home", home.toString());
     p.setProperty("weir.kafka.port", Integer.toString(shared.kafkaPort()));
     p.setProperty("weir.postgres.port", Integer.toString(shared.postgresPort()));
-    // Elasticsearch pointed at the Kafka broker's port: something answers, but not Elasticsearch.
+    // The search engine pointed at the Kafka broker's port: something answers, but no search node.
     p.setProperty("weir.elasticsearch.port", Integer.toString(shared.kafkaPort()));
     LocalStack conflicting = new LocalStack(settings(p));
     assertThatThrownBy(conflicting::up)
         .isInstanceOf(StackException.class)
-        .hasMessageContaining("Elasticsearch: port " + shared.kafkaPort())
+        .hasMessageContaining(conflicting.elasticsearch().name() + ": port " + shared.kafkaPort())
         // Its own PostgreSQL password (another home) is not the running server's.
         .hasMessageContaining("PostgreSQL: port " + shared.postgresPort());
   }
@@ -137,7 +138,7 @@ class LocalStackITCase {
   }
 
   @Test
-  void aKafkaOrElasticsearchThatThisStackDidNotStartIsNotTakenForItsOwn() {
+  void aKafkaOrSearchNodeThatThisStackDidNotStartIsNotTakenForItsOwn() {
     StackSettings shared = LocalStackExtension.stack().settings();
     // Another stack's home on the shared stack's ports: its brokers and nodes answer, healthy,
     // but they are not the ones this stack started.
@@ -146,19 +147,14 @@ class LocalStackITCase {
     p.setProperty("weir.kafka.port", Integer.toString(shared.kafkaPort()));
     p.setProperty("weir.elasticsearch.port", Integer.toString(shared.elasticsearchPort()));
     LocalStack borrowing = new LocalStack(settings(p));
-    Map<String, Integer> ports =
-        Map.of("Kafka", shared.kafkaPort(), "Elasticsearch", shared.elasticsearchPort());
-    for (LocalService service : borrowing.services()) {
-      Integer port = ports.get(service.name());
-      if (port != null) {
-        assertThat(service.isUp()).as(service.name()).isFalse();
-        assertThat(service.portTaken()).as(service.name()).isTrue();
-        assertThatThrownBy(service::start)
-            .as(service.name())
-            .isInstanceOf(StackException.class)
-            .hasMessageContaining(service.name() + ": port " + port + " is taken by")
-            .hasMessageContaining("this stack did not start");
-      }
+    for (LocalService service : List.of(borrowing.kafka(), borrowing.elasticsearch())) {
+      assertThat(service.isUp()).as(service.name()).isFalse();
+      assertThat(service.portTaken()).as(service.name()).isTrue();
+      assertThatThrownBy(service::start)
+          .as(service.name())
+          .isInstanceOf(StackException.class)
+          .hasMessageContaining(service.name() + ": port " + service.port() + " is taken by")
+          .hasMessageContaining("this stack did not start");
     }
     assertThat(LocalStackExtension.stack().services())
         .allMatch(LocalService::isUp)
@@ -168,11 +164,14 @@ class LocalStackITCase {
   @Test
   void aSecondStackStartsReusesAndStopsLeavingNoProcess() {
     Path home = Path.of("target", "second-stack").toAbsolutePath();
+    // Next to the shared stack's ports (clear of their +1..+3 and +100 neighbours), so that runs
+    // on other port offsets at the same time do not collide.
+    StackSettings shared = LocalStackExtension.stack().settings();
     Properties p = new Properties();
     p.setProperty("weir.home", home.toString());
-    p.setProperty("weir.kafka.port", "29092");
-    p.setProperty("weir.postgres.port", "25432");
-    p.setProperty("weir.elasticsearch.port", "29200");
+    p.setProperty("weir.kafka.port", Integer.toString(shared.kafkaPort() + 50));
+    p.setProperty("weir.postgres.port", Integer.toString(shared.postgresPort() + 50));
+    p.setProperty("weir.elasticsearch.port", Integer.toString(shared.elasticsearchPort() + 50));
     LocalStack second = new LocalStack(settings(p));
     try {
       second.up();

@@ -7,6 +7,7 @@ import java.util.Map;
 public record Connections(
     String kafkaBootstrapServers,
     String elasticsearchUrl,
+    String searchEngine,
     String postgresHost,
     int postgresPort,
     String postgresUser,
@@ -29,6 +30,9 @@ public record Connections(
     Map<String, String> env = new LinkedHashMap<>();
     env.put("KAFKA_BOOTSTRAP_SERVERS", kafkaBootstrapServers);
     env.put("ELASTICSEARCH_URL", elasticsearchUrl);
+    // Which engine answers there (elasticsearch8, elasticsearch9, opensearch2): for people and
+    // scripts; jobs do not read it.
+    env.put("SEARCH_ENGINE", searchEngine);
     env.put("POSTGRES_JDBC_URL", postgresJdbcUrl());
     env.put("CATALOG_JDBC_URL", postgresJdbcUrl(CATALOG_DATABASE));
     env.put("PGHOST", postgresHost);

@@ -12,17 +12,19 @@ import java.util.concurrent.CompletionException;
 import java.util.stream.Collectors;
 
 /**
- * Kafka, PostgreSQL and Elasticsearch on 127.0.0.1, fetched from Maven Central and started by weir
- * itself: the one implementation behind {@code weir stack}, {@code weir demo} and the tests.
- * Services that are already up are reused; files live under one folder ({@code .weir/}).
+ * Kafka, PostgreSQL and a search engine (Elasticsearch 8 or 9, OpenSearch 2) on 127.0.0.1, fetched
+ * from Maven Central and started by weir itself: the one implementation behind {@code weir stack},
+ * {@code weir demo} and the tests. Services that are already up are reused; files live under one
+ * folder ({@code .weir/}).
  */
 public final class LocalStack {
 
   private final StackSettings settings;
   private final KafkaService kafka;
   private final PostgresService postgres;
-  private final ElasticsearchService elasticsearch;
-  private final ElasticsearchService securedElasticsearch;
+  private final SearchService elasticsearch;
+  private final SearchService securedElasticsearch;
+  private final List<LocalService> everySearchNode = new ArrayList<>();
   private final Tls tls;
   private final List<LocalService> startedHere = new ArrayList<>();
 
@@ -33,8 +35,32 @@ public final class LocalStack {
     this.tls = new Tls(settings);
     this.kafka = new KafkaService(settings, artifacts, tls);
     this.postgres = new PostgresService(settings, artifacts, processes, tls);
-    this.elasticsearch = new ElasticsearchService(settings, artifacts, processes);
-    this.securedElasticsearch = ElasticsearchService.secured(settings, artifacts, processes, tls);
+    for (SearchEngine engine : SearchEngine.values()) {
+      everySearchNode.add(new SearchService(engine, settings, artifacts, processes));
+      if (engine.isElasticsearch()) {
+        everySearchNode.add(SearchService.secured(engine, settings, artifacts, processes, tls));
+      }
+    }
+    // The engine asked for, else the one this stack runs, else the default.
+    SearchEngine engine =
+        settings
+            .searchEngine()
+            .orElseGet(
+                () ->
+                    everySearchNode.stream()
+                        .filter(LocalService::holdsItsPort)
+                        .map(node -> ((SearchService) node).engine())
+                        .findFirst()
+                        .orElse(SearchEngine.DEFAULT));
+    this.elasticsearch = new SearchService(engine, settings, artifacts, processes);
+    // Only Elasticsearch's integ-test zip has security: OpenSearch's secured node is Elasticsearch.
+    this.securedElasticsearch =
+        SearchService.secured(
+            engine.isElasticsearch() ? engine : SearchEngine.DEFAULT,
+            settings,
+            artifacts,
+            processes,
+            tls);
   }
 
   public static LocalStack fromEnvironment() {
@@ -72,8 +98,13 @@ public final class LocalStack {
     return postgres;
   }
 
+  /** The search engine's node (whichever engine the stack runs: {@link #searchEngine()}). */
   public LocalService elasticsearch() {
     return elasticsearch;
+  }
+
+  public SearchEngine searchEngine() {
+    return elasticsearch.engine();
   }
 
   /**
@@ -86,7 +117,7 @@ public final class LocalStack {
 
   /** The secured node's user and its password. */
   public String[] securedElasticsearchCredentials() {
-    return new String[] {ElasticsearchService.USER, securedElasticsearch.password()};
+    return new String[] {SearchService.USER, securedElasticsearch.password()};
   }
 
   /**
@@ -140,16 +171,17 @@ public final class LocalStack {
     startedHere().forEach(LocalService::stop);
   }
 
-  /** Stops every service of the stack's folder, whoever started it. */
+  /** Stops every service of the stack's folder (every search engine's), whoever started it. */
   public void down() {
     services().forEach(LocalService::stop);
-    securedElasticsearch.stop();
+    everySearchNode.forEach(LocalService::stop);
   }
 
   public Connections connections() {
     return new Connections(
         kafka.address(),
         elasticsearch.address(),
+        elasticsearch.engine().key(),
         StackSettings.HOST,
         settings.postgresPort(),
         PostgresService.USER,

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 
 /**
@@ -17,6 +18,7 @@ import java.util.Properties;
  *   <tr><td>Kafka port</td><td>weir.kafka.port</td><td>WEIR_KAFKA_PORT</td><td>19092 (controller +1, SASL_SSL +2, ZooKeeper +3)</td></tr>
  *   <tr><td>PostgreSQL port</td><td>weir.postgres.port</td><td>WEIR_POSTGRES_PORT</td><td>15432</td></tr>
  *   <tr><td>Elasticsearch port</td><td>weir.elasticsearch.port</td><td>WEIR_ELASTICSEARCH_PORT</td><td>19200 (transport +100)</td></tr>
+ *   <tr><td>search engine on that port</td><td>weir.search</td><td>WEIR_SEARCH</td><td>the one running, else elasticsearch8 ({@link SearchEngine})</td></tr>
  *   <tr><td>user for PostgreSQL and Elasticsearch when run as root</td><td>weir.service.user</td><td>WEIR_SERVICE_USER</td><td>nobody</td></tr>
  *   <tr><td>Maven repository to fetch from</td><td>weir.maven.remote</td><td>WEIR_MAVEN_REMOTE</td><td>Maven Central</td></tr>
  * </table>
@@ -29,7 +31,8 @@ public record StackSettings(
     String serviceUser,
     Path mavenLocalRepository,
     String mavenRemoteRepository,
-    Versions versions) {
+    Versions versions,
+    Optional<SearchEngine> searchEngine) {
 
   public static final String HOST = "127.0.0.1";
 
@@ -38,6 +41,8 @@ public record StackSettings(
       String kafka,
       String slf4j,
       String elasticsearch,
+      String elasticsearch9,
+      String opensearch,
       String postgresBinaries,
       String flink,
       String log4j,
@@ -69,7 +74,23 @@ public record StackSettings(
             "weir.maven.remote",
             "WEIR_MAVEN_REMOTE",
             "https://repo.maven.apache.org/maven2/"),
-        loadVersions());
+        loadVersions(),
+        Optional.ofNullable(setting(properties, env, "weir.search", "WEIR_SEARCH", null))
+            .map(SearchEngine::of));
+  }
+
+  /** These settings with the search engine chosen (e.g. by {@code stack up --search}). */
+  public StackSettings withSearchEngine(SearchEngine engine) {
+    return new StackSettings(
+        home,
+        kafkaPort,
+        postgresPort,
+        elasticsearchPort,
+        serviceUser,
+        mavenLocalRepository,
+        mavenRemoteRepository,
+        versions,
+        Optional.of(engine));
   }
 
   public int kafkaControllerPort() {
@@ -126,6 +147,8 @@ public record StackSettings(
           p.getProperty("kafka.version"),
           p.getProperty("slf4j.version"),
           p.getProperty("elasticsearch.version"),
+          p.getProperty("elasticsearch9.version"),
+          p.getProperty("opensearch.version"),
           p.getProperty("postgres.binaries.version"),
           p.getProperty("flink.version"),
           p.getProperty("log4j.version"),

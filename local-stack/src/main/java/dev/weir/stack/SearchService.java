@@ -19,18 +19,20 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Elasticsearch 8 from the integ-test zip on Maven Central: single node on 127.0.0.1. It has no
- * scripting, ingest or analysis-common modules; mappings stay on core types. The stack's node has
- * security off; {@link #secured} is a second node as production clusters are set up (HTTPS with the
+ * A search engine ({@link SearchEngine}: Elasticsearch 8 or 9, OpenSearch 2) from its integ-test
+ * zip on Maven Central: single node on 127.0.0.1. The zips have no scripting, ingest or
+ * analysis-common modules; mappings stay on core types. The stack's node has security off; {@link
+ * #secured} is a second Elasticsearch node as production clusters are set up (HTTPS with the
  * stack's certificate, a user and password of the file realm), started on demand.
  */
-final class ElasticsearchService implements LocalService {
+final class SearchService implements LocalService {
 
   /** The secured node's user (a superuser of its file realm). */
   static final String USER = "weir";
 
   private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
 
+  private final SearchEngine engine;
   private final StackSettings settings;
   private final Artifacts artifacts;
   private final OsProcesses processes;
@@ -40,17 +42,23 @@ final class ElasticsearchService implements LocalService {
   private final int transportPort;
   private final HttpClient http;
 
-  ElasticsearchService(StackSettings settings, Artifacts artifacts, OsProcesses processes) {
-    this(settings, artifacts, processes, null);
+  SearchService(
+      SearchEngine engine, StackSettings settings, Artifacts artifacts, OsProcesses processes) {
+    this(engine, settings, artifacts, processes, null);
   }
 
-  private ElasticsearchService(
-      StackSettings settings, Artifacts artifacts, OsProcesses processes, Tls tls) {
+  private SearchService(
+      SearchEngine engine,
+      StackSettings settings,
+      Artifacts artifacts,
+      OsProcesses processes,
+      Tls tls) {
+    this.engine = engine;
     this.settings = settings;
     this.artifacts = artifacts;
     this.processes = processes;
     this.tls = tls;
-    this.dir = settings.home().resolve(tls == null ? "elasticsearch" : "elasticsearch-secured");
+    this.dir = settings.home().resolve(engine.folder() + (tls == null ? "" : "-secured"));
     this.httpPort = settings.elasticsearchPort() + (tls == null ? 0 : 1);
     this.transportPort = settings.elasticsearchTransportPort() + (tls == null ? 0 : 1);
     HttpClient.Builder client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2));
@@ -60,15 +68,31 @@ final class ElasticsearchService implements LocalService {
     this.http = client.build();
   }
 
-  /** The secured node: HTTPS on the port after the plain node's, user {@link #USER}. */
-  static ElasticsearchService secured(
-      StackSettings settings, Artifacts artifacts, OsProcesses processes, Tls tls) {
-    return new ElasticsearchService(settings, artifacts, processes, tls);
+  /**
+   * The secured node: HTTPS on the port after the plain node's, user {@link #USER}. Only
+   * Elasticsearch has security in its integ-test zip.
+   */
+  static SearchService secured(
+      SearchEngine engine,
+      StackSettings settings,
+      Artifacts artifacts,
+      OsProcesses processes,
+      Tls tls) {
+    if (!engine.isElasticsearch()) {
+      throw new StackException(
+          engine.product() + "'s integ-test zip has no security plugin: no secured node");
+    }
+    return new SearchService(engine, settings, artifacts, processes, tls);
   }
 
+  /** The product, "Elasticsearch" or "OpenSearch" (measurements are keyed by it). */
   @Override
   public String name() {
-    return tls == null ? "Elasticsearch" : "Elasticsearch (secured)";
+    return engine.product() + (tls == null ? "" : " (secured)");
+  }
+
+  SearchEngine engine() {
+    return engine;
   }
 
   @Override
@@ -132,24 +156,23 @@ final class ElasticsearchService implements LocalService {
       return false;
     }
     if (OsProcesses.portOpen(httpPort)) {
+      refuseAnotherEngineOfThisStack();
       throw new StackException(
           name()
               + ": port "
               + httpPort
               + (healthy()
-                  ? " is taken by an Elasticsearch this stack did not start (its pid file: "
+                  ? " is taken by a search node this stack did not start (its pid file: "
                       + pidFile()
                       + ")"
-                  : " is taken by something that is not a healthy Elasticsearch")
+                  : " is taken by something that is not a healthy search node")
               + " (set WEIR_ELASTICSEARCH_PORT to use another port)");
     }
-    String version = settings.versions().elasticsearch();
+    Path javaHome = SearchEngineJava.find(engine, settings.versions());
+    String version = engine.version(settings.versions());
     Path distribution = dir.resolve("dist-" + version);
     if (!Files.exists(distribution.resolve(".unpacked"))) {
-      Path zip =
-          artifacts.resolve(
-              "org.elasticsearch.distribution.integ-test-zip:elasticsearch:zip:" + version);
-      Archives.unzipOnce(zip, distribution);
+      Archives.unzipOnce(artifacts.resolve(engine.coordinates(settings.versions())), distribution);
     }
     try {
       for (String sub : List.of("data", "logs", "tmp", "home")) {
@@ -157,19 +180,22 @@ final class ElasticsearchService implements LocalService {
       }
       Files.deleteIfExists(pidFile());
       Map<String, String> env = new HashMap<>();
-      env.put("ES_JAVA_HOME", System.getProperty("java.home"));
-      env.put("ES_JAVA_OPTS", "-Xms512m -Xmx1g");
-      env.put("ES_TMPDIR", dir.resolve("tmp").toString());
+      env.put(engine.javaHomeVariable(), javaHome.toString());
+      env.put(engine.javaOptionsVariable(), "-Xms512m -Xmx1g");
+      env.put(engine.tmpDirVariable(), dir.resolve("tmp").toString());
       env.put("HOME", dir.resolve("home").toString());
-      List<String> security = List.of("-E", "xpack.security.enabled=false");
+      List<String> engineSettings = new ArrayList<>();
+      for (String setting : engine.settings()) {
+        engineSettings.addAll(List.of("-E", setting));
+      }
       if (tls != null) {
-        security = secure(distribution, env);
+        engineSettings = secure(distribution, env);
       }
       processes.ownByServiceUser(dir);
       List<String> command = new ArrayList<>();
       command.addAll(
           List.of(
-              distribution.resolve("bin/elasticsearch").toString(),
+              distribution.resolve(engine.launcher()).toString(),
               "-d",
               "-p",
               pidFile().toString(),
@@ -192,7 +218,7 @@ final class ElasticsearchService implements LocalService {
               // A nearly full developer disk must not turn the local indices read-only.
               "-E",
               "cluster.routing.allocation.disk.threshold_enabled=false"));
-      command.addAll(security);
+      command.addAll(engineSettings);
       Path launcherLog = dir.resolve("launcher.log");
       Process launcher =
           OsProcesses.startDetached(
@@ -205,7 +231,8 @@ final class ElasticsearchService implements LocalService {
           () -> {
             if (!launcher.isAlive() && launcher.exitValue() != 0) {
               throw new StackException(
-                  "Elasticsearch launcher exited with code "
+                  name()
+                      + " launcher exited with code "
                       + launcher.exitValue()
                       + "; logs: "
                       + launcherLog
@@ -246,7 +273,7 @@ final class ElasticsearchService implements LocalService {
         StandardCopyOption.REPLACE_EXISTING);
     Files.copy(
         tls.serverKeyPem(), certs.resolve("server-key.pem"), StandardCopyOption.REPLACE_EXISTING);
-    env.put("ES_PATH_CONF", config.toString());
+    env.put(engine.configFolderVariable(), config.toString());
     // The file realm holds this one user: written anew, with the current password.
     Files.writeString(config.resolve("users"), "");
     Files.writeString(config.resolve("users_roles"), "");
@@ -286,6 +313,37 @@ final class ElasticsearchService implements LocalService {
   }
 
   private Path pidFile() {
-    return dir.resolve("elasticsearch.pid");
+    return dir.resolve(engine.product().toLowerCase() + ".pid");
+  }
+
+  /**
+   * One engine at a time on the search port: another engine this stack started there is not stopped
+   * for this one (a job or test may be using it), the start is refused saying how to switch.
+   */
+  private void refuseAnotherEngineOfThisStack() {
+    for (SearchEngine other : SearchEngine.values()) {
+      if (other == engine) {
+        continue;
+      }
+      SearchService running = new SearchService(other, settings, artifacts, processes, tls);
+      if (running.holdsItsPort()) {
+        throw new StackException(
+            name()
+                + ": port "
+                + httpPort
+                + " is taken by this stack's "
+                + other.product()
+                + " "
+                + other.version(settings.versions())
+                + " ("
+                + other.key()
+                + "), and "
+                + engine.key()
+                + " was asked for; one engine runs at a time: `weir stack down` first, then `weir stack up"
+                + " --search "
+                + engine.key()
+                + "` (or use another WEIR_HOME and WEIR_ELASTICSEARCH_PORT)");
+      }
+    }
   }
 }
