@@ -66,6 +66,7 @@ final class DocumentsCommand {
               new PostgresCatalog(source),
               spec.commandLine().getOut(),
               spec.commandLine().getErr());
+      SlotList.print(spec.commandLine().getOut(), catalogUrl, config);
       return failed == 0 ? 0 : 1;
     }
   }

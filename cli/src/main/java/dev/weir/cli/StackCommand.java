@@ -80,6 +80,10 @@ final class StackCommand {
   int status() {
     LocalStack stack = LocalStack.fromEnvironment();
     printServices(spec.commandLine().getOut(), stack, List.of());
+    if (stack.postgres().isUp()) {
+      SlotList.print(
+          spec.commandLine().getOut(), stack.connections().postgresJdbcUrl(), stack.connections());
+    }
     return stack.services().stream().allMatch(LocalService::isUp) ? 0 : 3;
   }
 

@@ -3,6 +3,8 @@ package dev.weir.it.k8s;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.weir.common.metrics.WeirMetrics;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
@@ -103,6 +105,32 @@ class GrafanaDashboardTest {
             name ->
                 assertThat(dashboard.metrics())
                     .containsAnyOf(OPERATOR + name, OPERATOR + "user_" + name));
+  }
+
+  /**
+   * The alert rules (k8s/grafana/weir-alerts.yaml) watch what the dashboard charts, so that every
+   * metric they query is one ClusterFailoverITCase sees the running jobs export.
+   */
+  @Test
+  void theAlertRulesQueryMetricsTheDashboardCharts() throws Exception {
+    JsonNode rules =
+        new ObjectMapper(new YAMLFactory())
+            .readTree(GrafanaDashboard.FILE.resolveSibling("weir-alerts.yaml").toFile());
+    List<String> queried = new ArrayList<>();
+    for (JsonNode group : rules.path("groups")) {
+      for (JsonNode rule : group.path("rules")) {
+        assertThat(rule.path("uid").asText()).as("a rule's uid").isNotBlank();
+        for (JsonNode data : rule.path("data")) {
+          if (data.path("datasourceUid").asText().equals("prometheus")) {
+            queried.addAll(GrafanaDashboard.metricNames(data.path("model").path("expr").asText()));
+          }
+        }
+      }
+    }
+    assertThat(queried)
+        .contains(
+            OPERATOR + WeirMetrics.SLOT_LAG_SECONDS, OPERATOR + WeirMetrics.SLOT_RETAINED_WAL_BYTES)
+        .allSatisfy(metric -> assertThat(dashboard.metrics()).contains(metric));
   }
 
   @Test

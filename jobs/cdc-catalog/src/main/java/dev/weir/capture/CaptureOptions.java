@@ -2,6 +2,7 @@ package dev.weir.capture;
 
 import dev.weir.common.config.WeirConfig;
 import dev.weir.documents.DocumentOptions;
+import java.time.Duration;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 
@@ -20,6 +21,15 @@ public final class CaptureOptions {
           .defaultValue("weir_catalog")
           .withDescription(
               "cdc-catalog: the publication, created for the captured tables only (filtered).");
+
+  public static final ConfigOption<Duration> HEARTBEAT =
+      ConfigOptions.key("catalog.heartbeat")
+          .durationType()
+          .defaultValue(Duration.ofSeconds(10))
+          .withDescription(
+              "cdc-catalog: how often the capture moves its slot on when its tables have no"
+                  + " changes. The server's WAL is shared by every database on it: without this, a"
+                  + " quiet catalog's slot keeps all of the other databases' WAL.");
 
   /**
    * {@code config} with a catalog capture and an index of their own, beside a deployment's defaults

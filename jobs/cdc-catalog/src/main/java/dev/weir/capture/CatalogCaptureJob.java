@@ -155,6 +155,14 @@ public final class CatalogCaptureJob implements WeirJob {
     env.fromSource(source, WatermarkStrategy.noWatermarks(), "catalog")
         .uid(NAME + "-source")
         .setParallelism(1) // one replication slot: one reader
+        .map(
+            new SlotMonitor(
+                config,
+                config.get(DocumentOptions.CATALOG_URL),
+                DocumentOptions.identifier(config, CaptureOptions.CATALOG_SLOT)))
+        .uid(NAME + "-slot")
+        .name("slot " + config.get(CaptureOptions.CATALOG_SLOT))
+        .setParallelism(1)
         .sinkTo(
             KafkaSinks.exactlyOnce(
                 config,

@@ -73,6 +73,7 @@ final class CatalogSource {
     factory.decodingPluginName("pgoutput");
     factory.debeziumProperties(properties);
     factory.startupOptions(StartupOptions.initial());
+    factory.heartbeatInterval(config.get(CaptureOptions.HEARTBEAT));
     return factory;
   }
 

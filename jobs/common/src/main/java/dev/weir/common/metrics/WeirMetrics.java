@@ -30,5 +30,15 @@ public final class WeirMetrics {
    */
   public static final String TRUNCATES = "weirTruncates";
 
+  /**
+   * A capture's replication slot (cdc-catalog): WAL bytes written since the position the slot
+   * confirmed, how long ago the WAL was at that position, and WAL the slot makes the server keep.
+   */
+  public static final String SLOT_LAG_BYTES = "weirSlotLagBytes";
+
+  public static final String SLOT_LAG_SECONDS = "weirSlotLagSeconds";
+
+  public static final String SLOT_RETAINED_WAL_BYTES = "weirSlotRetainedWalBytes";
+
   private WeirMetrics() {}
 }
