@@ -90,5 +90,22 @@ public final class IdentityOptions {
               "host:port of a Spanner emulator or mock server (plaintext, no credentials); unset in production,"
                   + " where Google application default credentials are used.");
 
+  public static final ConfigOption<Boolean> SPANNER_BUILT_IN_METRICS =
+      ConfigOptions.key("spanner.built-in-metrics")
+          .booleanType()
+          .defaultValue(false)
+          .withDescription(
+              "Whether the Spanner client exports its client-side metrics to Cloud Monitoring (needs"
+                  + " the Monitoring API and monitoring.timeSeries.create); the job's own metrics go"
+                  + " through Flink's reporter either way.");
+
+  public static final ConfigOption<Duration> SPANNER_TIMEOUT =
+      ConfigOptions.key("spanner.timeout")
+          .durationType()
+          .defaultValue(Duration.ofSeconds(60))
+          .withDescription(
+              "Longest wait for one Spanner lookup or commit; past it the task fails and the job"
+                  + " restarts from its last checkpoint.");
+
   private IdentityOptions() {}
 }
