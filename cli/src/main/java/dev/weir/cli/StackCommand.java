@@ -3,6 +3,7 @@ package dev.weir.cli;
 import dev.weir.stack.Connections;
 import dev.weir.stack.LocalService;
 import dev.weir.stack.LocalStack;
+import dev.weir.stack.SpannerEmulatorService;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -13,8 +14,8 @@ import picocli.CommandLine.Spec;
     name = "stack",
     mixinStandardHelpOptions = true,
     description = {
-      "Real Kafka, PostgreSQL and Elasticsearch on 127.0.0.1, fetched from Maven Central.",
-      "Files live in .weir/ (WEIR_HOME); ports: WEIR_KAFKA_PORT, WEIR_POSTGRES_PORT, WEIR_ELASTICSEARCH_PORT."
+      "Real Kafka, PostgreSQL and Elasticsearch on 127.0.0.1, fetched from Maven Central; Cloud Spanner's emulator where installed.",
+      "Files live in .weir/ (WEIR_HOME); ports: WEIR_KAFKA_PORT, WEIR_POSTGRES_PORT, WEIR_ELASTICSEARCH_PORT, WEIR_SPANNER_PORT."
     })
 final class StackCommand {
 
@@ -50,7 +51,7 @@ final class StackCommand {
     PrintWriter out = spec.commandLine().getOut();
     for (LocalService service : stack.services()) {
       out.printf(
-          "%-14s %s%n",
+          "%-16s %s%n",
           service.name(), service.isUp() ? "STILL UP at " + service.address() : "stopped");
     }
     return stack.services().stream().anyMatch(LocalService::isUp) ? 1 : 0;
@@ -73,7 +74,12 @@ final class StackCommand {
               ? startedHere.contains(service) ? "up (started)" : "up"
               : service.portTaken() ? "port taken" : "down";
       out.printf(
-          "%-14s %-26s %-13s log: %s%n", service.name(), service.address(), state, service.log());
+          "%-16s %-26s %-13s log: %s%n", service.name(), service.address(), state, service.log());
+    }
+    if (!stack.spanner().installed()) {
+      out.printf(
+          "%-16s not installed: identity runs on PostgreSQL only (to get it: %s)%n",
+          stack.spanner().name(), SpannerEmulatorService.HOW_TO_INSTALL);
     }
     out.flush();
   }

@@ -6,15 +6,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.stream.Collectors;
 
 /**
  * Kafka, PostgreSQL and Elasticsearch on 127.0.0.1, fetched from Maven Central and started by weir
- * itself: the one implementation behind {@code weir stack}, {@code weir demo} and the tests.
- * Services that are already up are reused; files live under one folder ({@code .weir/}).
+ * itself (and Cloud Spanner's emulator where it is installed): the one implementation behind {@code
+ * weir stack}, {@code weir demo} and the tests. Services that are already up are reused; files live
+ * under one folder ({@code .weir/}).
  */
 public final class LocalStack {
 
@@ -23,6 +26,7 @@ public final class LocalStack {
   private final PostgresService postgres;
   private final ElasticsearchService elasticsearch;
   private final ElasticsearchService securedElasticsearch;
+  private final SpannerEmulatorService spanner;
   private final Tls tls;
   private final List<LocalService> startedHere = new ArrayList<>();
 
@@ -35,6 +39,7 @@ public final class LocalStack {
     this.postgres = new PostgresService(settings, artifacts, processes, tls);
     this.elasticsearch = new ElasticsearchService(settings, artifacts, processes);
     this.securedElasticsearch = ElasticsearchService.secured(settings, artifacts, processes, tls);
+    this.spanner = new SpannerEmulatorService(settings);
   }
 
   public static LocalStack fromEnvironment() {
@@ -45,8 +50,11 @@ public final class LocalStack {
     return settings;
   }
 
+  /** The stack's services; the Spanner emulator where it is installed. */
   public List<LocalService> services() {
-    return List.of(kafka, postgres, elasticsearch);
+    return spanner.installed()
+        ? List.of(kafka, postgres, elasticsearch, spanner)
+        : List.of(kafka, postgres, elasticsearch);
   }
 
   /** The stack's certificates: {@link Tls#caPem()} is what clients of its TLS endpoints trust. */
@@ -74,6 +82,11 @@ public final class LocalStack {
 
   public LocalService elasticsearch() {
     return elasticsearch;
+  }
+
+  /** Cloud Spanner's emulator (identity's Spanner store), part of {@link #up()} if installed. */
+  public SpannerEmulatorService spanner() {
+    return spanner;
   }
 
   /**
@@ -124,7 +137,7 @@ public final class LocalStack {
       throw new StackException(String.join("\n", failures));
     }
     Connections connections = connections();
-    writeEnvFile(connections);
+    writeEnvFile(environment());
     return connections;
   }
 
@@ -169,16 +182,27 @@ public final class LocalStack {
     postgres.recreateDatabase(name);
   }
 
+  /**
+   * The variables of {@code stack.env}: the connections, and the Spanner emulator's where
+   * installed.
+   */
+  public Map<String, String> environment() {
+    Map<String, String> env = new LinkedHashMap<>(connections().environment());
+    if (spanner.installed()) {
+      env.putAll(spanner.environment());
+    }
+    return env;
+  }
+
   public Path envFile() {
     return settings.home().resolve("stack.env");
   }
 
-  private void writeEnvFile(Connections connections) {
+  private void writeEnvFile(Map<String, String> environment) {
     StringBuilder text =
         new StringBuilder("# Written by `weir stack up`. Source it: . .weir/stack.env\n");
-    connections
-        .environment()
-        .forEach((k, v) -> text.append("export ").append(k).append("='").append(v).append("'\n"));
+    environment.forEach(
+        (k, v) -> text.append("export ").append(k).append("='").append(v).append("'\n"));
     try {
       Files.writeString(envFile(), text);
       Files.setPosixFilePermissions(envFile(), PosixFilePermissions.fromString("rw-------"));

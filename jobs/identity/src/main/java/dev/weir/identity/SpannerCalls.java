@@ -6,7 +6,10 @@ import io.grpc.Channel;
 import io.grpc.ClientCall;
 import io.grpc.ClientInterceptor;
 import io.grpc.ForwardingClientCall.SimpleForwardingClientCall;
+import io.grpc.ForwardingClientCallListener.SimpleForwardingClientCallListener;
+import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
+import io.grpc.Status;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -21,27 +24,33 @@ public final class SpannerCalls {
 
   private static final AtomicLong CALLS = new AtomicLong();
   private static final AtomicLong COMMITS = new AtomicLong();
+  private static final AtomicLong ABORTED = new AtomicLong();
   private static final AtomicLong MUTATIONS = new AtomicLong();
 
   /** Totals since the process started. */
-  public record Total(long calls, long commits, long mutations) {
+  public record Total(long calls, long commits, long aborted, long mutations) {
 
     /** What was sent between {@code earlier} and this. */
     public Total minus(Total earlier) {
       return new Total(
-          calls - earlier.calls, commits - earlier.commits, mutations - earlier.mutations);
+          calls - earlier.calls,
+          commits - earlier.commits,
+          aborted - earlier.aborted,
+          mutations - earlier.mutations);
     }
 
     @Override
     public String toString() {
-      return calls + " calls, " + commits + " commits, " + mutations + " mutations so far";
+      return String.format(
+          "%d calls, %d commits, %d aborted, %d mutations so far",
+          calls, commits, aborted, mutations);
     }
   }
 
   private SpannerCalls() {}
 
   public static Total total() {
-    return new Total(CALLS.get(), COMMITS.get(), MUTATIONS.get());
+    return new Total(CALLS.get(), COMMITS.get(), ABORTED.get(), MUTATIONS.get());
   }
 
   private static final class Counter implements ClientInterceptor {
@@ -50,6 +59,21 @@ public final class SpannerCalls {
         MethodDescriptor<Q, R> method, CallOptions options, Channel next) {
       CALLS.incrementAndGet();
       return new SimpleForwardingClientCall<>(next.newCall(method, options)) {
+        @Override
+        public void start(Listener<R> listener, Metadata headers) {
+          super.start(
+              new SimpleForwardingClientCallListener<>(listener) {
+                @Override
+                public void onClose(Status status, Metadata trailers) {
+                  if (status.getCode() == Status.Code.ABORTED) {
+                    ABORTED.incrementAndGet();
+                  }
+                  super.onClose(status, trailers);
+                }
+              },
+              headers);
+        }
+
         @Override
         public void sendMessage(Q message) {
           if (message instanceof CommitRequest commit) {
