@@ -245,6 +245,16 @@ public final class FlinkCluster {
     return running;
   }
 
+  /**
+   * The TCP connections a process of the cluster ("jobmanager", "taskmanager-1", ...) holds open to
+   * {@code port}: a job whose clients closed their channels leaves none behind.
+   */
+  public int connectionsTo(String process, int port) {
+    return OsProcesses.readPid(pidFile(process))
+        .map(pid -> OsProcesses.connectionsTo(pid, port))
+        .orElse(0);
+  }
+
   /** Kills TaskManager {@code n} with SIGKILL: no shutdown, no goodbye to the JobManager. */
   public void killTaskManager(int n) {
     OsProcesses.readPid(pidFile("taskmanager-" + n))
