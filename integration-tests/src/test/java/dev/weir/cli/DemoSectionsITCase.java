@@ -3,10 +3,12 @@ package dev.weir.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.weir.common.config.WeirConfig;
+import dev.weir.identity.IdentityOptions;
 import dev.weir.it.LocalStackExtension;
 import dev.weir.it.TestDatabases;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -47,6 +49,27 @@ class DemoSectionsITCase {
             "anon-laptop-7f3a|user-ada",
             "anon-phone-91c2|user-ada",
             "anon-tablet-c04e|user-ada");
+    assertThat(result.summary()).endsWith("4 of 4 ids resolved to user-ada");
+  }
+
+  /** The same story on Cloud Spanner's emulator, which `weir demo` uses when the stack runs it. */
+  @Test
+  void identitySectionOnSpannerResolvesEveryIdOfTheShopperToHerUserId() throws Exception {
+    WeirConfig config =
+        WeirConfig.from(Map.of(), LocalStackExtension.stack().environment())
+            .with(IdentityOptions.STORE, "spanner");
+    StringWriter printed = new StringWriter();
+
+    IdentityDemo.Result result =
+        IdentityDemo.run(new PrintWriter(printed, true), config, freePort());
+
+    String out = printed.toString();
+    assertThat(result.asExpected()).as(out).isTrue();
+    assertThat(out)
+        .contains("identity_mapping in Cloud Spanner's emulator")
+        .containsPattern("e9 \\d\\d:\\d\\d ada@mail.example +newsletter_open +→ canonical user-ada")
+        .containsPattern("anon-tablet-c04e +user-ada +\\d\\d:\\d\\d +false +false")
+        .doesNotContain("EXPECTED");
     assertThat(result.summary()).endsWith("4 of 4 ids resolved to user-ada");
   }
 

@@ -44,6 +44,9 @@ class LocalStackITCase {
             "PGUSER",
             "PGPASSWORD",
             "PGDATABASE");
+    if (stack.spanner().installed()) {
+      assertThat(env).containsAllEntriesOf(stack.spanner().environment());
+    }
     String url =
         "jdbc:postgresql://"
             + env.get("PGHOST")

@@ -197,6 +197,9 @@ public final class SpannerClients {
             e.toString());
       }
     }
+    if (stopped > 0) {
+      LOG.info("stopped {} static threads of the Spanner client library with the job", stopped);
+    }
     return stopped;
   }
 
