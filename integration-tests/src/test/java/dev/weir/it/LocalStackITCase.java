@@ -148,9 +148,16 @@ class LocalStackITCase {
     p.setProperty("weir.home", Path.of("target", "borrowing-stack").toAbsolutePath().toString());
     p.setProperty("weir.kafka.port", Integer.toString(shared.kafkaPort()));
     p.setProperty("weir.elasticsearch.port", Integer.toString(shared.elasticsearchPort()));
+    p.setProperty("weir.spanner.port", Integer.toString(shared.spannerPort()));
     LocalStack borrowing = new LocalStack(settings(p));
     Map<String, Integer> ports =
-        Map.of("Kafka", shared.kafkaPort(), "Elasticsearch", shared.elasticsearchPort());
+        Map.of(
+            "Kafka",
+            shared.kafkaPort(),
+            "Elasticsearch",
+            shared.elasticsearchPort(),
+            "Spanner emulator",
+            shared.spannerPort());
     for (LocalService service : borrowing.services()) {
       Integer port = ports.get(service.name());
       if (port != null) {
@@ -176,10 +183,11 @@ class LocalStackITCase {
     p.setProperty("weir.kafka.port", "29092");
     p.setProperty("weir.postgres.port", "25432");
     p.setProperty("weir.elasticsearch.port", "29200");
+    p.setProperty("weir.spanner.port", "29010");
     LocalStack second = new LocalStack(settings(p));
     try {
       second.up();
-      assertThat(second.startedHere()).hasSize(3);
+      assertThat(second.startedHere()).hasSameSizeAs(second.services());
       assertThat(processesUnder(home)).isNotEmpty();
 
       LocalStack secondAgain = new LocalStack(settings(p));
