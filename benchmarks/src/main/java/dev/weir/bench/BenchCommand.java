@@ -136,16 +136,33 @@ public final class BenchCommand {
                   "Share of events whose distinct id was seen before (default: ${DEFAULT-VALUE}).")
           double repeat,
       @Option(
+              names = "--spanner-events",
+              defaultValue = "20000",
+              description =
+                  "Events of the pass on Cloud Spanner's emulator, run when the stack runs it; 0"
+                      + " skips it (default: ${DEFAULT-VALUE}).")
+          long spannerEvents,
+      @Option(
               names = "--out",
               defaultValue = "benchmarks/results/identity.md",
               description = "Results file (default: ${DEFAULT-VALUE}).")
           Path out)
       throws Exception {
+    LocalStack stack = LocalStack.fromEnvironment();
     dev.weir.bench.IdentityBenchmark.Result result =
-        dev.weir.bench.IdentityBenchmark.run(LocalStack.fromEnvironment(), events, repeat);
+        dev.weir.bench.IdentityBenchmark.run(stack, events, repeat);
     String md =
         dev.weir.bench.IdentityBenchmark.markdown(
-            result, "bin/weir bench identity --events " + events + " --repeat " + repeat);
+            result,
+            "bin/weir bench identity --events "
+                + events
+                + " --repeat "
+                + repeat
+                + " --spanner-events "
+                + spannerEvents);
+    if (spannerEvents > 0 && SpannerIdentityPass.available(stack)) {
+      md += SpannerIdentityPass.markdown(SpannerIdentityPass.run(stack, spannerEvents, repeat));
+    }
     writeResults(md, out);
     return 0;
   }

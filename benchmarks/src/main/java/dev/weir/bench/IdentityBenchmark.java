@@ -123,49 +123,7 @@ public final class IdentityBenchmark {
             "weir (keyed-state cache, batched lookups, writes only changed columns)",
             weirDb,
             events,
-            () -> {
-              StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-              JobRunner.configure(env, weirDb); // as deployed: checkpoints, serialization
-              env.setParallelism(parallelism);
-              int ids = distinctIds;
-              long warmUp = warmUpEvents(events);
-              DataStream<TrackingEvent> tracking =
-                  env.fromSource(
-                          new DataGeneratorSource<>(
-                              (GeneratorFunction<Long, TrackingEvent>)
-                                  i -> {
-                                    if (i == warmUp) {
-                                      markWarm();
-                                    }
-                                    return event(i, ids);
-                                  },
-                              events,
-                              RateLimiterStrategy.noOp(),
-                              Enricher.EVENT),
-                          WatermarkStrategy.noWatermarks(),
-                          "tracking")
-                      .uid("bench-tracking"); // as deployed, every operator needs a uid
-              // The job's own wiring, with no identity events and the output discarded.
-              DataStream<ReadIdentityEvent> noIdentityEvents =
-                  env.fromData(
-                          new ReadIdentityEvent(
-                              new IdentityEvent(
-                                  "", IdentityEvent.Type.IDENTIFY, "", "", "", Instant.EPOCH),
-                              new SourcePosition("", 0, 0, null)))
-                      .uid("bench-identity-events")
-                      .filter(e -> false)
-                      .uid("bench-no-identity-events");
-              IdentityStores.Opener store = IdentityStores.of(weirDb);
-              IdentityJob.resolve(
-                  tracking,
-                  noIdentityEvents,
-                  store,
-                  weirDb,
-                  new DiscardingSink<>(),
-                  IdentityJob.writeSink(store, weirDb),
-                  new DeadLetters(IdentityJob.NAME));
-              env.execute("bench identity");
-            });
+            () -> weirJob(weirDb, events, distinctIds, parallelism));
 
     WeirConfig naiveDb = BenchDatabases.fresh(stack, connections, "bench_identity_naive");
     Measurement naive =
@@ -175,6 +133,53 @@ public final class IdentityBenchmark {
             events,
             () -> naive(naiveDb, events, distinctIds));
     return new Result(events, distinctIds, weir, naive);
+  }
+
+  /**
+   * weir's job on generated events (no identity events, the output discarded) in a local
+   * MiniCluster, against the identity store {@code config} names; returns when all are processed.
+   */
+  static void weirJob(WeirConfig config, long events, int distinctIds, int parallelism)
+      throws Exception {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    JobRunner.configure(env, config); // as deployed: checkpoints, serialization
+    env.setParallelism(parallelism);
+    long warmUp = warmUpEvents(events);
+    DataStream<TrackingEvent> tracking =
+        env.fromSource(
+                new DataGeneratorSource<>(
+                    (GeneratorFunction<Long, TrackingEvent>)
+                        i -> {
+                          if (i == warmUp) {
+                            markWarm();
+                          }
+                          return event(i, distinctIds);
+                        },
+                    events,
+                    RateLimiterStrategy.noOp(),
+                    Enricher.EVENT),
+                WatermarkStrategy.noWatermarks(),
+                "tracking")
+            .uid("bench-tracking"); // as deployed, every operator needs a uid
+    // The job's own wiring, with no identity events and the output discarded.
+    DataStream<ReadIdentityEvent> noIdentityEvents =
+        env.fromData(
+                new ReadIdentityEvent(
+                    new IdentityEvent("", IdentityEvent.Type.IDENTIFY, "", "", "", Instant.EPOCH),
+                    new SourcePosition("", 0, 0, null)))
+            .uid("bench-identity-events")
+            .filter(e -> false)
+            .uid("bench-no-identity-events");
+    IdentityStores.Opener store = IdentityStores.of(config);
+    IdentityJob.resolve(
+        tracking,
+        noIdentityEvents,
+        store,
+        config,
+        new DiscardingSink<>(),
+        IdentityJob.writeSink(store, config),
+        new DeadLetters(IdentityJob.NAME));
+    env.execute("bench identity");
   }
 
   private static void naive(WeirConfig config, long events, int distinctIds) throws SQLException {

@@ -9,8 +9,10 @@ import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.feed.ActivityFeedJob;
 import dev.weir.feed.FeedOptions;
 import dev.weir.feed.FeedQuery;
+import dev.weir.identity.IdentityOptions;
 import dev.weir.stack.Connections;
 import dev.weir.stack.LocalStack;
+import dev.weir.stack.SpannerEmulatorService;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
@@ -39,7 +41,8 @@ import picocli.CommandLine.Spec;
       "then capture and index a generated catalog (cdc-catalog, search-index), change it and run the example queries;",
       "then rebuild the catalog's index with a backfill beside the running indexer, swap the alias and search again;",
       "then index a library database from its declared document (schemas/documents/library.json) and change it at every level;",
-      "then resolve one shopper's identity (identify, alias, merge) and show her events with their canonical ids.",
+      "then resolve one shopper's identity (identify, alias, merge) and show her events with their canonical ids"
+          + " (on Cloud Spanner's emulator when the stack runs it).",
       "Uses its own databases (weir_demo, weir_demo_catalog, weir_demo_library), topics (demo.*) and aliases (demo-products, demo-books),"
           + " recreated on every run. Exit code 0 only if every section showed what it should."
     })
@@ -62,6 +65,14 @@ final class DemoCommand implements Callable<Integer> {
       description =
           "Event-time age after which entries move to feed_archive (default: ${DEFAULT-VALUE}; the sample spans 3 hours).")
   String archiveAfter;
+
+  @Option(
+      names = "--identity-store",
+      paramLabel = "postgres|spanner",
+      description =
+          "Where the identity section keeps its table (default: spanner when the stack runs Cloud"
+              + " Spanner's emulator, else postgres).")
+  String identityStore;
 
   /**
    * The web UI ports the demo's jobs take: {@code --web-port} and the next five (each section's
@@ -91,9 +102,18 @@ final class DemoCommand implements Callable<Integer> {
         "   ready in %.1f s; connection settings in %s%n",
         (System.nanoTime() - start) / 1e9, stack.envFile());
 
+    String store =
+        identityStore != null ? identityStore : stack.spanner().isUp() ? "spanner" : "postgres";
+    if (store.equals("spanner") && !stack.spanner().isUp()) {
+      throw new IllegalArgumentException(
+          "--identity-store spanner needs the stack's Spanner emulator, which is not running"
+              + (stack.spanner().installed()
+                  ? ""
+                  : " (not installed: " + SpannerEmulatorService.HOW_TO_INSTALL + ")"));
+    }
     stack.recreatePostgresDatabase(DATABASE);
     WeirConfig config =
-        WeirConfig.from(Map.of(), connections.environment())
+        WeirConfig.from(Map.of(), stack.environment())
             .with(WeirOptions.POSTGRES_URL, connections.postgresJdbcUrl(DATABASE))
             .with(FeedOptions.TOPIC, TOPIC)
             .with(FeedOptions.ARCHIVE_AFTER, archiveAfter)
@@ -141,7 +161,8 @@ final class DemoCommand implements Callable<Integer> {
       summary.add(backfill.summary());
     }
     summary.add(LibraryDemo.run(out, stack, connections, config, webPort));
-    IdentityDemo.Result identity = IdentityDemo.run(out, config, webPort);
+    IdentityDemo.Result identity =
+        IdentityDemo.run(out, config.with(IdentityOptions.STORE, store), webPort);
     summary.add(identity.summary());
 
     out.println("== 12. what each job did");

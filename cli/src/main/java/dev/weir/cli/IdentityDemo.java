@@ -1,14 +1,21 @@
 package dev.weir.cli;
 
+import com.google.cloud.spanner.Key;
+import com.google.cloud.spanner.KeySet;
+import com.google.cloud.spanner.Mutation;
 import dev.weir.cli.load.EventProducer;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.JobRunner;
 import dev.weir.common.kafka.KafkaClients;
 import dev.weir.common.kafka.KafkaTopics;
-import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.identity.IdentityJob;
+import dev.weir.identity.IdentityKey;
 import dev.weir.identity.IdentityOptions;
+import dev.weir.identity.IdentityRecord;
+import dev.weir.identity.IdentityStore;
+import dev.weir.identity.IdentityStores;
+import dev.weir.identity.SpannerClients;
 import dev.weir.schema.EnrichedTrackingEvent;
 import dev.weir.schema.EventCodec;
 import dev.weir.schema.EventSchema;
@@ -17,17 +24,16 @@ import dev.weir.schema.InvalidEventException;
 import dev.weir.schema.TrackingEvent;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.stream.Stream;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -59,12 +65,16 @@ final class IdentityDemo {
   private final WeirConfig config;
   private final EventProducer producer;
   private final KafkaConsumer<byte[], byte[]> enriched;
+
+  /** The identity table, read through the job's own store (PostgreSQL or Spanner). */
+  private final IdentityStore table;
+
   private final Map<String, EnrichedTrackingEvent> received = new HashMap<>();
   private int sent;
   private int minute;
   private boolean asExpected = true;
 
-  private IdentityDemo(PrintWriter out, WeirConfig config) {
+  private IdentityDemo(PrintWriter out, WeirConfig config) throws Exception {
     this.out = out;
     this.config = config;
     this.producer = new EventProducer(config);
@@ -75,13 +85,15 @@ final class IdentityDemo {
     props.setProperty(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     this.enriched =
         new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    this.table = IdentityStores.of(config).open();
   }
 
   /** What the section did: a line for the demo's summary, and whether every id was as expected. */
   record Result(String summary, boolean asExpected) {}
 
   /**
-   * @param base the demo's configuration; its database gets the table identity_mapping
+   * @param base the demo's configuration; identity.store says where the table is: PostgreSQL (the
+   *     configuration's database gets it) or Spanner (the shopper's rows are deleted first)
    */
   static Result run(PrintWriter out, WeirConfig base, int webPort) throws Exception {
     WeirConfig config =
@@ -91,10 +103,20 @@ final class IdentityDemo {
             .with(WeirOptions.DLQ_TOPIC, "demo.dlq.identity");
     KafkaTopics.deleteTopics(
         config, List.of(TRACKING, IDENTITY, ENRICHED, config.get(WeirOptions.DLQ_TOPIC)));
+    boolean spanner = config.get(IdentityOptions.STORE).equals("spanner");
+    if (spanner) {
+      forgetTheShopper(config);
+    }
     out.printf(
         "== 11. identity: %s + %s → identity job → %s (each event with the canonical id of its"
-            + " person) and the table identity_mapping (web UI: :%d)%n",
-        TRACKING, IDENTITY, ENRICHED, webPort + 5);
+            + " person) and the table identity_mapping in %s (web UI: :%d)%n",
+        TRACKING,
+        IDENTITY,
+        ENRICHED,
+        spanner
+            ? "Cloud Spanner's emulator (" + SpannerClients.Settings.of(config).emulatorHost() + ")"
+            : "PostgreSQL",
+        webPort + 5);
     out.flush();
     JobClient job =
         JobRunner.start(new IdentityJob(), RunCommand.localEnvironment(webPort + 5), config);
@@ -105,7 +127,18 @@ final class IdentityDemo {
     } finally {
       demo.enriched.close();
       demo.producer.close();
+      demo.table.close();
       job.cancel().get();
+    }
+  }
+
+  /** The Spanner emulator keeps its rows between demos: the shopper starts unknown each time. */
+  private static void forgetTheShopper(WeirConfig config) {
+    try (SpannerClients.Lease spanner = SpannerClients.lease(SpannerClients.Settings.of(config))) {
+      spanner
+          .client()
+          .writeAtLeastOnce(
+              List.of(Mutation.delete("identity_mapping", KeySet.prefixRange(Key.of(PROJECT)))));
     }
   }
 
@@ -221,16 +254,9 @@ final class IdentityDemo {
 
   /** The canonical id the table holds for {@code distinctId}; an id it does not hold is its own. */
   private String canonicalOf(String distinctId) throws Exception {
-    try (Connection c = PostgresConnectionProvider.open(config);
-        PreparedStatement ps =
-            c.prepareStatement(
-                "SELECT canonical_id FROM identity_mapping WHERE project_id = ? AND distinct_id = ?")) {
-      ps.setString(1, PROJECT);
-      ps.setString(2, distinctId);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? rs.getString(1) : distinctId;
-      }
-    }
+    IdentityKey key = new IdentityKey(PROJECT, distinctId);
+    IdentityRecord row = table.get(Set.of(key)).get(key);
+    return row == null ? distinctId : row.canonicalId();
   }
 
   @SuppressWarnings("unchecked")
@@ -277,36 +303,34 @@ final class IdentityDemo {
     out.flush();
   }
 
-  /** Prints the project's rows; how many, and how many map to her user id. */
+  /** Prints the rows of her ids; how many, and how many map to her user id. */
   private int[] printTable() throws Exception {
-    int[] rows = {0, 0};
-    try (Connection c = PostgresConnectionProvider.open(config);
-        PreparedStatement ps =
-            c.prepareStatement(
-                "SELECT distinct_id, canonical_id, earliest_seen, identify_seen, alias_seen"
-                    + " FROM identity_mapping WHERE project_id = ? ORDER BY earliest_seen,"
-                    + " distinct_id")) {
-      ps.setString(1, PROJECT);
-      try (ResultSet rs = ps.executeQuery()) {
-        out.printf(
-            "     %-18s %-12s %-13s %-13s %s%n",
-            "distinct_id", "canonical_id", "earliest_seen", "identify_seen", "alias_seen");
-        while (rs.next()) {
-          rows[0]++;
-          if (USER.equals(rs.getString("canonical_id"))) {
-            rows[1]++;
-          }
-          Timestamp earliest = rs.getTimestamp("earliest_seen");
-          out.printf(
-              "     %-18s %-12s %-13s %-13s %s%n",
-              rs.getString("distinct_id"),
-              rs.getString("canonical_id"),
-              earliest == null ? "-" : earliest.toInstant().toString().substring(11, 16),
-              rs.getBoolean("identify_seen"),
-              rs.getBoolean("alias_seen"));
-        }
-      }
+    List<IdentityKey> keys =
+        Stream.of(LAPTOP, PHONE, TABLET, EMAIL).map(id -> new IdentityKey(PROJECT, id)).toList();
+    List<IdentityRecord> rows =
+        table.get(keys).values().stream()
+            .sorted(
+                Comparator.comparing(
+                        IdentityRecord::earliestSeen,
+                        Comparator.nullsLast(Comparator.naturalOrder()))
+                    .thenComparing(IdentityRecord::distinctId))
+            .toList();
+    out.printf(
+        "     %-18s %-12s %-13s %-13s %s%n",
+        "distinct_id", "canonical_id", "earliest_seen", "identify_seen", "alias_seen");
+    for (IdentityRecord row : rows) {
+      out.printf(
+          "     %-18s %-12s %-13s %-13s %s%n",
+          row.distinctId(),
+          row.canonicalId(),
+          row.earliestSeen() == null
+              ? "-"
+              : Instant.ofEpochMilli(row.earliestSeen()).toString().substring(11, 16),
+          row.identifySeen(),
+          row.aliasSeen());
     }
-    return rows;
+    return new int[] {
+      rows.size(), (int) rows.stream().filter(r -> USER.equals(r.canonicalId())).count()
+    };
   }
 }

@@ -4,9 +4,14 @@ import dev.weir.common.config.WeirConfig;
 import dev.weir.common.job.JobRunner;
 import dev.weir.common.job.WeirJob;
 import dev.weir.documents.DocumentOptions;
+import dev.weir.stack.LocalStack;
+import dev.weir.stack.SpannerEmulatorService;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import org.apache.flink.api.java.utils.ParameterTool;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.core.execution.JobClient;
@@ -51,7 +56,9 @@ final class RunCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     WeirJob weirJob = JobRunner.job(job);
-    WeirConfig config = WeirConfig.fromArgs(jobArgs.toArray(String[]::new));
+    WeirConfig config =
+        WeirConfig.from(
+            ParameterTool.fromArgs(jobArgs.toArray(String[]::new)).toMap(), environment());
     if (documents != null) {
       config = config.with(DocumentOptions.DOCUMENTS, documents);
     }
@@ -65,6 +72,23 @@ final class RunCommand implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(new Thread(() -> client.cancel().join()));
     client.getJobExecutionResult().get();
     return 0;
+  }
+
+  /**
+   * The process environment; with no Spanner setting in it, the local stack's emulator (when it
+   * runs), so that {@code --identity.store spanner} needs no other option. A Spanner named by the
+   * environment or {@code --spanner.*} arguments is never replaced.
+   */
+  private Map<String, String> environment() {
+    Map<String, String> env = new HashMap<>(System.getenv());
+    boolean spannerNamed =
+        env.keySet().stream().anyMatch(k -> k.startsWith("SPANNER_"))
+            || jobArgs.stream().anyMatch(a -> a.startsWith("--spanner."));
+    SpannerEmulatorService emulator = LocalStack.fromEnvironment().spanner();
+    if (!spannerNamed && emulator.isUp()) {
+      env.putAll(emulator.environment());
+    }
+    return env;
   }
 
   static StreamExecutionEnvironment localEnvironment(int webPort) {

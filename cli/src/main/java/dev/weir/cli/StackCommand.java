@@ -4,6 +4,7 @@ import dev.weir.stack.Connections;
 import dev.weir.stack.LocalService;
 import dev.weir.stack.LocalStack;
 import dev.weir.stack.SearchEngine;
+import dev.weir.stack.SpannerEmulatorService;
 import dev.weir.stack.StackSettings;
 import java.io.PrintWriter;
 import java.util.List;
@@ -67,7 +68,7 @@ final class StackCommand {
     PrintWriter out = spec.commandLine().getOut();
     for (LocalService service : stack.services()) {
       out.printf(
-          "%-14s %s%n",
+          "%-16s %s%n",
           service.name(), service.isUp() ? "STILL UP at " + service.address() : "stopped");
     }
     return stack.services().stream().anyMatch(LocalService::isUp) ? 1 : 0;
@@ -94,7 +95,12 @@ final class StackCommand {
               ? startedHere.contains(service) ? "up (started)" : "up"
               : service.portTaken() ? "port taken" : "down";
       out.printf(
-          "%-14s %-26s %-13s log: %s%n", service.name(), service.address(), state, service.log());
+          "%-16s %-26s %-13s log: %s%n", service.name(), service.address(), state, service.log());
+    }
+    if (!stack.spanner().installed()) {
+      out.printf(
+          "%-16s not installed: identity runs on PostgreSQL only (to get it: %s)%n",
+          stack.spanner().name(), SpannerEmulatorService.HOW_TO_INSTALL);
     }
     out.printf(
         "search engine: %s (%s %s)%n",

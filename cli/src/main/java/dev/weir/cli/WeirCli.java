@@ -1,5 +1,7 @@
 package dev.weir.cli;
 
+import java.util.logging.Level;
+import java.util.logging.Logger;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -30,6 +32,9 @@ public final class WeirCli implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
+    // Client libraries that log through java.util.logging (the Spanner client and gRPC) speak up
+    // only when something is wrong, as the log4j configuration has every other library do.
+    Logger.getLogger("").setLevel(Level.WARNING);
     System.exit(commandLine().execute(args));
   }
 

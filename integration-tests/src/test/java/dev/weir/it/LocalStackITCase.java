@@ -45,6 +45,9 @@ class LocalStackITCase {
             "PGUSER",
             "PGPASSWORD",
             "PGDATABASE");
+    if (stack.spanner().installed()) {
+      assertThat(env).containsAllEntriesOf(stack.spanner().environment());
+    }
     String url =
         "jdbc:postgresql://"
             + env.get("PGHOST")
@@ -146,8 +149,11 @@ class LocalStackITCase {
     p.setProperty("weir.home", Path.of("target", "borrowing-stack").toAbsolutePath().toString());
     p.setProperty("weir.kafka.port", Integer.toString(shared.kafkaPort()));
     p.setProperty("weir.elasticsearch.port", Integer.toString(shared.elasticsearchPort()));
+    p.setProperty("weir.spanner.port", Integer.toString(shared.spannerPort()));
     LocalStack borrowing = new LocalStack(settings(p));
-    for (LocalService service : List.of(borrowing.kafka(), borrowing.elasticsearch())) {
+    List<LocalService> borrowed =
+        borrowing.services().stream().filter(service -> service != borrowing.postgres()).toList();
+    for (LocalService service : borrowed) {
       assertThat(service.isUp()).as(service.name()).isFalse();
       assertThat(service.portTaken()).as(service.name()).isTrue();
       assertThatThrownBy(service::start)
@@ -172,10 +178,11 @@ class LocalStackITCase {
     p.setProperty("weir.kafka.port", Integer.toString(shared.kafkaPort() + 50));
     p.setProperty("weir.postgres.port", Integer.toString(shared.postgresPort() + 50));
     p.setProperty("weir.elasticsearch.port", Integer.toString(shared.elasticsearchPort() + 50));
+    p.setProperty("weir.spanner.port", Integer.toString(shared.spannerPort() + 50));
     LocalStack second = new LocalStack(settings(p));
     try {
       second.up();
-      assertThat(second.startedHere()).hasSize(3);
+      assertThat(second.startedHere()).hasSameSizeAs(second.services());
       assertThat(processesUnder(home)).isNotEmpty();
 
       LocalStack secondAgain = new LocalStack(settings(p));

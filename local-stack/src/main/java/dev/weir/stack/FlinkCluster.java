@@ -247,6 +247,30 @@ public final class FlinkCluster {
     return running;
   }
 
+  /**
+   * The TCP connections a process of the cluster ("jobmanager", "taskmanager-1", ...) holds open to
+   * {@code port}: a job whose clients closed their channels leaves none behind.
+   */
+  public int connectionsTo(String process, int port) {
+    return OsProcesses.readPid(pidFile(process))
+        .map(pid -> OsProcesses.connectionsTo(pid, port))
+        .orElse(0);
+  }
+
+  /** The names of the threads a process of the cluster runs now (read with the JDK's jcmd). */
+  public List<String> threadNames(String process) {
+    String pid =
+        OsProcesses.readPid(pidFile(process))
+            .map(String::valueOf)
+            .orElseThrow(() -> new StackException("Flink " + process + " is not running"));
+    String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+    return OsProcesses.capture(List.of(jcmd, pid, "Thread.print"))
+        .lines()
+        .filter(l -> l.startsWith("\""))
+        .map(l -> l.substring(1, l.indexOf('"', 1)))
+        .toList();
+  }
+
   /** Kills TaskManager {@code n} with SIGKILL: no shutdown, no goodbye to the JobManager. */
   public void killTaskManager(int n) {
     OsProcesses.readPid(pidFile("taskmanager-" + n))

@@ -6,7 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.stream.Collectors;
@@ -25,6 +27,7 @@ public final class LocalStack {
   private final SearchService elasticsearch;
   private final SearchService securedElasticsearch;
   private final List<LocalService> everySearchNode = new ArrayList<>();
+  private final SpannerEmulatorService spanner;
   private final Tls tls;
   private final List<LocalService> startedHere = new ArrayList<>();
 
@@ -61,6 +64,7 @@ public final class LocalStack {
             artifacts,
             processes,
             tls);
+    this.spanner = new SpannerEmulatorService(settings);
   }
 
   public static LocalStack fromEnvironment() {
@@ -71,8 +75,11 @@ public final class LocalStack {
     return settings;
   }
 
+  /** The stack's services; the Spanner emulator where it is installed. */
   public List<LocalService> services() {
-    return List.of(kafka, postgres, elasticsearch);
+    return spanner.installed()
+        ? List.of(kafka, postgres, elasticsearch, spanner)
+        : List.of(kafka, postgres, elasticsearch);
   }
 
   /** The stack's certificates: {@link Tls#caPem()} is what clients of its TLS endpoints trust. */
@@ -105,6 +112,11 @@ public final class LocalStack {
 
   public SearchEngine searchEngine() {
     return elasticsearch.engine();
+  }
+
+  /** Cloud Spanner's emulator (identity's Spanner store), part of {@link #up()} if installed. */
+  public SpannerEmulatorService spanner() {
+    return spanner;
   }
 
   /**
@@ -155,7 +167,7 @@ public final class LocalStack {
       throw new StackException(String.join("\n", failures));
     }
     Connections connections = connections();
-    writeEnvFile(connections);
+    writeEnvFile(environment());
     return connections;
   }
 
@@ -201,16 +213,27 @@ public final class LocalStack {
     postgres.recreateDatabase(name);
   }
 
+  /**
+   * The variables of {@code stack.env}: the connections, and the Spanner emulator's where
+   * installed.
+   */
+  public Map<String, String> environment() {
+    Map<String, String> env = new LinkedHashMap<>(connections().environment());
+    if (spanner.installed()) {
+      env.putAll(spanner.environment());
+    }
+    return env;
+  }
+
   public Path envFile() {
     return settings.home().resolve("stack.env");
   }
 
-  private void writeEnvFile(Connections connections) {
+  private void writeEnvFile(Map<String, String> environment) {
     StringBuilder text =
         new StringBuilder("# Written by `weir stack up`. Source it: . .weir/stack.env\n");
-    connections
-        .environment()
-        .forEach((k, v) -> text.append("export ").append(k).append("='").append(v).append("'\n"));
+    environment.forEach(
+        (k, v) -> text.append("export ").append(k).append("='").append(v).append("'\n"));
     try {
       Files.writeString(envFile(), text);
       Files.setPosixFilePermissions(envFile(), PosixFilePermissions.fromString("rw-------"));

@@ -257,6 +257,49 @@ final class OsProcesses {
    * table, whose rows read "sl local_address(hex ip:hex port) rem_address st … uid timeout inode".
    */
   static Set<String> listeningSockets(Path table, int port) {
+    return sockets(table, 1, port, "0A");
+  }
+
+  /**
+   * How many TCP connections process {@code pid} and its descendants hold open to {@code port}
+   * (ESTABLISHED, st 01, with that remote port), from Linux's /proc; 0 where /proc cannot tell.
+   */
+  static int connectionsTo(long pid, int port) {
+    Set<String> sockets = new HashSet<>();
+    for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+      sockets.addAll(sockets(Path.of(table), 2, port, "01"));
+    }
+    int open = 0;
+    List<ProcessHandle> tree = new ArrayList<>();
+    ProcessHandle.of(pid)
+        .ifPresent(
+            root -> {
+              tree.add(root);
+              tree.addAll(root.descendants().toList());
+            });
+    for (ProcessHandle process : tree) {
+      try (Stream<Path> fds = Files.list(Path.of("/proc", Long.toString(process.pid()), "fd"))) {
+        for (Path fd : (Iterable<Path>) fds::iterator) {
+          try {
+            if (sockets.contains(Files.readSymbolicLink(fd).toString())) {
+              open++;
+            }
+          } catch (IOException closed) {
+            // closed since it was listed
+          }
+        }
+      } catch (IOException | SecurityException e) {
+        // it ended, or it is another user's
+      }
+    }
+    return open;
+  }
+
+  /**
+   * The sockets of a /proc/net/tcp table in {@code state} whose address in column {@code column}
+   * has {@code port}.
+   */
+  private static Set<String> sockets(Path table, int column, int port, String state) {
     Set<String> sockets = new HashSet<>();
     List<String> rows;
     try {
@@ -267,7 +310,7 @@ final class OsProcesses {
     String hexPort = String.format(":%04X", port);
     for (String row : rows.subList(Math.min(1, rows.size()), rows.size())) {
       String[] f = row.trim().split("\\s+");
-      if (f.length > 9 && f[1].endsWith(hexPort) && f[3].equals("0A")) {
+      if (f.length > 9 && f[column].endsWith(hexPort) && f[3].equals(state)) {
         sockets.add("socket:[" + f[9] + "]");
       }
     }

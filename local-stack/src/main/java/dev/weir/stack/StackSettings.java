@@ -19,6 +19,7 @@ import java.util.Properties;
  *   <tr><td>PostgreSQL port</td><td>weir.postgres.port</td><td>WEIR_POSTGRES_PORT</td><td>15432</td></tr>
  *   <tr><td>Elasticsearch port</td><td>weir.elasticsearch.port</td><td>WEIR_ELASTICSEARCH_PORT</td><td>19200 (transport +100)</td></tr>
  *   <tr><td>search engine on that port</td><td>weir.search</td><td>WEIR_SEARCH</td><td>the one running, else elasticsearch8 ({@link SearchEngine})</td></tr>
+ *   <tr><td>Spanner emulator port (gRPC)</td><td>weir.spanner.port</td><td>WEIR_SPANNER_PORT</td><td>19010 (REST +10)</td></tr>
  *   <tr><td>user for PostgreSQL and Elasticsearch when run as root</td><td>weir.service.user</td><td>WEIR_SERVICE_USER</td><td>nobody</td></tr>
  *   <tr><td>Maven repository to fetch from</td><td>weir.maven.remote</td><td>WEIR_MAVEN_REMOTE</td><td>Maven Central</td></tr>
  * </table>
@@ -28,6 +29,7 @@ public record StackSettings(
     int kafkaPort,
     int postgresPort,
     int elasticsearchPort,
+    int spannerPort,
     String serviceUser,
     Path mavenLocalRepository,
     String mavenRemoteRepository,
@@ -66,6 +68,7 @@ public record StackSettings(
         port(
             setting(
                 properties, env, "weir.elasticsearch.port", "WEIR_ELASTICSEARCH_PORT", "19200")),
+        port(setting(properties, env, "weir.spanner.port", "WEIR_SPANNER_PORT", "19010")),
         setting(properties, env, "weir.service.user", "WEIR_SERVICE_USER", "nobody"),
         Path.of(localRepo),
         setting(
@@ -86,6 +89,7 @@ public record StackSettings(
         kafkaPort,
         postgresPort,
         elasticsearchPort,
+        spannerPort,
         serviceUser,
         mavenLocalRepository,
         mavenRemoteRepository,
@@ -109,6 +113,11 @@ public record StackSettings(
 
   public int elasticsearchTransportPort() {
     return elasticsearchPort + 100;
+  }
+
+  /** The Spanner emulator's REST gateway (instances, databases, DDL), next to its gRPC port. */
+  public int spannerHttpPort() {
+    return spannerPort + 10;
   }
 
   private static String setting(

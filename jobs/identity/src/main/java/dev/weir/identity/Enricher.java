@@ -111,6 +111,7 @@ public class Enricher
     cached = getRuntimeContext().getState(cache);
     waiting = getRuntimeContext().getListState(new ListStateDescriptor<>("waiting", EVENT));
     JdbcDrivers.deregisterOnRelease(getRuntimeContext());
+    SpannerClients.stopLibraryThreadsOnRelease(getRuntimeContext());
     store = opener.open();
     toLookUp = new LinkedHashSet<>();
     lookedUp = new HashMap<>();

@@ -68,19 +68,21 @@ public final class IdentityOptions {
       ConfigOptions.key("spanner.project")
           .stringType()
           .noDefaultValue()
-          .withDescription("Cloud Spanner project (identity.store = spanner).");
+          .withDescription(
+              "Cloud Spanner project (identity.store = spanner). Env: SPANNER_PROJECT.");
 
   public static final ConfigOption<String> SPANNER_INSTANCE =
       ConfigOptions.key("spanner.instance")
           .stringType()
           .noDefaultValue()
-          .withDescription("Cloud Spanner instance.");
+          .withDescription("Cloud Spanner instance. Env: SPANNER_INSTANCE.");
 
   public static final ConfigOption<String> SPANNER_DATABASE =
       ConfigOptions.key("spanner.database")
           .stringType()
           .noDefaultValue()
-          .withDescription("Cloud Spanner database holding identity_mapping.");
+          .withDescription(
+              "Cloud Spanner database holding identity_mapping. Env: SPANNER_DATABASE.");
 
   public static final ConfigOption<String> SPANNER_EMULATOR_HOST =
       ConfigOptions.key("spanner.emulator-host")
@@ -88,7 +90,24 @@ public final class IdentityOptions {
           .noDefaultValue()
           .withDescription(
               "host:port of a Spanner emulator or mock server (plaintext, no credentials); unset in production,"
-                  + " where Google application default credentials are used.");
+                  + " where Google application default credentials are used. Env: SPANNER_EMULATOR_HOST.");
+
+  public static final ConfigOption<Boolean> SPANNER_BUILT_IN_METRICS =
+      ConfigOptions.key("spanner.built-in-metrics")
+          .booleanType()
+          .defaultValue(false)
+          .withDescription(
+              "Whether the Spanner client exports its client-side metrics to Cloud Monitoring (needs"
+                  + " the Monitoring API and monitoring.timeSeries.create); the job's own metrics go"
+                  + " through Flink's reporter either way.");
+
+  public static final ConfigOption<Duration> SPANNER_TIMEOUT =
+      ConfigOptions.key("spanner.timeout")
+          .durationType()
+          .defaultValue(Duration.ofSeconds(60))
+          .withDescription(
+              "Longest wait for one Spanner lookup or commit; past it the task fails and the job"
+                  + " restarts from its last checkpoint.");
 
   private IdentityOptions() {}
 }

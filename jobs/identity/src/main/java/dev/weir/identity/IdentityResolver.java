@@ -47,6 +47,7 @@ public class IdentityResolver
   @Override
   public void open(OpenContext openContext) throws Exception {
     JdbcDrivers.deregisterOnRelease(getRuntimeContext());
+    SpannerClients.stopLibraryThreadsOnRelease(getRuntimeContext());
     store = opener.open();
     rules = new IdentityRules(mergeCap);
     codec = EventCodec.of(EventSchema.IDENTITY_EVENTS, IdentityEvent.class);

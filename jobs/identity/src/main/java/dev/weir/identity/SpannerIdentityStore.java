@@ -24,6 +24,13 @@ import java.util.Map;
  * read first. For a row deleted behind the job, what the deletion removed and the write does not
  * name stays removed (the PostgreSQL store writes such a row whole, from the job's view).
  *
+ * <p>The mutations of a write are committed together in one round trip, without a transaction begun
+ * first ({@code writeAtLeastOnce}). A commit that Spanner aborts (contention; the emulator aborts
+ * every concurrent read-write transaction) is retried by the client; one that may have been applied
+ * before a retry applies the same values again, which changes nothing: each column of a row has one
+ * writer, one write at a time. With a transaction begun first, a concurrent transaction on the
+ * emulator failed the commit with FAILED_PRECONDITION or NOT_FOUND instead, which is not retried.
+ *
  * <p>earliest_seen is written as a value: each distinct id has one writer of it (its enricher key),
  * which only ever lowers it.
  */
@@ -121,7 +128,7 @@ public final class SpannerIdentityStore implements IdentityStore {
       mutations.add(m.build());
     }
     if (!mutations.isEmpty()) {
-      client.write(mutations);
+      client.writeAtLeastOnce(mutations);
       statements += mutations.size();
       columnsWritten += columns;
     }

@@ -34,7 +34,12 @@ public final class WeirConfig implements Serializable {
           Map.entry(WeirOptions.POSTGRES_USER.key(), "PGUSER"),
           Map.entry(WeirOptions.ELASTICSEARCH_URL.key(), "ELASTICSEARCH_URL"),
           Map.entry(WeirOptions.ELASTICSEARCH_USERNAME.key(), "ELASTICSEARCH_USERNAME"),
-          Map.entry(WeirOptions.ELASTICSEARCH_CA_FILE.key(), "ELASTICSEARCH_CA_FILE"));
+          Map.entry(WeirOptions.ELASTICSEARCH_CA_FILE.key(), "ELASTICSEARCH_CA_FILE"),
+          // identity's Spanner store (IdentityOptions); the local stack's env names its emulator.
+          Map.entry("spanner.emulator-host", "SPANNER_EMULATOR_HOST"),
+          Map.entry("spanner.project", "SPANNER_PROJECT"),
+          Map.entry("spanner.instance", "SPANNER_INSTANCE"),
+          Map.entry("spanner.database", "SPANNER_DATABASE"));
 
   private final Map<String, String> values;
 
