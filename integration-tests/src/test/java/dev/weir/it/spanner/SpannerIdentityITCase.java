@@ -299,6 +299,9 @@ class SpannerIdentityITCase {
         }
         Thread.sleep(700); // a flush of the enricher's writes between rounds
       }
+      // Tracking and identity events are two topics with no order between them: the identifies
+      // below must not overtake the tracking events whose canonical id is expected before them.
+      awaitEnriched();
       for (int i = 0; i < ids; i += 3) {
         identity(IdentityEvent.Type.IDENTIFY, "z" + i, "user-z" + i);
       }
