@@ -1,5 +1,15 @@
 package dev.weir.bench;
 
+import dev.weir.bench.backfill.BackfillBenchmark;
+import dev.weir.bench.documents.DocumentsBenchmark;
+import dev.weir.bench.feed.FeedBenchmark;
+import dev.weir.bench.feed.FeedThroughputBenchmark;
+import dev.weir.bench.identity.IdentityBenchmark;
+import dev.weir.bench.identity.IdentityThroughputBenchmark;
+import dev.weir.bench.report.BenchAll;
+import dev.weir.bench.search.SearchIndexBenchmark;
+import dev.weir.bench.support.BenchDatabases;
+import dev.weir.bench.support.LoadGenerator;
 import dev.weir.cli.DurationConverter;
 import dev.weir.cli.load.CatalogLoader;
 import dev.weir.stack.LocalStack;
@@ -141,10 +151,10 @@ public final class BenchCommand {
               description = "Results file (default: ${DEFAULT-VALUE}).")
           Path out)
       throws Exception {
-    dev.weir.bench.IdentityBenchmark.Result result =
-        dev.weir.bench.IdentityBenchmark.run(LocalStack.fromEnvironment(), events, repeat);
+    IdentityBenchmark.Result result =
+        IdentityBenchmark.run(LocalStack.fromEnvironment(), events, repeat);
     String md =
-        dev.weir.bench.IdentityBenchmark.markdown(
+        IdentityBenchmark.markdown(
             result, "bin/weir bench identity --events " + events + " --repeat " + repeat);
     writeResults(md, out);
     return 0;
@@ -247,11 +257,11 @@ public final class BenchCommand {
               description = "Results file (default: ${DEFAULT-VALUE}).")
           Path out)
       throws Exception {
-    dev.weir.bench.SearchIndexBenchmark.Result result =
-        dev.weir.bench.SearchIndexBenchmark.run(
+    SearchIndexBenchmark.Result result =
+        SearchIndexBenchmark.run(
             LocalStack.fromEnvironment(), products, rounds, parallelism, descriptionChars);
     String md =
-        dev.weir.bench.SearchIndexBenchmark.markdown(
+        SearchIndexBenchmark.markdown(
             result,
             "bin/weir bench search-index --products "
                 + products
@@ -289,12 +299,11 @@ public final class BenchCommand {
           Path out)
       throws Exception {
     LocalStack stack = LocalStack.fromEnvironment();
-    dev.weir.bench.DocumentsBenchmark.Result result =
-        dev.weir.bench.DocumentsBenchmark.run(
+    DocumentsBenchmark.Result result =
+        DocumentsBenchmark.run(
             stack, products, stack.envFile().getParent().resolve("bench-documents"));
     writeResults(
-        dev.weir.bench.DocumentsBenchmark.markdown(
-            result, "bin/weir bench documents --products " + products),
+        DocumentsBenchmark.markdown(result, "bin/weir bench documents --products " + products),
         out);
     return 0;
   }
@@ -329,11 +338,10 @@ public final class BenchCommand {
               description = "Results file (default: ${DEFAULT-VALUE}).")
           Path out)
       throws Exception {
-    dev.weir.bench.BackfillBenchmark.Result result =
-        dev.weir.bench.BackfillBenchmark.run(
-            LocalStack.fromEnvironment(), documents, parallelism, rounds);
+    BackfillBenchmark.Result result =
+        BackfillBenchmark.run(LocalStack.fromEnvironment(), documents, parallelism, rounds);
     String md =
-        dev.weir.bench.BackfillBenchmark.markdown(
+        BackfillBenchmark.markdown(
             result,
             "bin/weir bench backfill --documents "
                 + documents
@@ -365,9 +373,9 @@ public final class BenchCommand {
       throws Exception {
     long start = System.nanoTime();
     Path report =
-        dev.weir.bench.BenchAll.run(
+        BenchAll.run(
             LocalStack.fromEnvironment(),
-            quick ? dev.weir.bench.BenchAll.Sizes.quick() : dev.weir.bench.BenchAll.Sizes.full(),
+            quick ? BenchAll.Sizes.quick() : BenchAll.Sizes.full(),
             out,
             step -> spec.commandLine().getOut().println("weir bench all: " + step));
     spec.commandLine().getOut().println(Files.readString(report));
@@ -390,7 +398,7 @@ public final class BenchCommand {
               names = "--target",
               required = true,
               description = "One of: ${COMPLETION-CANDIDATES}.")
-          dev.weir.bench.LoadGenerator.Target target,
+          LoadGenerator.Target target,
       @Option(
               names = "--doc-size",
               defaultValue = "1024",
@@ -438,12 +446,11 @@ public final class BenchCommand {
           double repeat)
       throws Exception {
     var knobs =
-        new dev.weir.bench.LoadGenerator.Knobs(
+        new LoadGenerator.Knobs(
             docSize, indexes, batch, concurrency, count, duration, skew, repeat);
     LocalStack stack = LocalStack.fromEnvironment();
     var result =
-        dev.weir.bench.LoadGenerator.run(
-            dev.weir.bench.BenchDatabases.fresh(stack, stack.up(), "bench_load"), target, knobs);
+        LoadGenerator.run(BenchDatabases.fresh(stack, stack.up(), "bench_load"), target, knobs);
     spec.commandLine()
         .getOut()
         .printf(
