@@ -8,7 +8,7 @@ import dev.weir.bench.identity.IdentityBenchmark;
 import dev.weir.bench.identity.IdentityThroughputBenchmark;
 import dev.weir.bench.report.BenchAll;
 import dev.weir.bench.search.SearchIndexBenchmark;
-import dev.weir.bench.support.BenchDatabases;
+import dev.weir.bench.support.BenchEnvironment;
 import dev.weir.bench.support.LoadGenerator;
 import dev.weir.cli.DurationConverter;
 import dev.weir.cli.load.CatalogLoader;
@@ -450,7 +450,8 @@ public final class BenchCommand {
             docSize, indexes, batch, concurrency, count, duration, skew, repeat);
     LocalStack stack = LocalStack.fromEnvironment();
     var result =
-        LoadGenerator.run(BenchDatabases.fresh(stack, stack.up(), "bench_load"), target, knobs);
+        LoadGenerator.run(
+            BenchEnvironment.freshDatabase(stack, stack.up(), "bench_load"), target, knobs);
     spec.commandLine()
         .getOut()
         .printf(

@@ -3,7 +3,7 @@ package dev.weir.bench.backfill;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import dev.weir.backfill.Backfill;
 import dev.weir.backfill.BackfillOptions;
-import dev.weir.bench.support.BenchDatabases;
+import dev.weir.bench.support.BenchEnvironment;
 import dev.weir.bench.support.BenchReport;
 import dev.weir.bench.support.CpuUse;
 import dev.weir.bench.support.RawBulk;
@@ -28,7 +28,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * backfill, side by side in one run on the local stack, over a copy of {@code documents} generated
@@ -97,7 +96,7 @@ public final class BackfillBenchmark {
     stack.recreatePostgresDatabase(CATALOG);
     String catalogUrl = connections.postgresJdbcUrl(CATALOG);
     WeirConfig config =
-        BenchDatabases.fresh(stack, connections, "bench_backfill")
+        BenchEnvironment.freshDatabase(stack, connections, "bench_backfill")
             .with(SearchIndexOptions.CATALOG_URL, catalogUrl)
             .with(WeirOptions.PARALLELISM, Integer.toString(parallelism))
             .with(BackfillOptions.TARGET, TARGET)
@@ -176,7 +175,7 @@ public final class BackfillBenchmark {
         Backfill.run(
             config,
             false,
-            StreamExecutionEnvironment::getExecutionEnvironment,
+            BenchEnvironment::miniCluster,
             (pass, done, total, rate) -> passSeconds.put(pass, rate > 0 ? done / rate : 0));
     return new Run(summary, passSeconds.getOrDefault("copy", Double.NaN), cpu.seconds());
   }
@@ -268,7 +267,7 @@ public final class BackfillBenchmark {
                 + " /proc; a service's process tree). The benchmark JVM runs the backfill's job"
                 + " (MiniCluster) on weir's side, the bulk loaders on the raw side.\n\n"
                 + "| process | weir backfill | raw bulk |\n|---|---:|---:|\n");
-    CpuUse.appendRows(md, weir, raw);
+    BenchReport.appendCpuRows(md, weir, raw);
     double weirTotal = CpuUse.total(weir);
     double rawTotal = CpuUse.total(raw);
     double weirSeconds = r.first().summary().elapsed().toMillis() / 1e3;

@@ -2,15 +2,15 @@ package dev.weir.bench.documents;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.weir.bench.search.SearchIndexBenchmark;
-import dev.weir.bench.search.SearchIndexBenchmark.Load;
-import dev.weir.bench.search.SearchIndexBenchmark.Writes;
-import dev.weir.bench.support.BenchDatabases;
+import dev.weir.bench.support.BenchEnvironment;
 import dev.weir.bench.support.BenchReport;
+import dev.weir.bench.support.CopyWrites;
 import dev.weir.bench.support.CpuUse;
 import dev.weir.bench.support.ElasticsearchCore;
+import dev.weir.bench.support.IndexLoad;
 import dev.weir.bench.support.IndexProgress;
 import dev.weir.bench.support.IndexWork;
+import dev.weir.bench.support.IndexedDocument;
 import dev.weir.bench.support.PacedInput;
 import dev.weir.bench.support.RawBulk;
 import dev.weir.bench.support.ReadCommitted;
@@ -23,6 +23,7 @@ import dev.weir.common.job.JobRunner;
 import dev.weir.common.kafka.KafkaIo;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.common.postgres.TableStats;
+import dev.weir.schema.Json;
 import dev.weir.search.CatalogCaptureJob;
 import dev.weir.search.DeclaredDocuments;
 import dev.weir.search.SearchIndexJob;
@@ -69,7 +70,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
  *       doc_version) of the same rows, on a copy of the same table in the same run;
  *   <li><b>end to end</b>: documents/s from the start of the topics until the alias counts every
  *       product, against the raw bulk of the documents the job indexed (the median of {@value
- *       SearchIndexBenchmark#RAW_BULK_PASSES} passes).
+ *       RawBulk#PASSES} passes).
  * </ol>
  */
 public final class DocumentsBenchmark {
@@ -110,7 +111,7 @@ public final class DocumentsBenchmark {
   }
 
   /** The end-to-end pass: the job's load and the raw bulk of its documents (its median pass). */
-  public record EndToEnd(Load job, Load raw, TableStats copy) {
+  public record EndToEnd(IndexLoad job, IndexLoad raw, TableStats copy) {
     public double ratio() {
       return job.documentsPerSecond() / raw.documentsPerSecond();
     }
@@ -124,8 +125,8 @@ public final class DocumentsBenchmark {
       FanOut rawOverwrite,
       FanOut renameOwnCore,
       FanOut rawOverwriteOwnCore,
-      Writes declaredWrites,
-      Writes handWritten,
+      CopyWrites declaredWrites,
+      CopyWrites handWritten,
       PacedInput.Latency priceLatency,
       EndToEnd declared) {
 
@@ -199,9 +200,7 @@ public final class DocumentsBenchmark {
             live.get(SearchIndexOptions.PRICING_TOPIC)));
     ElasticsearchClient es = ElasticsearchClients.blocking(ElasticsearchSettings.from(live));
     try {
-      for (String index : es.indices().get(g -> g.index(INDEX + "*")).result().keySet()) {
-        es.indices().delete(d -> d.index(index));
-      }
+      BenchEnvironment.deleteIndices(es, INDEX + "*");
       String catalogUrl = live.get(SearchIndexOptions.CATALOG_URL);
       String pricing = live.get(SearchIndexOptions.PRICING_TOPIC);
       CatalogLoader loader = new CatalogLoader(11);
@@ -212,27 +211,26 @@ public final class DocumentsBenchmark {
       // 1 and 2: the capture and the declared job running, as deployed.
       String alias = INDEX + "-live";
       JobClient capture =
-          JobRunner.start(new CatalogCaptureJob(), SearchIndexBenchmark.environment(), live);
-      JobClient job =
-          JobRunner.start(new SearchIndexJob(), SearchIndexBenchmark.environment(), live);
+          JobRunner.start(new CatalogCaptureJob(), BenchEnvironment.miniCluster(), live);
+      JobClient job = JobRunner.start(new SearchIndexJob(), BenchEnvironment.miniCluster(), live);
       FanOut rename;
       FanOut burst;
       FanOut renameOwnCore = null;
-      Writes declaredWrites;
-      Writes handWritten;
+      CopyWrites declaredWrites;
+      CopyWrites handWritten;
       PacedInput.Latency priceLatency;
       try {
-        SearchIndexBenchmark.awaitCount(() -> SearchIndexBenchmark.count(es, alias), products);
+        BenchEnvironment.awaitCount(() -> BenchEnvironment.count(es, alias), products);
         // Steady state, as for the raw bulk's passes: the rename's path warmed by one untimed
         // rename, and each timed step started once Elasticsearch runs no merge of the step before.
         Renames renames =
             new Renames(stack, live, es, alias, copyTable, catalogUrl, prefix + "brand", products);
         renames.run("warmup", 1, "warm-up");
-        SearchIndexBenchmark.awaitMergesDone(es);
+        BenchEnvironment.awaitMergesDone(es);
         rename = renames.run("rename", 1, "one brand rename");
-        SearchIndexBenchmark.awaitMergesDone(es);
+        BenchEnvironment.awaitMergesDone(es);
         burst = renames.run("burst", BURST, BURST + " renames of it, 20 ms apart");
-        Writes[] writes = priceOnly(live, loader, pricing, copyTable, products);
+        CopyWrites[] writes = priceOnly(live, loader, pricing, copyTable, products);
         declaredWrites = writes[0];
         handWritten = writes[1];
         priceLatency = priceLatency(live, es, alias, pricing, products);
@@ -241,7 +239,7 @@ public final class DocumentsBenchmark {
               ElasticsearchCore.run(
                   stack,
                   () -> {
-                    SearchIndexBenchmark.awaitMergesDone(es);
+                    BenchEnvironment.awaitMergesDone(es);
                     return renames.run(
                         "owncore", 1, "one brand rename, Elasticsearch on a core of its own");
                   });
@@ -250,7 +248,7 @@ public final class DocumentsBenchmark {
         job.cancel().get();
         capture.cancel().get();
       }
-      SearchIndexBenchmark.awaitMergesDone(es);
+      BenchEnvironment.awaitMergesDone(es);
       FanOut rawOverwrite =
           rawOverwrite(
               stack, es, alias, products, "overwritex1", "raw bulk overwriting them (no job)");
@@ -260,7 +258,7 @@ public final class DocumentsBenchmark {
             ElasticsearchCore.run(
                 stack,
                 () -> {
-                  SearchIndexBenchmark.awaitMergesDone(es);
+                  BenchEnvironment.awaitMergesDone(es);
                   return rawOverwrite(
                       stack,
                       es,
@@ -272,7 +270,7 @@ public final class DocumentsBenchmark {
       }
 
       // 3: end to end from the start of the topics, on a fresh copy and index.
-      SearchIndexBenchmark.awaitMergesDone(es);
+      BenchEnvironment.awaitMergesDone(es);
       WeirConfig declared =
           config(stack, connections, workDir, "bench_documents_declared", INDEX + "-declared");
       EndToEnd declaredPass =
@@ -369,7 +367,7 @@ public final class DocumentsBenchmark {
   /** Until a search finds the brand {@code name} in all {@code products} documents. */
   private static void awaitBrandEverywhere(
       ElasticsearchClient es, String alias, String name, int products) throws Exception {
-    SearchIndexBenchmark.awaitCount(
+    BenchEnvironment.awaitCount(
         () ->
             es.count(
                     c -> c.index(alias).query(q -> q.match(m -> m.field("brand_name").query(name))))
@@ -393,16 +391,12 @@ public final class DocumentsBenchmark {
       String step)
       throws Exception {
     List<DocumentOperation> ops = new ArrayList<>();
-    for (SearchIndexBenchmark.Json d : SearchIndexBenchmark.documents(es, alias)) {
-      ObjectNode source =
-          (ObjectNode) dev.weir.schema.Json.mapper().readTree(d.source().toJson().toString());
+    for (IndexedDocument d : IndexedDocument.readAll(es, alias)) {
+      ObjectNode source = (ObjectNode) Json.mapper().readTree(d.source().toJson().toString());
       source.put("brand_name", brandName);
       ops.add(
           DocumentOperation.index(
-              alias,
-              d.id(),
-              d.version() + 1,
-              dev.weir.schema.Json.mapper().writeValueAsBytes(source)));
+              alias, d.id(), d.version() + 1, Json.mapper().writeValueAsBytes(source)));
     }
     IndexWork indexBefore = IndexWork.read(es, alias);
     CpuUse cpu = CpuUse.start(stack);
@@ -497,7 +491,7 @@ public final class DocumentsBenchmark {
    * A new price for every product through the job, then the same final prices written by hand to a
    * copy of the table as it was before: {@code UPDATE … SET price, content_hash, doc_version}.
    */
-  private static Writes[] priceOnly(
+  private static CopyWrites[] priceOnly(
       WeirConfig config, CatalogLoader loader, String pricing, String copyTable, int products)
       throws Exception {
     String hand = copyTable + "_by_hand";
@@ -521,7 +515,7 @@ public final class DocumentsBenchmark {
         }
         producer.flush();
       }
-      SearchIndexBenchmark.awaitCount(
+      BenchEnvironment.awaitCount(
           () ->
               single(
                   c,
@@ -532,8 +526,8 @@ public final class DocumentsBenchmark {
       long walBytes = TableStats.walBytesSince(c, wal);
       List<WalRecords> records = WalRecords.between(c, wal, TableStats.walPosition(c));
       TableStats written = TableStats.read(c, copyTable).minus(before);
-      Writes declared =
-          new Writes(
+      CopyWrites declared =
+          new CopyWrites(
               "weir, products.json: only the changed columns",
               products,
               walBytes,
@@ -574,9 +568,9 @@ public final class DocumentsBenchmark {
       long handBytes = TableStats.walBytesSince(c, handWal);
       List<WalRecords> handRecords = WalRecords.between(c, handWal, TableStats.walPosition(c));
       TableStats handWritten = TableStats.read(c, hand).minus(handBefore);
-      return new Writes[] {
+      return new CopyWrites[] {
         declared,
-        new Writes(
+        new CopyWrites(
             "by hand: UPDATE of price, content_hash, doc_version",
             products,
             handBytes,
@@ -597,24 +591,22 @@ public final class DocumentsBenchmark {
       int products,
       String name)
       throws Exception {
-    SearchIndexBenchmark.forgetOffsets(config);
-    JobClient job =
-        JobRunner.start(new SearchIndexJob(), SearchIndexBenchmark.environment(), config);
-    Load weir;
+    BenchEnvironment.forgetOffsets(config, SearchIndexJob.NAME);
+    JobClient job = JobRunner.start(new SearchIndexJob(), BenchEnvironment.miniCluster(), config);
+    IndexLoad weir;
     try {
-      SearchIndexBenchmark.awaitRunning(job);
+      BenchEnvironment.awaitRunning(job);
       long running = System.nanoTime();
       CpuUse cpu = CpuUse.start(stack);
       try (IndexProgress progress = IndexProgress.watch(es, alias)) {
-        weir = Load.timed("weir, " + name, products, running, progress, cpu, es, alias);
+        weir = IndexLoad.timed("weir, " + name, products, running, progress, cpu, es, alias);
       }
       weir = weir.settle(es, alias, cpu);
     } finally {
       job.cancel().get();
     }
-    Load raw =
-        SearchIndexBenchmark.rawBulk(
-            stack, es, mapping, SearchIndexBenchmark.documents(es, alias), alias + "-raw");
+    IndexLoad raw =
+        RawBulk.timedPasses(stack, es, mapping, IndexedDocument.readAll(es, alias), alias + "-raw");
     return new EndToEnd(weir, raw, copyStats(config, copyTable));
   }
 
@@ -624,7 +616,7 @@ public final class DocumentsBenchmark {
       throws IOException {
     WeirConfig base =
         SearchIndexOptions.ownCatalog(
-            BenchDatabases.fresh(stack, connections, copy),
+            BenchEnvironment.freshDatabase(stack, connections, copy),
             connections.postgresJdbcUrl(CATALOG),
             CATALOG,
             "bench.documents",
@@ -774,7 +766,7 @@ public final class DocumentsBenchmark {
     md.append(
         "| | changes | WAL bytes | WAL bytes / change | rows updated | TOAST tuples written |\n");
     md.append("|---|---:|---:|---:|---:|---:|\n");
-    for (Writes w : List.of(r.declaredWrites(), r.handWritten())) {
+    for (CopyWrites w : List.of(r.declaredWrites(), r.handWritten())) {
       md.append(
           String.format(
               Locale.ROOT,
@@ -834,7 +826,7 @@ public final class DocumentsBenchmark {
         "The job from the start of the topics (its consumer group deleted) on a fresh copy"
             + " database and index, timed from RUNNING until the alias counts every product; then"
             + " the raw bulk of the documents it indexed, with their versions, "
-            + SearchIndexBenchmark.RAW_BULK_PASSES
+            + RawBulk.PASSES
             + " times, each pass into a fresh index once Elasticsearch runs no merge (one pass on a"
             + " shared machine is noisy): the median pass (after warm-up where measured) is shown"
             + " and compared,"

@@ -1,6 +1,6 @@
 package dev.weir.bench.feed;
 
-import dev.weir.bench.support.BenchDatabases;
+import dev.weir.bench.support.BenchEnvironment;
 import dev.weir.bench.support.BenchReport;
 import dev.weir.bench.support.WalRecords;
 import dev.weir.common.config.WeirConfig;
@@ -29,6 +29,7 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.function.ThrowingRunnable;
 
 /**
  * activity-feed vs the naive collation (Postman's original: every collated event inserts a new row
@@ -244,14 +245,14 @@ public final class FeedBenchmark {
       long pauseBetweenRoundsMs,
       int parallelism)
       throws Exception {
-    WeirConfig weirDb = BenchDatabases.fresh(stack, connections, "bench_feed_weir");
+    WeirConfig weirDb = BenchEnvironment.freshDatabase(stack, connections, "bench_feed_weir");
     Measurement weir =
         measure(
             "weir",
             weirDb,
             input.size(),
             () -> {
-              StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+              StreamExecutionEnvironment env = BenchEnvironment.miniCluster();
               env.setParallelism(parallelism);
               org.apache.flink.streaming.api.datastream.DataStream<ActivityEvent> events =
                   env.fromData(input, ActivityFeedJob.EVENT);
@@ -266,12 +267,12 @@ public final class FeedBenchmark {
               ActivityFeedJob.collate(stream, settings, FeedStoreSink.create(weirDb, settings));
               env.execute("bench activity-feed");
             });
-    WeirConfig floorDb = BenchDatabases.fresh(stack, connections, "bench_feed_floor");
+    WeirConfig floorDb = BenchEnvironment.freshDatabase(stack, connections, "bench_feed_floor");
     List<Object[]> finalRows = new ArrayList<>();
     String[] columns = readEntries(weirDb, finalRows);
     Measurement floor =
         measure("floor", floorDb, input.size(), () -> insertOnce(floorDb, columns, finalRows));
-    WeirConfig naiveDb = BenchDatabases.fresh(stack, connections, "bench_feed_naive");
+    WeirConfig naiveDb = BenchEnvironment.freshDatabase(stack, connections, "bench_feed_naive");
     Measurement naive =
         measure("naive", naiveDb, input.size(), () -> naiveCollation(naiveDb, input, settings));
     return new Result(scenario, input.size(), burst, weir, naive, floor);
@@ -349,7 +350,8 @@ public final class FeedBenchmark {
   }
 
   private static Measurement measure(
-      String name, WeirConfig config, long events, BenchDatabases.Work work) throws Exception {
+      String name, WeirConfig config, long events, ThrowingRunnable<Exception> work)
+      throws Exception {
     String before;
     try (Connection c = PostgresConnectionProvider.open(config)) {
       c.createStatement().execute("CHECKPOINT");

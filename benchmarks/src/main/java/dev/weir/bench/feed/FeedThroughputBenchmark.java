@@ -1,11 +1,12 @@
 package dev.weir.bench.feed;
 
-import dev.weir.bench.support.BenchDatabases;
+import dev.weir.bench.support.BenchEnvironment;
 import dev.weir.bench.support.BenchReport;
 import dev.weir.bench.support.PacedInput;
 import dev.weir.bench.support.ReadCommitted;
 import dev.weir.bench.support.SourceProgress;
 import dev.weir.bench.support.SteadyState;
+import dev.weir.bench.support.SteadyStateTable;
 import dev.weir.cli.load.EventProducer;
 import dev.weir.common.DeadLetters;
 import dev.weir.common.config.WeirConfig;
@@ -152,12 +153,12 @@ public final class FeedThroughputBenchmark {
       // (a consumer group of its own too), so that the measured window does not pay for the JIT
       // compiling the collator, RocksDB's state and the store (8-11 µs of CPU per event, unwarmed).
       WeirConfig warmDb =
-          BenchDatabases.fresh(stack, connections, "bench_feed_steady_warm")
+          BenchEnvironment.freshDatabase(stack, connections, "bench_feed_steady_warm")
               .with(FeedOptions.TOPIC, topic)
               .with(WeirOptions.DEPLOYMENT_ID, "warm-up");
       SteadyState.measureJob(stack, "weir warm-up", topic, events, () -> startWeir(warmDb));
       WeirConfig weirDb =
-          BenchDatabases.fresh(stack, connections, "bench_feed_steady")
+          BenchEnvironment.freshDatabase(stack, connections, "bench_feed_steady")
               .with(FeedOptions.TOPIC, topic);
       AtomicReference<PacedInput.Latency> latency = new AtomicReference<>();
       SteadyState.Side weir =
@@ -180,7 +181,7 @@ public final class FeedThroughputBenchmark {
       // default): faster at small sizes, but heap timers hold the heap per live entry and are
       // written whole at every checkpoint (docs/state.md).
       WeirConfig heapTimersDb =
-          BenchDatabases.fresh(stack, connections, "bench_feed_steady_heap_timers")
+          BenchEnvironment.freshDatabase(stack, connections, "bench_feed_steady_heap_timers")
               .with(FeedOptions.TOPIC, topic)
               .with(WeirOptions.DEPLOYMENT_ID, "heap-timers");
       SteadyState.Side weirHeapTimers =
@@ -193,7 +194,7 @@ public final class FeedThroughputBenchmark {
       // And with fewer keys held between checkpoints: each key's release and coalesced write then
       // find its bookkeeping written back to RocksDB and read it again.
       WeirConfig fewKeysDb =
-          BenchDatabases.fresh(stack, connections, "bench_feed_steady_few_keys")
+          BenchEnvironment.freshDatabase(stack, connections, "bench_feed_steady_few_keys")
               .with(FeedOptions.TOPIC, topic)
               .with(FeedOptions.HELD_KEYS, FEW_KEYS_HELD)
               .with(WeirOptions.DEPLOYMENT_ID, "few-keys-held");
@@ -204,7 +205,8 @@ public final class FeedThroughputBenchmark {
               topic,
               events,
               () -> startWeir(fewKeysDb));
-      WeirConfig naiveDb = BenchDatabases.fresh(stack, connections, "bench_feed_steady_naive");
+      WeirConfig naiveDb =
+          BenchEnvironment.freshDatabase(stack, connections, "bench_feed_steady_naive");
       SteadyState.Side naive = measureNaive(stack, naiveDb, topic, events, codec, settings);
       return new Report(
           events,
@@ -354,7 +356,7 @@ public final class FeedThroughputBenchmark {
 
   /** weir's job as deployed, on {@code config}'s database and topic. */
   private static JobClient startWeir(WeirConfig config) throws Exception {
-    return JobRunner.start(new ActivityFeedJob(), SteadyState.environment(), config);
+    return JobRunner.start(new ActivityFeedJob(), BenchEnvironment.miniClusterAsDeployed(), config);
   }
 
   /** weir's job with its timers where the cluster's configuration puts them. */
@@ -362,7 +364,8 @@ public final class FeedThroughputBenchmark {
       throws Exception {
     Configuration timers = new Configuration();
     timers.set(RocksDBOptions.TIMER_SERVICE_FACTORY, timersIn);
-    return JobRunner.start(new ActivityFeedJob(), SteadyState.environment(timers), config);
+    return JobRunner.start(
+        new ActivityFeedJob(), BenchEnvironment.miniClusterAsDeployed(timers), config);
   }
 
   /** The topic read and decoded exactly as {@link ActivityFeedJob} reads its input. */
@@ -608,7 +611,7 @@ public final class FeedThroughputBenchmark {
             100 * SteadyState.WINDOW_FROM,
             100 * SteadyState.WINDOW_TO));
     md.append(
-        SteadyState.table(
+        SteadyStateTable.of(
             List.of(
                 r.limit(), r.floor(), r.weir(), r.weirHeapTimers(), r.weirFewKeysHeld(), r.naive()),
             Map.of("vs the limit", r.limit())));

@@ -1,6 +1,6 @@
 package dev.weir.bench.identity;
 
-import dev.weir.bench.support.BenchDatabases;
+import dev.weir.bench.support.BenchEnvironment;
 import dev.weir.bench.support.BenchReport;
 import dev.weir.common.DeadLetters;
 import dev.weir.common.config.WeirConfig;
@@ -31,6 +31,7 @@ import org.apache.flink.connector.datagen.source.GeneratorFunction;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.util.function.ThrowingRunnable;
 
 /**
  * identity vs a naive enrichment (one lookup and one full-row upsert per event), on the same
@@ -118,14 +119,14 @@ public final class IdentityBenchmark {
     Connections connections = stack.up();
     int distinctIds = (int) Math.max(1, Math.round(events * (1 - repeatRatio)));
 
-    WeirConfig weirDb = BenchDatabases.fresh(stack, connections, "bench_identity_weir");
+    WeirConfig weirDb = BenchEnvironment.freshDatabase(stack, connections, "bench_identity_weir");
     Measurement weir =
         measure(
             "weir (keyed-state cache, batched lookups, writes only changed columns)",
             weirDb,
             events,
             () -> {
-              StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+              StreamExecutionEnvironment env = BenchEnvironment.miniCluster();
               JobRunner.configure(env, weirDb); // as deployed: checkpoints, serialization
               env.setParallelism(parallelism);
               int ids = distinctIds;
@@ -166,7 +167,7 @@ public final class IdentityBenchmark {
               env.execute("bench identity");
             });
 
-    WeirConfig naiveDb = BenchDatabases.fresh(stack, connections, "bench_identity_naive");
+    WeirConfig naiveDb = BenchEnvironment.freshDatabase(stack, connections, "bench_identity_naive");
     Measurement naive =
         measure(
             "naive (one lookup and one full-row upsert per event)",
@@ -218,7 +219,8 @@ public final class IdentityBenchmark {
   }
 
   private static Measurement measure(
-      String name, WeirConfig config, long events, BenchDatabases.Work work) throws Exception {
+      String name, WeirConfig config, long events, ThrowingRunnable<Exception> work)
+      throws Exception {
     long[] before = dbCounters(config);
     long cpuBefore = cpuNanos();
     long start = System.nanoTime();

@@ -1,12 +1,13 @@
 package dev.weir.bench.identity;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.weir.bench.support.BenchDatabases;
+import dev.weir.bench.support.BenchEnvironment;
 import dev.weir.bench.support.BenchReport;
 import dev.weir.bench.support.PacedInput;
 import dev.weir.bench.support.ReadCommitted;
 import dev.weir.bench.support.SourceProgress;
 import dev.weir.bench.support.SteadyState;
+import dev.weir.bench.support.SteadyStateTable;
 import dev.weir.cli.load.EventProducer;
 import dev.weir.common.DeadLetters;
 import dev.weir.common.config.WeirConfig;
@@ -212,7 +213,8 @@ public final class IdentityThroughputBenchmark {
           "weir identity warm-up",
           tracking,
           events,
-          () -> JobRunner.start(new IdentityJob(), SteadyState.environment(), warmDb));
+          () ->
+              JobRunner.start(new IdentityJob(), BenchEnvironment.miniClusterAsDeployed(), warmDb));
       WeirConfig weirDb = weirDatabase(stack, connections, parallelism, run, tracking, identity);
       AtomicReference<Latency> weirLatency = new AtomicReference<>();
       double[] hitRatio = {Double.NaN};
@@ -225,7 +227,7 @@ public final class IdentityThroughputBenchmark {
               () ->
                   JobRunner.start(
                       new IdentityJob(),
-                      SteadyState.environment(),
+                      BenchEnvironment.miniClusterAsDeployed(),
                       weirDb.with(IdentityOptions.ENRICHED_TOPIC, enriched)),
               job -> {
                 long hits = SourceProgress.counted("weirCacheHits");
@@ -247,7 +249,9 @@ public final class IdentityThroughputBenchmark {
               "weir identity, Kafka's producer defaults",
               tracking,
               events,
-              () -> JobRunner.start(new IdentityJob(), SteadyState.environment(), kafkaDefaults));
+              () ->
+                  JobRunner.start(
+                      new IdentityJob(), BenchEnvironment.miniClusterAsDeployed(), kafkaDefaults));
       return new Report(
           events,
           partitions,
@@ -282,7 +286,7 @@ public final class IdentityThroughputBenchmark {
       String run,
       String tracking,
       String identity) {
-    return BenchDatabases.fresh(stack, connections, "bench_identity_steady")
+    return BenchEnvironment.freshDatabase(stack, connections, "bench_identity_steady")
         .with(WeirOptions.PARALLELISM, parallelism)
         .with(WeirOptions.DEPLOYMENT_ID, "bench-" + run)
         .with(IdentityOptions.TRACKING_TOPIC, tracking)
@@ -447,7 +451,7 @@ public final class IdentityThroughputBenchmark {
 
   private static JobClient startPassThrough(WeirConfig config, String in, String out, String run)
       throws Exception {
-    StreamExecutionEnvironment env = SteadyState.environment();
+    StreamExecutionEnvironment env = BenchEnvironment.miniClusterAsDeployed();
     JobRunner.configure(env, config);
     KafkaSource<byte[][]> source =
         KafkaSource.<byte[][]>builder()
@@ -479,7 +483,7 @@ public final class IdentityThroughputBenchmark {
   private static JobClient startFloor(
       WeirConfig config, String in, String out, EventCodec<TrackingEvent> codec, String run)
       throws Exception {
-    StreamExecutionEnvironment env = SteadyState.environment();
+    StreamExecutionEnvironment env = BenchEnvironment.miniClusterAsDeployed();
     JobRunner.configure(env, config);
     env.getConfig().enableObjectReuse(); // as IdentityJob
     readAsTheJob(env, new DeadLetters("bench-floor-" + run), config, in, codec, "floor")
@@ -610,18 +614,14 @@ public final class IdentityThroughputBenchmark {
     Latency latency =
         new Latency(
             total,
-            percentile(append, 0.5),
-            percentile(append, 0.99),
-            percentile(visible, 0.5),
-            percentile(visible, 0.99));
+            PacedInput.percentile(append, 0.5),
+            PacedInput.percentile(append, 0.99),
+            PacedInput.percentile(visible, 0.5),
+            PacedInput.percentile(visible, 0.99));
     System.out.printf(
         "latency to %s: written p50 %d ms, p99 %d ms; visible p50 %d ms, p99 %d ms%n",
         out, latency.appendP50(), latency.appendP99(), latency.visibleP50(), latency.visibleP99());
     return latency;
-  }
-
-  public static long percentile(long[] sorted, double p) {
-    return sorted[(int) Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
   }
 
   /** The results as Markdown, with the command that made them. */
@@ -707,7 +707,7 @@ public final class IdentityThroughputBenchmark {
     limits.put("vs pass-through", r.passThrough());
     List<SteadyState.Side> sides =
         List.of(r.decode(), r.passThrough(), r.floor(), r.weir(), r.weirKafkaDefaults());
-    md.append(SteadyState.table(sides, limits).replace("benchmark JVM |", "the job's JVM |"));
+    md.append(SteadyStateTable.of(sides, limits).replace("benchmark JVM |", "the job's JVM |"));
     md.append("\n| side | events per CPU-second of the job's JVM |\n|---|---:|\n");
     for (SteadyState.Side s : sides) {
       md.append(String.format("| %s | %,.0f |%n", s.name(), s.eventsPerJvmCpuSecond()));

@@ -10,6 +10,7 @@ import dev.weir.bench.search.SearchIndexBenchmark;
 import dev.weir.bench.support.BenchReport;
 import dev.weir.bench.support.CpuUse;
 import dev.weir.bench.support.LoadGenerator;
+import dev.weir.bench.support.Median;
 import dev.weir.bench.support.SteadyState;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -49,7 +50,7 @@ final class BenchAllReport {
     m.limitRuns()
         .forEach(
             (target, runs) ->
-                limits.put(target, BenchAll.median(runs, LoadGenerator.Result::recordsPerSecond)));
+                limits.put(target, Median.of(runs, LoadGenerator.Result::recordsPerSecond)));
     FeedBenchmark.Report feed = m.feed();
     FeedThroughputBenchmark.Report feedKafka = m.feedKafka();
     IdentityBenchmark.Result identity = m.identity();
@@ -597,8 +598,8 @@ final class BenchAllReport {
         ratio,
         rename.documentsPerSecond(),
         raw.documentsPerSecond(),
-        rename.cpu().getOrDefault(SearchIndexBenchmark.ELASTICSEARCH, 0.0),
-        raw.cpu().getOrDefault(SearchIndexBenchmark.ELASTICSEARCH, 0.0),
+        rename.cpu().getOrDefault(CpuUse.ELASTICSEARCH, 0.0),
+        raw.cpu().getOrDefault(CpuUse.ELASTICSEARCH, 0.0),
         rename.cpu().getOrDefault(CpuUse.THIS_JVM, 0.0),
         rename.seconds(),
         ratio <= 2 ? "within the target there." : "beyond the target there too.");

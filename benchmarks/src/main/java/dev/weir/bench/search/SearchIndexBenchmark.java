@@ -1,18 +1,16 @@
 package dev.weir.bench.search;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import co.elastic.clients.elasticsearch._types.FieldValue;
-import co.elastic.clients.elasticsearch._types.SortOrder;
-import co.elastic.clients.elasticsearch.core.search.Hit;
-import co.elastic.clients.json.JsonData;
-import dev.weir.bench.report.BenchAll;
-import dev.weir.bench.support.BenchDatabases;
+import dev.weir.bench.support.BenchEnvironment;
 import dev.weir.bench.support.BenchReport;
-import dev.weir.bench.support.CountTimeline;
+import dev.weir.bench.support.CopyWrites;
 import dev.weir.bench.support.CpuUse;
 import dev.weir.bench.support.ElasticsearchCore;
+import dev.weir.bench.support.IndexLoad;
 import dev.weir.bench.support.IndexProgress;
 import dev.weir.bench.support.IndexWork;
+import dev.weir.bench.support.IndexedDocument;
+import dev.weir.bench.support.Median;
 import dev.weir.bench.support.RawBulk;
 import dev.weir.bench.support.WalRecords;
 import dev.weir.cli.load.CatalogLoader;
@@ -30,12 +28,10 @@ import dev.weir.search.SearchIndexOptions;
 import dev.weir.search.copy.DocumentCopy;
 import dev.weir.search.definition.DocumentPlan;
 import dev.weir.search.index.DocumentIndex;
-import dev.weir.sink.elasticsearch.DocumentOperation;
 import dev.weir.sink.elasticsearch.ElasticsearchClients;
 import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import dev.weir.stack.Connections;
 import dev.weir.stack.LocalStack;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -48,16 +44,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
-import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.kafka.common.errors.GroupIdNotFoundException;
 
 /**
  * search-index, side by side in one run on the local stack:
@@ -69,7 +58,7 @@ import org.apache.kafka.common.errors.GroupIdNotFoundException;
  *       and writes its copy, product_document, and Elasticsearch; timed from the job's RUNNING
  *       until every document is searchable. Then a <b>raw bulk load</b> of the very same documents
  *       (read back from weir's index) into a fresh index with the same mapping, one loader per
- *       core: {@value #RAW_BULK_PASSES} passes, the median one compared. Each side also reports the
+ *       core: {@value RawBulk#PASSES} passes, the median one compared. Each side also reports the
  *       CPU each process used ({@link CpuUse}) and its rate after warm-up ({@link IndexProgress}).
  *       Done twice, the second compared (the first pays the JIT of a fresh JVM and perhaps a fresh
  *       Elasticsearch), and after the price changes in {@value #SEPARATE_CORES_PAIRS} pairs with
@@ -90,201 +79,17 @@ public final class SearchIndexBenchmark {
   private SearchIndexBenchmark() {}
 
   /**
-   * A timed load, and the CPU seconds each process of the machine used meanwhile.
-   *
-   * @param steadyCpu the CPU seconds each process used after the warm-up, from the moment the first
-   *     fifth was counted (within one poll, 0.1 s) until the last
-   * @param passRates where this is the median of several passes of the same load ({@link #median}):
-   *     every pass's documents/s over its whole load, in the order run; else empty
-   */
-  public record Load(
-      String name,
-      long documents,
-      double seconds,
-      long steadyDocuments,
-      double steadySeconds,
-      Map<String, Double> cpu,
-      Map<String, Double> steadyCpu,
-      IndexWork elasticsearch,
-      Settled settled,
-      List<Double> passRates) {
-    public double documentsPerSecond() {
-      return documents / seconds;
-    }
-
-    /**
-     * The pass of {@code passes} with the median documents/s after warm-up where every pass
-     * measured it, else over the whole load (the pass whole: its timelines, CPU and index stats
-     * belong together), carrying every pass's documents/s over its whole load for the range.
-     */
-    public static Load median(List<Load> passes) {
-      Load m =
-          BenchAll.median(
-              passes,
-              medianBySteadyRate(passes)
-                  ? Load::steadyDocumentsPerSecond
-                  : Load::documentsPerSecond);
-      return new Load(
-          m.name,
-          m.documents,
-          m.seconds,
-          m.steadyDocuments,
-          m.steadySeconds,
-          m.cpu,
-          m.steadyCpu,
-          m.elasticsearch,
-          m.settled,
-          passes.stream().map(Load::documentsPerSecond).toList());
-    }
-
-    private static boolean medianBySteadyRate(List<Load> passes) {
-      return passes.stream().allMatch(Load::steadyMeasured);
-    }
-
-    /**
-     * How the rate was measured, for a report: "median of 3 passes after warm-up, whole loads
-     * 644–997/s", or where chosen by the whole loads "median of 3 passes, range 644–997/s".
-     */
-    public String passesSummary() {
-      return steadyMeasured()
-          ? String.format(
-              Locale.ROOT,
-              "median of %d passes after warm-up, whole loads %s",
-              passRates.size(),
-              range())
-          : String.format(Locale.ROOT, "median of %d passes, range %s", passRates.size(), range());
-    }
-
-    /** The lowest and the highest documents/s of the passes: "644–997/s". */
-    public String range() {
-      return span(passRates, "%,.0f") + "/s";
-    }
-
-    /** After the warm-up (the first fifth of the documents applied), as identity's benchmark. */
-    public double steadyDocumentsPerSecond() {
-      return steadyDocuments / steadySeconds;
-    }
-
-    /**
-     * Whether the stretch after warm-up is long enough to measure: a bulk takes Elasticsearch up to
-     * a second, so over a shorter stretch the count mostly measures where bulks ended.
-     */
-    public boolean steadyMeasured() {
-      return steadySeconds >= MIN_STEADY_SECONDS;
-    }
-
-    /**
-     * A load followed by {@code progress} from {@code startNanos} until a search counted {@code
-     * documents}, with what Elasticsearch had done for {@code index} by then. Its stretch after
-     * warm-up runs from the moment Elasticsearch had applied the first fifth of the documents until
-     * it had applied the last ({@link IndexProgress}: not where refreshes fell). Called while the
-     * load runs: it meters the CPU of that stretch as it passes.
-     */
-    public static Load timed(
-        String name,
-        long documents,
-        long startNanos,
-        IndexProgress progress,
-        CpuUse cpu,
-        ElasticsearchClient es,
-        String index)
-        throws Exception {
-      CountTimeline.Sample warm = progress.applied.await(documents / 5, Duration.ofMinutes(3));
-      CpuUse afterWarmUp = cpu.restart();
-      CountTimeline.Sample applied = progress.applied.await(documents, Duration.ofMinutes(3));
-      Map<String, Double> steadyCpuSeconds = afterWarmUp.seconds();
-      CountTimeline.Sample done = progress.searchable.await(documents, Duration.ofMinutes(3));
-      Map<String, Double> cpuSeconds = cpu.seconds();
-      IndexWork atEnd = IndexWork.read(es, index);
-      return new Load(
-          name,
-          documents,
-          (done.nanoTime() - startNanos) / 1e9,
-          steadyDocuments(documents, warm.count(), progress.applied.latest()),
-          (applied.nanoTime() - warm.nanoTime()) / 1e9,
-          cpuSeconds,
-          steadyCpuSeconds,
-          atEnd,
-          null,
-          List.of());
-    }
-
-    /**
-     * The documents of a stretch after warm-up that began at {@code warmOperations} applied and
-     * ended at {@code documents} applied, of a load that applied {@code operations} in all. A side
-     * that indexed some documents more than once (a document revised while the load ran) reached as
-     * many operations as documents before its last document: its stretch holds its operations'
-     * share of the documents, not more.
-     */
-    public static long steadyDocuments(long documents, long warmOperations, long operations) {
-      double documentsPerOperation = (double) documents / Math.max(documents, operations);
-      return Math.round((documents - warmOperations) * documentsPerOperation);
-    }
-
-    /**
-     * This load with what Elasticsearch did until the merges it left were done: a load that ends
-     * sooner leaves more of its segments to merge after its window. Leaves Elasticsearch idle for
-     * the next load.
-     */
-    public Load settle(ElasticsearchClient es, String index, CpuUse meter) throws Exception {
-      Thread.sleep(1000); // the last refresh (once a second) may still have a merge to schedule
-      awaitMergesDone(es);
-      Settled s =
-          new Settled(
-              IndexWork.read(es, index), meter.seconds().getOrDefault(ELASTICSEARCH, Double.NaN));
-      return new Load(
-          name,
-          documents,
-          seconds,
-          steadyDocuments,
-          steadySeconds,
-          cpu,
-          steadyCpu,
-          elasticsearch,
-          s,
-          passRates);
-    }
-  }
-
-  /**
-   * What Elasticsearch had done for a load once no merge ran any more (awaited after the load), and
-   * the CPU seconds it used from the load's start until then.
-   */
-  public record Settled(IndexWork work, double elasticsearchCpuSeconds) {}
-
-  /** Elasticsearch's name among the {@link CpuUse} processes (the local stack's service name). */
-  public static final String ELASTICSEARCH = "Elasticsearch";
-
-  /**
-   * Price-only changes written to a copy: WAL bytes, rows updated, TOAST tuples written, and the
-   * WAL by record type.
-   */
-  public record Writes(
-      String name,
-      long changes,
-      long walBytes,
-      long rowsUpdated,
-      long toast,
-      List<WalRecords> records) {}
-
-  /** The lowest and the highest of {@code values}, each in {@code format}: "644–997". */
-  public static String span(List<Double> values, String format) {
-    double low = values.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
-    double high = values.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
-    return String.format(Locale.ROOT, format + "–" + format, low, high);
-  }
-
-  /**
    * One end-to-end pass: weir's job, then the raw bulk of the documents it indexed (its median
-   * pass, {@link #rawBulk}).
+   * pass, {@link RawBulk#timedPasses}).
    *
    * @param pairRatios where this is the median of several pairs ({@link #median}): every pair's
    *     ratio, in the order run; else empty
    * @param pairsAfterWarmUp whether those ratios are after warm-up (every pair measured it) rather
    *     than over the whole loads
    */
-  public record Pass(Load weir, Load raw, List<Double> pairRatios, boolean pairsAfterWarmUp) {
-    public Pass(Load weir, Load raw) {
+  public record Pass(
+      IndexLoad weir, IndexLoad raw, List<Double> pairRatios, boolean pairsAfterWarmUp) {
+    public Pass(IndexLoad weir, IndexLoad raw) {
       this(weir, raw, List.of(), false);
     }
 
@@ -296,7 +101,7 @@ public final class SearchIndexBenchmark {
     public static Pass median(List<Pass> pairs) {
       boolean steady = pairs.stream().allMatch(p -> p.steadyRatio().isPresent());
       ToDoubleFunction<Pass> ratio = p -> steady ? p.steadyRatio().orElseThrow() : p.ratio();
-      Pass m = BenchAll.median(pairs, ratio);
+      Pass m = Median.of(pairs, ratio);
       return new Pass(m.weir, m.raw, pairs.stream().mapToDouble(ratio).boxed().toList(), steady);
     }
 
@@ -310,7 +115,7 @@ public final class SearchIndexBenchmark {
           "the median of %d pairs%s, ratios %s",
           pairRatios.size(),
           steadyRatio().isPresent() ? " after warm-up" : "",
-          span(pairRatios, "%.2f"));
+          BenchReport.span(pairRatios, "%.2f"));
     }
 
     public double ratio() {
@@ -343,11 +148,11 @@ public final class SearchIndexBenchmark {
       int products,
       int descriptionChars,
       Pass first,
-      Load weir,
-      Load raw,
+      IndexLoad weir,
+      IndexLoad raw,
       Pass separateCores,
-      Writes weirWrites,
-      Writes naiveWrites,
+      CopyWrites weirWrites,
+      CopyWrites naiveWrites,
       double jobStartSeconds) {
 
     /** weir's documents/s over the raw bulk's median pass, each over its whole load. */
@@ -394,8 +199,6 @@ public final class SearchIndexBenchmark {
     }
   }
 
-  public static final double MIN_STEADY_SECONDS = 5;
-
   public static Result run(LocalStack stack, int products, int rounds) throws Exception {
     return run(stack, products, rounds, 1);
   }
@@ -426,7 +229,7 @@ public final class SearchIndexBenchmark {
     try {
       // Every index of an earlier run, behind the three aliases (the job makes its own, <alias>-v1,
       // only where the alias is missing) or the raw bulk's: each pass starts on an empty alias.
-      deleteIndices(es, ALIAS + "*");
+      BenchEnvironment.deleteIndices(es, ALIAS + "*");
       // 1. The catalog, captured into Kafka.
       CatalogLoader loader = new CatalogLoader(7, descriptionChars);
       String pricing = config.get(SearchIndexOptions.PRICING_TOPIC);
@@ -443,20 +246,21 @@ public final class SearchIndexBenchmark {
       // 2. End to end, then the raw bulk of the same documents: twice. The first job of this
       // JVM also compiles its code, and the first load of a fresh Elasticsearch compiles
       // Elasticsearch's: a deployment pays that once, so the second pass is the one compared.
-      awaitMergesDone(es); // later loads follow one that settled (Load.settle)
+      BenchEnvironment.awaitMergesDone(
+          es); // later loads follow one that settled (IndexLoad.settle)
       Pass cold = pass(stack, es, mapping, first, products, "weir, the first job of a fresh JVM");
-      forgetOffsets(config);
+      BenchEnvironment.forgetOffsets(config, SearchIndexJob.NAME);
       long submitted = System.nanoTime();
-      JobClient job = JobRunner.start(new SearchIndexJob(), environment(), config);
+      JobClient job = JobRunner.start(new SearchIndexJob(), BenchEnvironment.miniCluster(), config);
       try {
-        awaitRunning(job);
+        BenchEnvironment.awaitRunning(job);
         long running = System.nanoTime();
         CpuUse cpu = CpuUse.start(stack);
         double jobStart = (running - submitted) / 1e9;
-        Load weir;
+        IndexLoad weir;
         try (IndexProgress progress = IndexProgress.watch(es, ALIAS)) {
           weir =
-              Load.timed(
+              IndexLoad.timed(
                   "weir: Kafka → join → product_document + Elasticsearch",
                   products,
                   running,
@@ -469,7 +273,7 @@ public final class SearchIndexBenchmark {
         List<String> seeded = rows(config, copy);
 
         // 3. Price-only changes through the job, round after round.
-        Writes weirWrites;
+        CopyWrites weirWrites;
         List<List<String>> afterEachRound = new ArrayList<>();
         try (Connection c = PostgresConnectionProvider.open(config)) {
           TableStats before = TableStats.read(c, copy.table());
@@ -488,7 +292,7 @@ public final class SearchIndexBenchmark {
               }
               producer.flush();
             }
-            awaitCount(() -> newer(c, copy, held), products);
+            BenchEnvironment.awaitCount(() -> newer(c, copy, held), products);
             afterEachRound.add(rows(config, copy));
           }
           long walBytes = TableStats.walBytesSince(c, wal);
@@ -498,7 +302,7 @@ public final class SearchIndexBenchmark {
           job = null;
           TableStats written = TableStats.read(c, copy.table()).minus(before);
           weirWrites =
-              new Writes(
+              new CopyWrites(
                   "weir: only the changed columns",
                   (long) products * rounds,
                   walBytes,
@@ -506,9 +310,9 @@ public final class SearchIndexBenchmark {
                   written.toastInserted(),
                   records);
         }
-        List<Json> documents = documents(es, ALIAS);
-        Load raw = rawBulk(stack, es, mapping, documents, ALIAS + "-raw");
-        Writes naive = naiveUpserts(stack, connections, copy, seeded, afterEachRound);
+        List<IndexedDocument> documents = IndexedDocument.readAll(es, ALIAS);
+        IndexLoad raw = RawBulk.timedPasses(stack, es, mapping, documents, ALIAS + "-raw");
+        CopyWrites naive = naiveUpserts(stack, connections, copy, seeded, afterEachRound);
         Pass separate =
             separateCores(
                 stack,
@@ -534,10 +338,11 @@ public final class SearchIndexBenchmark {
    * writes exactly once, so its last records become visible only when that commits. Not measured.
    */
   private static void capture(WeirConfig config, int products) throws Exception {
-    JobClient capture = JobRunner.start(new CatalogCaptureJob(), environment(), config);
+    JobClient capture =
+        JobRunner.start(new CatalogCaptureJob(), BenchEnvironment.miniCluster(), config);
     String topic = CatalogCaptureJob.topic(config, "product");
     try (var admin = KafkaIo.admin(config)) {
-      awaitCount(() -> KafkaIo.endOffsets(admin, topic), products);
+      BenchEnvironment.awaitCount(() -> KafkaIo.endOffsets(admin, topic), products);
     }
     capture
         .stopWithSavepoint(
@@ -551,7 +356,7 @@ public final class SearchIndexBenchmark {
   private static WeirConfig config(
       LocalStack stack, Connections connections, int parallelism, String copy, String alias) {
     return SearchIndexOptions.ownCatalog(
-            BenchDatabases.fresh(stack, connections, copy),
+            BenchEnvironment.freshDatabase(stack, connections, copy),
             connections.postgresJdbcUrl(CATALOG),
             CATALOG,
             "bench",
@@ -571,9 +376,10 @@ public final class SearchIndexBenchmark {
       int products,
       String name)
       throws Exception {
-    Load weir = weirLoad(stack, es, config, products, name);
+    IndexLoad weir = weirLoad(stack, es, config, products, name);
     String alias = config.get(SearchIndexOptions.ALIAS);
-    Load raw = rawBulk(stack, es, mapping, documents(es, alias), alias + "-raw");
+    IndexLoad raw =
+        RawBulk.timedPasses(stack, es, mapping, IndexedDocument.readAll(es, alias), alias + "-raw");
     return new Pass(weir, raw);
   }
 
@@ -581,29 +387,23 @@ public final class SearchIndexBenchmark {
    * The job on {@code config} from the start of the topics until every document is searchable
    * behind its alias.
    */
-  private static Load weirLoad(
+  private static IndexLoad weirLoad(
       LocalStack stack, ElasticsearchClient es, WeirConfig config, int products, String name)
       throws Exception {
-    forgetOffsets(config);
+    BenchEnvironment.forgetOffsets(config, SearchIndexJob.NAME);
     String alias = config.get(SearchIndexOptions.ALIAS);
-    JobClient job = JobRunner.start(new SearchIndexJob(), environment(), config);
+    JobClient job = JobRunner.start(new SearchIndexJob(), BenchEnvironment.miniCluster(), config);
     try {
-      awaitRunning(job);
+      BenchEnvironment.awaitRunning(job);
       long running = System.nanoTime();
       CpuUse cpu = CpuUse.start(stack);
-      Load weir;
+      IndexLoad weir;
       try (IndexProgress progress = IndexProgress.watch(es, alias)) {
-        weir = Load.timed(name, products, running, progress, cpu, es, alias);
+        weir = IndexLoad.timed(name, products, running, progress, cpu, es, alias);
       }
       return weir.settle(es, alias, cpu);
     } finally {
       job.cancel().get();
-    }
-  }
-
-  private static void deleteIndices(ElasticsearchClient es, String pattern) throws IOException {
-    for (String index : es.indices().get(g -> g.index(pattern)).result().keySet()) {
-      es.indices().delete(d -> d.index(index));
     }
   }
 
@@ -637,17 +437,23 @@ public final class SearchIndexBenchmark {
         () -> {
           List<Pass> pairs = new ArrayList<>();
           for (int pair = 0; pair < SEPARATE_CORES_PAIRS; pair++) {
-            deleteIndices(es, CORES_ALIAS + "*");
-            awaitMergesDone(es);
-            Load weir =
+            BenchEnvironment.deleteIndices(es, CORES_ALIAS + "*");
+            BenchEnvironment.awaitMergesDone(es);
+            IndexLoad weir =
                 weirLoad(
                     stack,
                     es,
                     freshConfig.get(),
                     products,
                     "weir, Elasticsearch on a core of its own");
-            Load raw =
-                rawBulk(stack, es, mapping, documents(es, CORES_ALIAS), CORES_ALIAS + "-raw", 1);
+            IndexLoad raw =
+                RawBulk.timedPasses(
+                    stack,
+                    es,
+                    mapping,
+                    IndexedDocument.readAll(es, CORES_ALIAS),
+                    CORES_ALIAS + "-raw",
+                    1);
             pairs.add(new Pass(weir, raw));
           }
           return Pass.median(pairs);
@@ -655,155 +461,18 @@ public final class SearchIndexBenchmark {
   }
 
   /**
-   * Waits (two minutes at most) until Elasticsearch has no merge running: each side's load starts
-   * on an idle node, not paying for the segments the step before it left to merge (every load ends
-   * with this wait in {@link Load#settle}; the raw bulk also waits for it, as it may follow weir's
-   * price rounds).
-   */
-  public static void awaitMergesDone(ElasticsearchClient es) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-    while (System.nanoTime() < deadline
-        && IndexWork.runningMerges(es.indices().stats(s -> s.metric("merge")).all().total()) > 0) {
-      Thread.sleep(200);
-    }
-  }
-
-  /** The job's consumer group forgotten, so that its next run reads the topics from the start. */
-  public static void forgetOffsets(WeirConfig config) throws Exception {
-    try (var admin = KafkaIo.admin(config)) {
-      admin.deleteConsumerGroups(List.of(KafkaIo.groupId(SearchIndexJob.NAME))).all().get();
-    } catch (ExecutionException e) {
-      if (!(e.getCause() instanceof GroupIdNotFoundException)) {
-        throw e; // no group: no offsets committed, nothing to forget
-      }
-    }
-  }
-
-  public static StreamExecutionEnvironment environment() {
-    return StreamExecutionEnvironment.getExecutionEnvironment();
-  }
-
-  /** A document as Elasticsearch holds it: id, version, source. */
-  public record Json(String id, long version, JsonData source) {}
-
-  public static List<Json> documents(ElasticsearchClient es, String index) throws Exception {
-    List<Json> documents = new ArrayList<>();
-    List<FieldValue> after = null;
-    while (true) {
-      List<FieldValue> from = after;
-      var hits =
-          es.search(
-                  s -> {
-                    s.index(index)
-                        .size(1000)
-                        .version(true)
-                        .sort(o -> o.field(f -> f.field("product_id").order(SortOrder.Asc)));
-                    return from == null ? s : s.searchAfter(from);
-                  },
-                  JsonData.class)
-              .hits()
-              .hits();
-      if (hits.isEmpty()) {
-        return documents;
-      }
-      for (Hit<JsonData> hit : hits) {
-        documents.add(new Json(hit.id(), hit.version(), hit.source()));
-      }
-      after = hits.get(hits.size() - 1).sort();
-    }
-  }
-
-  /**
-   * Passes of each raw bulk: one pass on this shared machine is noisy (the same raw bulk measured
-   * 644/s in one run and 997/s in the next while weir's side did not move), so the ratios take the
-   * median pass, as {@code bench load} does for the services' limits.
-   */
-  public static final int RAW_BULK_PASSES = 3;
-
-  /**
-   * The same documents bulk-loaded by a plain client ({@link RawBulk}), one loader per core, into
-   * an index made from {@code mapping} (the job's): {@link #RAW_BULK_PASSES} passes, each into a
-   * fresh index on an idle node; the median pass ({@link Load#median}), with every pass's rate.
-   */
-  public static Load rawBulk(
-      LocalStack stack, ElasticsearchClient es, String mapping, List<Json> documents, String index)
-      throws Exception {
-    return rawBulk(stack, es, mapping, documents, index, RAW_BULK_PASSES);
-  }
-
-  /** The same, {@code passCount} times: one pass is that pass itself, without a median. */
-  public static Load rawBulk(
-      LocalStack stack,
-      ElasticsearchClient es,
-      String mapping,
-      List<Json> documents,
-      String index,
-      int passCount)
-      throws Exception {
-    int loaders = Runtime.getRuntime().availableProcessors();
-    List<DocumentOperation> ops = new ArrayList<>();
-    for (Json d : documents) {
-      ops.add(
-          DocumentOperation.index(
-              index,
-              d.id(),
-              d.version(),
-              d.source().toJson().toString().getBytes(StandardCharsets.UTF_8)));
-    }
-    List<Load> passes = new ArrayList<>();
-    for (int pass = 0; pass < passCount; pass++) {
-      RawBulk.createIndex(es, index, mapping); // the previous pass's index deleted
-      awaitMergesDone(es);
-      CpuUse cpu;
-      Load raw;
-      try (IndexProgress progress = IndexProgress.watch(es, index)) {
-        cpu = CpuUse.start(stack);
-        long start = System.nanoTime();
-        // Sent in the background: Load.timed meters the CPU after warm-up while the load runs.
-        CompletableFuture<Void> sending =
-            CompletableFuture.runAsync(
-                () -> {
-                  try {
-                    RawBulk.send(es, index, ops, loaders);
-                  } catch (Exception e) {
-                    throw new CompletionException(e);
-                  }
-                });
-        // Timed until searchable, as weir is.
-        try {
-          raw =
-              Load.timed(
-                  "raw bulk of the same documents ("
-                      + loaders
-                      + (loaders == 1 ? " loader)" : " loaders)"),
-                  documents.size(),
-                  start,
-                  progress,
-                  cpu,
-                  es,
-                  index);
-        } finally {
-          sending.join(); // a failed bulk is the reason the count never came
-        }
-      }
-      passes.add(raw.settle(es, index, cpu));
-    }
-    return passes.size() == 1 ? passes.get(0) : Load.median(passes);
-  }
-
-  /**
    * A table made as weir's copy is ({@link DocumentCopy#migrate}), seeded with the rows weir's copy
    * had before the price changes, then the rows it has after them, written the plain way: every
    * column of every row upserted.
    */
-  private static Writes naiveUpserts(
+  private static CopyWrites naiveUpserts(
       LocalStack stack,
       Connections connections,
       DocumentCopy copy,
       List<String> seeded,
       List<List<String>> rounds)
       throws Exception {
-    WeirConfig naive = BenchDatabases.fresh(stack, connections, "bench_search_naive");
+    WeirConfig naive = BenchEnvironment.freshDatabase(stack, connections, "bench_search_naive");
     try (Connection c = PostgresConnectionProvider.open(naive)) {
       copy.migrate(c);
       upsertAll(c, copy, seeded);
@@ -816,7 +485,7 @@ public final class SearchIndexBenchmark {
       long walBytes = TableStats.walBytesSince(c, wal);
       List<WalRecords> records = WalRecords.between(c, wal, TableStats.walPosition(c));
       TableStats written = TableStats.read(c, copy.table()).minus(before);
-      return new Writes(
+      return new CopyWrites(
           "plain full-row upsert",
           rounds.stream().mapToLong(List::size).sum(),
           walBytes,
@@ -909,27 +578,6 @@ public final class SearchIndexBenchmark {
         .count();
   }
 
-  public static long count(ElasticsearchClient es, String index) throws Exception {
-    return es.count(c -> c.index(index)).count();
-  }
-
-  /** Until the job is RUNNING: scheduled, its tasks deploying. */
-  public static void awaitRunning(JobClient job) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-    while (job.getJobStatus().get() != JobStatus.RUNNING) {
-      if (System.nanoTime() > deadline) {
-        throw new IllegalStateException("the job is not RUNNING after a minute");
-      }
-      Thread.sleep(20);
-    }
-  }
-
-  public static void awaitCount(Callable<Long> count, long expected) throws Exception {
-    try (CountTimeline timeline = new CountTimeline(count)) {
-      timeline.await(expected, Duration.ofMinutes(3));
-    }
-  }
-
   /** Where each side's WAL went, by record type, per change (pg_walinspect). */
   private static String walBreakdown(Result r) {
     if (r.weirWrites().records().isEmpty()) {
@@ -983,11 +631,12 @@ public final class SearchIndexBenchmark {
     return md.toString();
   }
 
-  private static long total(Writes writes, java.util.function.ToLongFunction<WalRecords> bytes) {
+  private static long total(
+      CopyWrites writes, java.util.function.ToLongFunction<WalRecords> bytes) {
     return writes.records().stream().mapToLong(bytes).sum();
   }
 
-  private static java.util.Map<String, WalRecords> byType(Writes writes) {
+  private static java.util.Map<String, WalRecords> byType(CopyWrites writes) {
     java.util.Map<String, WalRecords> byType = new java.util.HashMap<>();
     writes.records().forEach(w -> byType.put(w.type(), w));
     return byType;
@@ -1013,7 +662,7 @@ public final class SearchIndexBenchmark {
     md.append(
         "| | changes | WAL bytes | WAL bytes / change | rows updated | TOAST tuples written |\n");
     md.append("|---|---:|---:|---:|---:|---:|\n");
-    for (Writes w : new Writes[] {r.weirWrites(), r.naiveWrites()}) {
+    for (CopyWrites w : new CopyWrites[] {r.weirWrites(), r.naiveWrites()}) {
       md.append(
           String.format(
               "| %s | %,d | %,d | %,.0f | %,d | %,d |%n",
@@ -1044,7 +693,7 @@ public final class SearchIndexBenchmark {
             + " shows what a new deployment's first load looks like. The target is judged with"
             + " Elasticsearch on a core of its own, at steady state (below). Each raw bulk is"
             + " loaded "
-            + RAW_BULK_PASSES
+            + RawBulk.PASSES
             + " times, each pass into a fresh index once Elasticsearch runs no merge (one pass on a"
             + " shared machine is noisy): its row, its ratios and its CPU and index stats below are"
             + " the median pass by documents/s after warm-up (over the whole load where a pass"
@@ -1071,7 +720,7 @@ public final class SearchIndexBenchmark {
       rows.add(new Object[] {label, r.separateCores().raw()});
     }
     for (Object[] row : rows) {
-      Load l = (Load) row[1];
+      IndexLoad l = (IndexLoad) row[1];
       md.append(
           String.format(
               "| %s | %s | %,d | %.1f | %,.0f | %s |%n",
@@ -1134,7 +783,7 @@ public final class SearchIndexBenchmark {
                 String.format(
                     "- After warm-up: not measured, a side took under %.0f s after its first"
                         + " fifth (a bulk takes Elasticsearch up to a second).%n",
-                    MIN_STEADY_SECONDS)));
+                    IndexLoad.MIN_STEADY_SECONDS)));
     md.append(
         String.format(
             "- weir is timed from the moment its job is RUNNING (tasks deploying, Kafka reads, the join, the"
@@ -1160,7 +809,7 @@ public final class SearchIndexBenchmark {
    * says whether its own core was full (its work bounds it) or not (it waits between bulks).
    */
   private static String separateCoresTable(Pass p) {
-    if (p.weir().cpu().isEmpty() || p.raw().cpu().getOrDefault(ELASTICSEARCH, 0.0) <= 0) {
+    if (p.weir().cpu().isEmpty() || p.raw().cpu().getOrDefault(CpuUse.ELASTICSEARCH, 0.0) <= 0) {
       return "";
     }
     boolean steady = p.steadyRatio().isPresent();
@@ -1181,7 +830,7 @@ public final class SearchIndexBenchmark {
                 steady ? "stretch after warm-up (the judged one)" : "whole load",
                 plural,
                 p.pairRatios().isEmpty() ? "each side's median pass" : "the median pair"));
-    CpuUse.appendRows(md, weir, raw);
+    BenchReport.appendCpuRows(md, weir, raw);
     Busy weirBusy = weirStretch.busy(others);
     Busy rawBusy = rawStretch.busy(others);
     md.append(
@@ -1210,8 +859,8 @@ public final class SearchIndexBenchmark {
             "%n- Per 1,000 documents Elasticsearch used %.2f CPU s on weir's side, %.2f on the raw"
                 + " bulk's; weir's side kept its core %.0f %% as busy as the raw bulk did, while"
                 + " weir's own work (job, PostgreSQL, Kafka) kept the other core%s %.0f %% busy.%n",
-            weir.getOrDefault(ELASTICSEARCH, 0.0) * 1000 / weirStretch.documents(),
-            raw.getOrDefault(ELASTICSEARCH, 0.0) * 1000 / rawStretch.documents(),
+            weir.getOrDefault(CpuUse.ELASTICSEARCH, 0.0) * 1000 / weirStretch.documents(),
+            raw.getOrDefault(CpuUse.ELASTICSEARCH, 0.0) * 1000 / rawStretch.documents(),
             100 * weirBusy.elasticsearch() / rawBusy.elasticsearch(),
             plural,
             100 * weirBusy.rest()));
@@ -1227,7 +876,7 @@ public final class SearchIndexBenchmark {
 
   /** A stretch of a load: after its warm-up, or the whole of it. */
   private record Stretch(Map<String, Double> cpu, double seconds, long documents) {
-    static Stretch of(Load load, boolean afterWarmUp) {
+    static Stretch of(IndexLoad load, boolean afterWarmUp) {
       return afterWarmUp
           ? new Stretch(load.steadyCpu(), load.steadySeconds(), load.steadyDocuments())
           : new Stretch(load.cpu(), load.seconds(), load.documents());
@@ -1235,7 +884,7 @@ public final class SearchIndexBenchmark {
 
     /** How busy it kept Elasticsearch's core and the {@code otherCores}. */
     Busy busy(int otherCores) {
-      double es = cpu.getOrDefault(ELASTICSEARCH, 0.0);
+      double es = cpu.getOrDefault(CpuUse.ELASTICSEARCH, 0.0);
       return new Busy(es / seconds, (CpuUse.total(cpu) - es) / (otherCores * seconds));
     }
   }
@@ -1244,8 +893,8 @@ public final class SearchIndexBenchmark {
 
   /** What Elasticsearch did on each side of the second pass, from the indices' stats. */
   private static String elasticsearchTable(Result r) {
-    Load weir = r.weir();
-    Load raw = r.raw();
+    IndexLoad weir = r.weir();
+    IndexLoad raw = r.raw();
     if (weir.settled() == null || raw.settled() == null) {
       return "";
     }
@@ -1281,8 +930,8 @@ public final class SearchIndexBenchmark {
     md.append(
         String.format(
             "| Elasticsearch CPU s in the window | %.1f | %.1f |%n",
-            weir.cpu().getOrDefault(ELASTICSEARCH, 0.0),
-            raw.cpu().getOrDefault(ELASTICSEARCH, 0.0)));
+            weir.cpu().getOrDefault(CpuUse.ELASTICSEARCH, 0.0),
+            raw.cpu().getOrDefault(CpuUse.ELASTICSEARCH, 0.0)));
     md.append(
         String.format(
             "| Elasticsearch CPU s until no merge ran | %.1f | %.1f |%n",
@@ -1300,8 +949,8 @@ public final class SearchIndexBenchmark {
   private static void elasticsearchRow(
       StringBuilder md,
       String what,
-      Load weir,
-      Load raw,
+      IndexLoad weir,
+      IndexLoad raw,
       java.util.function.Function<IndexWork, String> value) {
     md.append(
         String.format(
@@ -1329,7 +978,7 @@ public final class SearchIndexBenchmark {
                     + " /proc; a service's process tree). The benchmark JVM is weir's job"
                     + " (MiniCluster) on weir's side, the bulk client on the raw side.%n%n"
                     + "| process | weir | raw bulk |%n|---|---:|---:|%n"));
-    CpuUse.appendRows(md, weir, raw);
+    BenchReport.appendCpuRows(md, weir, raw);
     double weirTotal = CpuUse.total(weir);
     double rawTotal = CpuUse.total(raw);
     md.append(String.format("| **all** | **%.1f** | **%.1f** |%n", weirTotal, rawTotal));
@@ -1337,15 +986,15 @@ public final class SearchIndexBenchmark {
         String.format(
             "| cores × seconds available | %.1f | %.1f |%n",
             cores * r.weir().seconds(), cores * r.raw().seconds()));
-    double elasticsearch = raw.getOrDefault(ELASTICSEARCH, 0.0);
-    double weirOwn = weirTotal - weir.getOrDefault(ELASTICSEARCH, 0.0);
+    double elasticsearch = raw.getOrDefault(CpuUse.ELASTICSEARCH, 0.0);
+    double weirOwn = weirTotal - weir.getOrDefault(CpuUse.ELASTICSEARCH, 0.0);
     md.append(
         String.format(
             "%n- Per 1,000 documents: Elasticsearch %.2f CPU s on the raw side, %.2f on weir's;"
                 + " weir's own work (job, PostgreSQL, Kafka) %.2f. When the cores are all busy,"
                 + " weir / raw can be at most about the raw side's CPU over weir's: %.2f here.%n",
             elasticsearch * 1000 / r.raw().documents(),
-            weir.getOrDefault(ELASTICSEARCH, 0.0) * 1000 / r.weir().documents(),
+            weir.getOrDefault(CpuUse.ELASTICSEARCH, 0.0) * 1000 / r.weir().documents(),
             weirOwn * 1000 / r.weir().documents(),
             (rawTotal / r.raw().documents()) / (weirTotal / r.weir().documents())));
     double jit = weir.getOrDefault(CpuUse.JIT, 0.0);

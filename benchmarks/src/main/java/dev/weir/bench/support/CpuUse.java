@@ -27,6 +27,9 @@ public final class CpuUse {
 
   public static final String THIS_JVM = "benchmark JVM";
 
+  /** Elasticsearch's name among the processes (the local stack's service name). */
+  public static final String ELASTICSEARCH = "Elasticsearch";
+
   /**
    * Parts of this JVM's time, listed after it and already counted in it: HotSpot's JIT compiler
    * threads and its G1 collector threads, told apart by their thread names.
@@ -132,23 +135,6 @@ public final class CpuUse {
         .filter(e -> !isPart(e.getKey()))
         .mapToDouble(Map.Entry::getValue)
         .sum();
-  }
-
-  /**
-   * Markdown rows "| process | weir | other |" of two sides' CPU seconds, in {@code weir}'s order
-   * (a part as "… of which …").
-   */
-  public static void appendRows(
-      StringBuilder md, Map<String, Double> weir, Map<String, Double> other) {
-    for (String process : weir.keySet()) {
-      md.append(
-          String.format(
-              "| %s%s | %.1f | %.1f |%n",
-              isPart(process) ? "… " : "",
-              process,
-              weir.get(process),
-              other.getOrDefault(process, 0.0)));
-    }
   }
 
   /** Whether {@code name} is a part of a process already counted in it (not to be added up). */

@@ -2,20 +2,19 @@ package dev.weir.bench.support;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch.indices.stats.IndexStats;
-import dev.weir.bench.search.SearchIndexBenchmark;
 
 /**
  * A load's progress in one index, polled every 100 ms: the index operations Elasticsearch has
  * applied since the load began ({@link #applied}: its indexing stats, which count each operation as
  * it is done) and the documents a search counts ({@link #searchable}: only after a refresh). Under
- * a bulk load a refresh took 3–5 s on this machine, so the searchable count moves in steps that
- * long; a rate over a stretch of a few of them measures where they fell, while the operations
- * applied move with the load itself. The same for both sides of a comparison.
+ * a bulk load a refresh takes seconds, so the searchable count moves in steps that long; a rate
+ * over a stretch of a few of them measures where they fell, while the operations applied move with
+ * the load itself. The same for both sides of a comparison.
  */
 public final class IndexProgress implements AutoCloseable {
 
-  public final CountTimeline applied;
-  public final CountTimeline searchable;
+  final CountTimeline applied;
+  final CountTimeline searchable;
 
   private IndexProgress(CountTimeline applied, CountTimeline searchable) {
     this.applied = applied;
@@ -37,7 +36,7 @@ public final class IndexProgress implements AutoCloseable {
     long base = before;
     return new IndexProgress(
         new CountTimeline(() -> operations(es, index) - base),
-        new CountTimeline(() -> SearchIndexBenchmark.count(es, index)));
+        new CountTimeline(() -> BenchEnvironment.count(es, index)));
   }
 
   /** Index operations the primaries applied, accepted or not (a stale version among them). */

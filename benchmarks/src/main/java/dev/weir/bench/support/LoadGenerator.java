@@ -225,7 +225,8 @@ public final class LoadGenerator {
               Double.parseDouble(args[7]),
               Double.parseDouble(args[8]));
       dev.weir.stack.LocalStack stack = dev.weir.stack.LocalStack.fromEnvironment();
-      Result r = run(BenchDatabases.fresh(stack, stack.up(), "bench_load"), target, knobs);
+      Result r =
+          run(BenchEnvironment.freshDatabase(stack, stack.up(), "bench_load"), target, knobs);
       System.out.println(RESULT + " " + r.records() + " " + r.bytes() + " " + r.seconds());
       System.exit(0); // the clients' threads are done; do not wait for their pools' timeouts
     }

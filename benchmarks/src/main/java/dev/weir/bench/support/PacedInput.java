@@ -1,6 +1,5 @@
 package dev.weir.bench.support;
 
-import dev.weir.bench.identity.IdentityThroughputBenchmark;
 import dev.weir.cli.load.EventProducer;
 import dev.weir.common.config.WeirConfig;
 import java.util.Arrays;
@@ -25,10 +24,13 @@ public final class PacedInput implements AutoCloseable {
     public static Latency of(long[] visibleMillis) {
       Arrays.sort(visibleMillis);
       return new Latency(
-          visibleMillis.length,
-          IdentityThroughputBenchmark.percentile(visibleMillis, 0.5),
-          IdentityThroughputBenchmark.percentile(visibleMillis, 0.99));
+          visibleMillis.length, percentile(visibleMillis, 0.5), percentile(visibleMillis, 0.99));
     }
+  }
+
+  /** The {@code p} percentile (0 to 1) of {@code sorted}, by the nearest rank. */
+  public static long percentile(long[] sorted, double p) {
+    return sorted[(int) Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
   }
 
   /** Sends the {@code i}-th record (from 0). */

@@ -9,9 +9,13 @@ import co.elastic.clients.util.BinaryData;
 import co.elastic.clients.util.ContentType;
 import dev.weir.search.index.DocumentIndex;
 import dev.weir.sink.elasticsearch.DocumentOperation;
+import dev.weir.stack.LocalStack;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -46,8 +50,95 @@ public final class RawBulk {
   }
 
   /**
-   * A fresh index (an old one of that name deleted) from {@code mapping}, a create-index body: the
-   * job's own ({@link DocumentIndex#mapping()}), so both sides index the same fields.
+   * Timed passes of each raw bulk: one pass on a shared machine is noisy (the same raw bulk ran at
+   * rates far apart in two runs while weir's side did not move), so the ratios take the median
+   * pass, as {@code bench load} does for the services' limits.
+   */
+  public static final int PASSES = 3;
+
+  /**
+   * The same documents bulk-loaded by this plain client, one loader per core, into an index made
+   * from {@code mapping} (the job's): {@link #PASSES} passes, each into a fresh index on an idle
+   * node, each timed until every document is searchable; the median pass ({@link
+   * IndexLoad#median}), with every pass's rate.
+   */
+  public static IndexLoad timedPasses(
+      LocalStack stack,
+      ElasticsearchClient es,
+      String mapping,
+      List<IndexedDocument> documents,
+      String index)
+      throws Exception {
+    return timedPasses(stack, es, mapping, documents, index, PASSES);
+  }
+
+  /** The same, {@code passCount} times: one pass is that pass itself, without a median. */
+  public static IndexLoad timedPasses(
+      LocalStack stack,
+      ElasticsearchClient es,
+      String mapping,
+      List<IndexedDocument> documents,
+      String index,
+      int passCount)
+      throws Exception {
+    int loaders = Runtime.getRuntime().availableProcessors();
+    List<DocumentOperation> ops = new ArrayList<>();
+    for (IndexedDocument d : documents) {
+      ops.add(
+          DocumentOperation.index(
+              index,
+              d.id(),
+              d.version(),
+              d.source().toJson().toString().getBytes(StandardCharsets.UTF_8)));
+    }
+    List<IndexLoad> passes = new ArrayList<>();
+    for (int pass = 0; pass < passCount; pass++) {
+      createIndex(es, index, mapping); // the previous pass's index deleted
+      BenchEnvironment.awaitMergesDone(es);
+      CpuUse cpu;
+      IndexLoad raw;
+      try (IndexProgress progress = IndexProgress.watch(es, index)) {
+        cpu = CpuUse.start(stack);
+        long start = System.nanoTime();
+        // Sent in the background: IndexLoad.timed meters the CPU after warm-up while the load runs.
+        CompletableFuture<Void> sending =
+            CompletableFuture.runAsync(
+                () -> {
+                  try {
+                    send(es, index, ops, loaders);
+                  } catch (Exception e) {
+                    throw new CompletionException(e);
+                  }
+                });
+        // Timed until searchable, as weir is.
+        try {
+          raw =
+              IndexLoad.timed(
+                  "raw bulk of the same documents ("
+                      + loaders
+                      + (loaders == 1 ? " loader)" : " loaders)"),
+                  documents.size(),
+                  start,
+                  progress,
+                  cpu,
+                  es,
+                  index);
+        } finally {
+          sending.join(); // a failed bulk is the reason the count never came
+        }
+      }
+      passes.add(raw.settle(es, index, cpu));
+    }
+    return passes.size() == 1 ? passes.get(0) : IndexLoad.median(passes);
+  }
+
+  /**
+   * A table made as weir's copy is ({@link DocumentCopy#migrate}), seeded with the rows weir's copy
+   * had before the price changes, then the rows it has after them, written the plain way: every
+   * column of every row upserted.
+   *
+   * <p>/** A fresh index (an old one of that name deleted) from {@code mapping}, a create-index
+   * body: the job's own ({@link DocumentIndex#mapping()}), so both sides index the same fields.
    */
   public static void createIndex(ElasticsearchClient es, String index, String mapping)
       throws Exception {

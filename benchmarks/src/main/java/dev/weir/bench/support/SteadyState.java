@@ -5,20 +5,17 @@ import dev.weir.common.config.WeirConfig;
 import dev.weir.common.job.JobRunner;
 import dev.weir.stack.LocalStack;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 
 /**
- * What the steady-state benchmarks from Kafka (issue 27.1) share: the MiniCluster as the manifests
- * configure a slot, the steady window of a side's progress and the CPU each process used in it, and
- * the table of the sides.
+ * What the steady-state benchmarks from Kafka share: the steady window of a side's progress, read
+ * from its source operator's record counter, and the CPU each process used in it ({@link
+ * SteadyStateTable} shows the sides).
  */
 public final class SteadyState {
 
@@ -87,23 +84,6 @@ public final class SteadyState {
     }
   }
 
-  /** A local MiniCluster configured as the manifests run the jobs: RocksDB, incremental. */
-  public static StreamExecutionEnvironment environment() {
-    return environment(new Configuration());
-  }
-
-  /** {@link #environment()} with {@code conf}'s other options (the cluster's configuration). */
-  public static StreamExecutionEnvironment environment(Configuration conf) {
-    conf.setString("state.backend.type", "rocksdb");
-    conf.setString("execution.checkpointing.incremental", "true");
-    // The memory one slot has in the manifests (a 4 GB TaskManager, 2 slots). A MiniCluster's
-    // default is 128 MB, in which RocksDB's write buffer manager flushed a memtable every few
-    // kB (4,572 flushes of ~17 entries measured): 700 events/s, bound by RocksDB's flushes.
-    conf.setString("taskmanager.memory.managed.size", "640m");
-    SourceProgress.register(conf);
-    return StreamExecutionEnvironment.getExecutionEnvironment(conf);
-  }
-
   /** How a job reads its topic: its source and decoding, with the given dead-letter output. */
   public interface JobInput<T> {
     DataStream<T> read(StreamExecutionEnvironment env, DeadLetters dlq);
@@ -115,7 +95,7 @@ public final class SteadyState {
    */
   public static <T> JobClient startDiscarding(WeirConfig config, String name, JobInput<T> input)
       throws Exception {
-    StreamExecutionEnvironment env = environment();
+    StreamExecutionEnvironment env = BenchEnvironment.miniClusterAsDeployed();
     JobRunner.configure(env, config);
     // A consumer group of its own, so that it reads the topic from the beginning.
     DeadLetters dlq = new DeadLetters("bench-" + name + "-" + System.nanoTime());
@@ -230,44 +210,4 @@ public final class SteadyState {
       Thread.sleep(50);
     }
   }
-
-  /**
-   * The sides as a Markdown table: events/s, the ratio to each limit (by its column title), the CPU
-   * seconds per 1,000 events of each process.
-   */
-  public static String table(List<Side> sides, Map<String, Side> limits) {
-    List<String> processes = new ArrayList<>();
-    for (Side s : sides) {
-      s.cpuSeconds().keySet().stream().filter(p -> !processes.contains(p)).forEach(processes::add);
-    }
-    StringBuilder md = new StringBuilder("| side | events/s | window (s) |");
-    limits.keySet().forEach(l -> md.append(" ").append(l).append(" |"));
-    processes.forEach(p -> md.append(" CPU s / 1,000 events: ").append(p).append(" |"));
-    md.append("\n|---|---:|---:|");
-    limits.keySet().forEach(l -> md.append("---:|"));
-    processes.forEach(p -> md.append("---:|"));
-    md.append('\n');
-    for (Side s : sides) {
-      md.append(String.format("| %s | %,.0f | %.1f |", s.name(), s.eventsPerSecond(), s.seconds()));
-      limits
-          .values()
-          .forEach(
-              l -> md.append(String.format(" %.2f |", s.eventsPerSecond() / l.eventsPerSecond())));
-      processes.forEach(p -> md.append(String.format(" %.3f |", s.cpuPerThousand(p))));
-      md.append('\n');
-    }
-    List<String> shortWindows =
-        sides.stream().filter(s -> s.seconds() < MIN_WINDOW_SECONDS).map(Side::name).toList();
-    if (!shortWindows.isEmpty()) {
-      md.append(
-          String.format(
-              "%nThe window of %s lasted under %.0f s: a rate over so short a stretch is a rough"
-                  + " one (a larger input, `--events`, lengthens it).%n",
-              String.join(", ", shortWindows), MIN_WINDOW_SECONDS));
-    }
-    return md.toString();
-  }
-
-  /** A steady window shorter than this is reported as rough. */
-  static final double MIN_WINDOW_SECONDS = 5;
 }

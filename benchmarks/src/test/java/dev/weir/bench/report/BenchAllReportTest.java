@@ -10,7 +10,9 @@ import dev.weir.bench.feed.FeedThroughputBenchmark;
 import dev.weir.bench.identity.IdentityBenchmark;
 import dev.weir.bench.identity.IdentityThroughputBenchmark;
 import dev.weir.bench.search.SearchIndexBenchmark;
+import dev.weir.bench.support.CopyWrites;
 import dev.weir.bench.support.CpuUse;
+import dev.weir.bench.support.IndexLoad;
 import dev.weir.bench.support.LoadGenerator;
 import dev.weir.bench.support.PacedInput;
 import dev.weir.bench.support.SteadyState;
@@ -212,8 +214,8 @@ class BenchAllReportTest {
             load("weir", 1_000, 2.0, List.of()),
             load("raw", 1_000, 1.0, RAW_PASSES),
             null,
-            new SearchIndexBenchmark.Writes("weir", 1_000, 450_000, 1_000, 0, List.of()),
-            new SearchIndexBenchmark.Writes("naive", 1_000, 5_850_000, 1_000, 2_600, List.of()),
+            new CopyWrites("weir", 1_000, 450_000, 1_000, 0, List.of()),
+            new CopyWrites("naive", 1_000, 5_850_000, 1_000, 2_600, List.of()),
             2.5);
     DocumentsBenchmark.Result documents =
         new DocumentsBenchmark.Result(
@@ -241,8 +243,8 @@ class BenchAllReportTest {
                 0,
                 10_000,
                 Map.of("Elasticsearch", 7.5)),
-            new SearchIndexBenchmark.Writes("weir", 10_000, 8_000_000, 10_000, 0, List.of()),
-            new SearchIndexBenchmark.Writes("by hand", 10_000, 7_000_000, 10_000, 0, List.of()),
+            new CopyWrites("weir", 10_000, 8_000_000, 10_000, 0, List.of()),
+            new CopyWrites("by hand", 10_000, 7_000_000, 10_000, 0, List.of()),
             null,
             new DocumentsBenchmark.EndToEnd(
                 load("weir", 10_000, 16.0, List.of()),
@@ -290,9 +292,9 @@ class BenchAllReportTest {
   private static final List<Double> RAW_PASSES = List.of(1_500.0, 1_000.0, 600.0);
 
   /** A load of {@code documents} in {@code seconds}; its last four fifths in 0.8 of them. */
-  private static SearchIndexBenchmark.Load load(
+  private static IndexLoad load(
       String name, long documents, double seconds, List<Double> passRates) {
-    return new SearchIndexBenchmark.Load(
+    return new IndexLoad(
         name,
         documents,
         seconds,

@@ -3,9 +3,8 @@ package dev.weir.bench.search;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.weir.bench.documents.DocumentsBenchmark;
-import dev.weir.bench.search.SearchIndexBenchmark.Load;
-import dev.weir.bench.search.SearchIndexBenchmark.Pass;
-import dev.weir.bench.search.SearchIndexBenchmark.Writes;
+import dev.weir.bench.support.CopyWrites;
+import dev.weir.bench.support.IndexLoad;
 import dev.weir.bench.support.IndexWork;
 import dev.weir.common.postgres.TableStats;
 import java.time.Instant;
@@ -17,12 +16,12 @@ import org.junit.jupiter.api.Test;
 class RawBulkMedianTest {
 
   /** The same raw bulk measured 997/s, then 644/s, then 812/s: noisy on a shared machine. */
-  private static final List<Load> PASSES =
+  private static final List<IndexLoad> PASSES =
       List.of(pass("first", 997), pass("second", 644), pass("third", 812));
 
   @Test
   void theMedianPassIsKeptWholeWithEveryPasssRate() {
-    Load median = Load.median(PASSES);
+    IndexLoad median = IndexLoad.median(PASSES);
 
     assertThat(median.name()).isEqualTo("third");
     assertThat(median.documentsPerSecond()).isEqualTo(812.0);
@@ -35,17 +34,18 @@ class RawBulkMedianTest {
   @Test
   void theMedianIsTakenAfterWarmUpWhereEveryPassMeasuredIt() {
     // Over the whole load C is the median; after warm-up (the judged stretch) B is.
-    List<Load> passes =
+    List<IndexLoad> passes =
         List.of(
             steadyAt(pass("A", 997), 700),
             steadyAt(pass("B", 644), 900),
             steadyAt(pass("C", 812), 1000));
-    assertThat(Load.median(passes).name()).isEqualTo("B");
+    assertThat(IndexLoad.median(passes).name()).isEqualTo("B");
 
     // One pass too short after warm-up to measure it: the whole loads decide.
-    List<Load> oneShort = List.of(passes.get(0), passes.get(1), shortAfterWarmUp(passes.get(2)));
-    assertThat(Load.median(oneShort).name()).isEqualTo("C");
-    assertThat(Load.median(oneShort).passesSummary())
+    List<IndexLoad> oneShort =
+        List.of(passes.get(0), passes.get(1), shortAfterWarmUp(passes.get(2)));
+    assertThat(IndexLoad.median(oneShort).name()).isEqualTo("C");
+    assertThat(IndexLoad.median(oneShort).passesSummary())
         .isEqualTo("median of 3 passes, range 644–997/s");
   }
 
@@ -54,15 +54,20 @@ class RawBulkMedianTest {
     // The host slows down over the step, and each pair's two sides slow together: the pairs'
     // ratios are 0.93, 0.95, 0.90, 1.00 and 0.98, while weir's median pass (900/s) over the raw
     // bulk's (1,000/s) would read 0.90, the pairs' lowest.
-    List<Pass> pairs =
+    List<SearchIndexBenchmark.Pass> pairs =
         List.of(
-            new Pass(steadyAt(pass("weir 1", 900), 1_000), steadyAt(pass("raw 1", 900), 1_080)),
-            new Pass(steadyAt(pass("weir 2", 900), 950), steadyAt(pass("raw 2", 900), 1_000)),
-            new Pass(steadyAt(pass("weir 3", 900), 900), steadyAt(pass("raw 3", 900), 1_000)),
-            new Pass(steadyAt(pass("weir 4", 900), 850), steadyAt(pass("raw 4", 900), 850)),
-            new Pass(steadyAt(pass("weir 5", 900), 800), steadyAt(pass("raw 5", 900), 820)));
+            new SearchIndexBenchmark.Pass(
+                steadyAt(pass("weir 1", 900), 1_000), steadyAt(pass("raw 1", 900), 1_080)),
+            new SearchIndexBenchmark.Pass(
+                steadyAt(pass("weir 2", 900), 950), steadyAt(pass("raw 2", 900), 1_000)),
+            new SearchIndexBenchmark.Pass(
+                steadyAt(pass("weir 3", 900), 900), steadyAt(pass("raw 3", 900), 1_000)),
+            new SearchIndexBenchmark.Pass(
+                steadyAt(pass("weir 4", 900), 850), steadyAt(pass("raw 4", 900), 850)),
+            new SearchIndexBenchmark.Pass(
+                steadyAt(pass("weir 5", 900), 800), steadyAt(pass("raw 5", 900), 820)));
 
-    Pass median = Pass.median(pairs);
+    SearchIndexBenchmark.Pass median = SearchIndexBenchmark.Pass.median(pairs);
 
     assertThat(median.weir().name()).isEqualTo("weir 2");
     assertThat(median.raw().name()).isEqualTo("raw 2");
@@ -71,8 +76,8 @@ class RawBulkMedianTest {
     assertThat(median.pairsSummary())
         .isEqualTo("the median of 5 pairs after warm-up, ratios 0.90–1.00");
 
-    Writes writes = new Writes("weir", 1, 1, 1, 0, List.of());
-    Load weir = pairs.get(0).weir();
+    CopyWrites writes = new CopyWrites("weir", 1, 1, 1, 0, List.of());
+    IndexLoad weir = pairs.get(0).weir();
     SearchIndexBenchmark.Result result =
         new SearchIndexBenchmark.Result(
             10_000, 6_000, pairs.get(0), weir, weir, median, writes, writes, 1.0);
@@ -89,18 +94,20 @@ class RawBulkMedianTest {
   void pairsAreComparedOverTheWholeLoadsWhereOneWasTooShortAfterWarmUp() {
     // The pair with the median whole-load ratio (0.90) measured after warm-up (1.00), another
     // pair did not: the judged ratio is the whole loads' 0.90, not that pair's 1.00.
-    List<Pass> pairs =
+    List<SearchIndexBenchmark.Pass> pairs =
         List.of(
-            new Pass(pass("weir 1", 800), pass("raw 1", 1_000)),
-            new Pass(steadyAt(pass("weir 2", 900), 1_000), steadyAt(pass("raw 2", 1_000), 1_000)),
-            new Pass(pass("weir 3", 1_000), shortAfterWarmUp(pass("raw 3", 1_000))));
+            new SearchIndexBenchmark.Pass(pass("weir 1", 800), pass("raw 1", 1_000)),
+            new SearchIndexBenchmark.Pass(
+                steadyAt(pass("weir 2", 900), 1_000), steadyAt(pass("raw 2", 1_000), 1_000)),
+            new SearchIndexBenchmark.Pass(
+                pass("weir 3", 1_000), shortAfterWarmUp(pass("raw 3", 1_000))));
 
-    Pass median = Pass.median(pairs);
+    SearchIndexBenchmark.Pass median = SearchIndexBenchmark.Pass.median(pairs);
 
     assertThat(median.weir().name()).isEqualTo("weir 2");
     assertThat(median.steadyRatio()).isEmpty();
     assertThat(median.pairsSummary()).isEqualTo("the median of 3 pairs, ratios 0.80–1.00");
-    Writes writes = new Writes("weir", 1, 1, 1, 0, List.of());
+    CopyWrites writes = new CopyWrites("weir", 1, 1, 1, 0, List.of());
     SearchIndexBenchmark.Result result =
         new SearchIndexBenchmark.Result(
             10_000, 6_000, pairs.get(0), median.weir(), median.raw(), median, writes, writes, 1.0);
@@ -111,32 +118,41 @@ class RawBulkMedianTest {
   @Test
   void aStretchCountsTheDocumentsItsOperationsStandFor() {
     // 3,000 of 15,000 applied at warm-up; each document applied once: 12,000 in the stretch.
-    assertThat(Load.steadyDocuments(15_000, 3_000, 15_000)).isEqualTo(12_000);
+    assertThat(IndexLoad.steadyDocuments(15_000, 3_000, 15_000)).isEqualTo(12_000);
     // 16,500 operations for 15,000 documents (some revised): the stretch's 12,000 operations
     // stand for 12,000 × 15,000 / 16,500 documents, not 12,000.
-    assertThat(Load.steadyDocuments(15_000, 3_000, 16_500)).isEqualTo(10_909);
+    assertThat(IndexLoad.steadyDocuments(15_000, 3_000, 16_500)).isEqualTo(10_909);
   }
 
   @Test
   void theRatiosAreTakenAgainstTheMedianPassNotTheFirst() {
-    Load weir = load("weir", 10_000, 10_000 / 730.8, List.of());
+    IndexLoad weir = load("weir", 10_000, 10_000 / 730.8, List.of());
 
-    assertThat(new Pass(weir, Load.median(PASSES)).ratio()).isCloseTo(0.9, within());
+    assertThat(new SearchIndexBenchmark.Pass(weir, IndexLoad.median(PASSES)).ratio())
+        .isCloseTo(0.9, within());
     // A shared rename reaching 10,000 documents in 24.6 s; the median raw bulk takes 12.3 s.
     DocumentsBenchmark.Result documents =
-        documents(new DocumentsBenchmark.EndToEnd(weir, Load.median(PASSES), null));
+        documents(new DocumentsBenchmark.EndToEnd(weir, IndexLoad.median(PASSES), null));
     assertThat(documents.fanOutOverRawBulk()).isCloseTo(2.0, within());
   }
 
   @Test
   void searchIndexReportSaysTheRawBulkIsTheMedianOfItsPasses() {
-    Load raw = Load.median(PASSES);
-    Load weir = load("weir", 10_000, 10_000 / 730.8, List.of());
-    Writes writes = new Writes("weir", 1, 1, 1, 0, List.of());
+    IndexLoad raw = IndexLoad.median(PASSES);
+    IndexLoad weir = load("weir", 10_000, 10_000 / 730.8, List.of());
+    CopyWrites writes = new CopyWrites("weir", 1, 1, 1, 0, List.of());
     String md =
         SearchIndexBenchmark.markdown(
             new SearchIndexBenchmark.Result(
-                10_000, 6_000, new Pass(weir, raw), weir, raw, null, writes, writes, 1.0),
+                10_000,
+                6_000,
+                new SearchIndexBenchmark.Pass(weir, raw),
+                weir,
+                raw,
+                null,
+                writes,
+                writes,
+                1.0),
             "bin/weir bench search");
 
     assertThat(md)
@@ -154,30 +170,30 @@ class RawBulkMedianTest {
   @Test
   void theJudgedPassByCoreIsTakenAfterWarmUp() {
     // weir's side: Elasticsearch idle while the job read the snapshot, then 93 % busy.
-    Load weir =
+    IndexLoad weir =
         metered(
             "weir",
             20.0,
             10.0,
             Map.of("Elasticsearch", 10.0, "benchmark JVM", 8.0),
             Map.of("Elasticsearch", 9.3, "benchmark JVM", 5.0));
-    Load raw =
+    IndexLoad raw =
         metered(
             "raw",
             10.0,
             8.0,
             Map.of("Elasticsearch", 9.5, "benchmark JVM", 1.0),
             Map.of("Elasticsearch", 7.6, "benchmark JVM", 0.8));
-    Writes writes = new Writes("weir", 1, 1, 1, 0, List.of());
+    CopyWrites writes = new CopyWrites("weir", 1, 1, 1, 0, List.of());
     String md =
         SearchIndexBenchmark.markdown(
             new SearchIndexBenchmark.Result(
                 10_000,
                 6_000,
-                new Pass(weir, raw),
+                new SearchIndexBenchmark.Pass(weir, raw),
                 weir,
                 raw,
-                new Pass(weir, raw),
+                new SearchIndexBenchmark.Pass(weir, raw),
                 writes,
                 writes,
                 1.0),
@@ -192,8 +208,8 @@ class RawBulkMedianTest {
 
   @Test
   void documentsReportSaysTheRawBulkIsTheMedianOfItsPasses() {
-    Load weir =
-        new Load(
+    IndexLoad weir =
+        new IndexLoad(
             "weir, declared",
             10_000,
             10_000 / 730.8,
@@ -208,7 +224,7 @@ class RawBulkMedianTest {
         DocumentsBenchmark.markdown(
             documents(
                 new DocumentsBenchmark.EndToEnd(
-                    weir, Load.median(PASSES), new TableStats(10_000, 0, 0, 0, 0))),
+                    weir, IndexLoad.median(PASSES), new TableStats(10_000, 0, 0, 0, 0))),
             "bin/weir bench documents");
 
     assertThat(md)
@@ -226,7 +242,7 @@ class RawBulkMedianTest {
   }
 
   private static DocumentsBenchmark.Result documents(DocumentsBenchmark.EndToEnd declared) {
-    Writes writes = new Writes("weir", 10_000, 1, 10_000, 0, List.of());
+    CopyWrites writes = new CopyWrites("weir", 10_000, 1, 10_000, 0, List.of());
     return new DocumentsBenchmark.Result(
         10_000,
         Instant.EPOCH,
@@ -244,8 +260,8 @@ class RawBulkMedianTest {
   }
 
   /** A pass of 10,000 documents at {@code rate}/s, its CPU telling it from the others. */
-  private static Load pass(String name, double rate) {
-    return new Load(
+  private static IndexLoad pass(String name, double rate) {
+    return new IndexLoad(
         name,
         10_000,
         10_000 / rate,
@@ -259,17 +275,17 @@ class RawBulkMedianTest {
   }
 
   /** {@code load}, its last 8,000 documents at {@code rate}/s. */
-  private static Load steadyAt(Load load, double rate) {
+  private static IndexLoad steadyAt(IndexLoad load, double rate) {
     return afterWarmUp(load, 8_000 / rate);
   }
 
   /** {@code load}, its stretch after warm-up too short to measure. */
-  private static Load shortAfterWarmUp(Load load) {
-    return afterWarmUp(load, SearchIndexBenchmark.MIN_STEADY_SECONDS / 2);
+  private static IndexLoad shortAfterWarmUp(IndexLoad load) {
+    return afterWarmUp(load, IndexLoad.MIN_STEADY_SECONDS / 2);
   }
 
-  private static Load afterWarmUp(Load load, double steadySeconds) {
-    return new Load(
+  private static IndexLoad afterWarmUp(IndexLoad load, double steadySeconds) {
+    return new IndexLoad(
         load.name(),
         load.documents(),
         load.seconds(),
@@ -283,18 +299,19 @@ class RawBulkMedianTest {
   }
 
   /** 10,000 documents, the last 8,000 after warm-up, with the CPU of both stretches. */
-  private static Load metered(
+  private static IndexLoad metered(
       String name,
       double seconds,
       double steadySeconds,
       Map<String, Double> cpu,
       Map<String, Double> steadyCpu) {
-    return new Load(
+    return new IndexLoad(
         name, 10_000, seconds, 8_000, steadySeconds, cpu, steadyCpu, null, null, List.of());
   }
 
-  private static Load load(String name, long documents, double seconds, List<Double> passRates) {
-    return new Load(
+  private static IndexLoad load(
+      String name, long documents, double seconds, List<Double> passRates) {
+    return new IndexLoad(
         name, documents, seconds, documents, seconds, Map.of(), Map.of(), null, null, passRates);
   }
 }
