@@ -8,6 +8,7 @@ import dev.weir.bench.identity.IdentityBenchmark;
 import dev.weir.bench.identity.IdentityThroughputBenchmark;
 import dev.weir.bench.report.BenchAll;
 import dev.weir.bench.search.SearchIndexBenchmark;
+import dev.weir.bench.search.SearchIndexMarkdown;
 import dev.weir.bench.support.BenchEnvironment;
 import dev.weir.bench.support.LoadGenerator;
 import dev.weir.cli.DurationConverter;
@@ -261,7 +262,7 @@ public final class BenchCommand {
         SearchIndexBenchmark.run(
             LocalStack.fromEnvironment(), products, rounds, parallelism, descriptionChars);
     String md =
-        SearchIndexBenchmark.markdown(
+        SearchIndexMarkdown.of(
             result,
             "bin/weir bench search-index --products "
                 + products

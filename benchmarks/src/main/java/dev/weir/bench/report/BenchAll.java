@@ -7,6 +7,7 @@ import dev.weir.bench.feed.FeedThroughputBenchmark;
 import dev.weir.bench.identity.IdentityBenchmark;
 import dev.weir.bench.identity.IdentityThroughputBenchmark;
 import dev.weir.bench.search.SearchIndexBenchmark;
+import dev.weir.bench.search.SearchIndexMarkdown;
 import dev.weir.bench.support.LoadGenerator;
 import dev.weir.stack.LocalStack;
 import java.nio.file.Files;
@@ -207,8 +208,7 @@ public final class BenchAll {
         out.resolve("identity-kafka.md"),
         IdentityThroughputBenchmark.markdown(identityKafka, again + " (identity from Kafka)"));
     Files.writeString(
-        out.resolve("search-index.md"),
-        SearchIndexBenchmark.markdown(search, again + " (search-index)"));
+        out.resolve("search-index.md"), SearchIndexMarkdown.of(search, again + " (search-index)"));
     Files.writeString(
         out.resolve("search-index-documents.md"),
         DocumentsBenchmark.markdown(documents, again + " (search-index, declared document)"));

@@ -6,6 +6,7 @@ import dev.weir.bench.feed.FeedBenchmark;
 import dev.weir.bench.feed.FeedThroughputBenchmark;
 import dev.weir.bench.identity.IdentityBenchmark;
 import dev.weir.bench.identity.IdentityThroughputBenchmark;
+import dev.weir.bench.search.Pass;
 import dev.weir.bench.search.SearchIndexBenchmark;
 import dev.weir.bench.support.BenchReport;
 import dev.weir.bench.support.CpuUse;
@@ -199,7 +200,7 @@ final class BenchAllReport {
         BenchReport.shown(searchVsRaw, 0.9, ""),
         searchVsRaw >= 0.9);
     if (searchVsRaw < 0.9) {
-      SearchIndexBenchmark.Pass judged = search.judgedPass();
+      Pass judged = search.judgedPass();
       bounds.add(
           String.format(
               "**search-index end to end.** Over the whole load %.2f, after warm-up %s, against"

@@ -64,8 +64,7 @@ public record IndexLoad(
 
   /**
    * How the rate was measured, for a report: "median of 3 passes after warm-up, whole loads
-   * <lowest>–<highest>/s", or where chosen by the whole loads "median of 3 passes, range
-   * <lowest>–<highest>/s".
+   * low–high/s", or where chosen by the whole loads "median of 3 passes, range low–high/s".
    */
   public String passesSummary() {
     return steadyMeasured()
@@ -77,7 +76,7 @@ public record IndexLoad(
         : String.format(Locale.ROOT, "median of %d passes, range %s", passRates.size(), range());
   }
 
-  /** The lowest and the highest documents/s of the passes: "<lowest>–<highest>/s". */
+  /** The lowest and the highest documents/s of the passes: "low–high/s". */
   public String range() {
     return BenchReport.span(passRates, "%,.0f") + "/s";
   }

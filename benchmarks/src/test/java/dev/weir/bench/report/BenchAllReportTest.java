@@ -9,6 +9,7 @@ import dev.weir.bench.feed.FeedBenchmark;
 import dev.weir.bench.feed.FeedThroughputBenchmark;
 import dev.weir.bench.identity.IdentityBenchmark;
 import dev.weir.bench.identity.IdentityThroughputBenchmark;
+import dev.weir.bench.search.Pass;
 import dev.weir.bench.search.SearchIndexBenchmark;
 import dev.weir.bench.support.CopyWrites;
 import dev.weir.bench.support.CpuUse;
@@ -209,8 +210,7 @@ class BenchAllReportTest {
         new SearchIndexBenchmark.Result(
             1_000,
             6_000,
-            new SearchIndexBenchmark.Pass(
-                load("weir", 1_000, 4.0, List.of()), load("raw", 1_000, 1.0, RAW_PASSES)),
+            new Pass(load("weir", 1_000, 4.0, List.of()), load("raw", 1_000, 1.0, RAW_PASSES)),
             load("weir", 1_000, 2.0, List.of()),
             load("raw", 1_000, 1.0, RAW_PASSES),
             null,

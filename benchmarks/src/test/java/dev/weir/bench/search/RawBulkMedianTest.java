@@ -54,20 +54,15 @@ class RawBulkMedianTest {
     // The host slows down over the step, and each pair's two sides slow together: the pairs'
     // ratios are 0.93, 0.95, 0.90, 1.00 and 0.98, while weir's median pass (900/s) over the raw
     // bulk's (1,000/s) would read 0.90, the pairs' lowest.
-    List<SearchIndexBenchmark.Pass> pairs =
+    List<Pass> pairs =
         List.of(
-            new SearchIndexBenchmark.Pass(
-                steadyAt(pass("weir 1", 900), 1_000), steadyAt(pass("raw 1", 900), 1_080)),
-            new SearchIndexBenchmark.Pass(
-                steadyAt(pass("weir 2", 900), 950), steadyAt(pass("raw 2", 900), 1_000)),
-            new SearchIndexBenchmark.Pass(
-                steadyAt(pass("weir 3", 900), 900), steadyAt(pass("raw 3", 900), 1_000)),
-            new SearchIndexBenchmark.Pass(
-                steadyAt(pass("weir 4", 900), 850), steadyAt(pass("raw 4", 900), 850)),
-            new SearchIndexBenchmark.Pass(
-                steadyAt(pass("weir 5", 900), 800), steadyAt(pass("raw 5", 900), 820)));
+            new Pass(steadyAt(pass("weir 1", 900), 1_000), steadyAt(pass("raw 1", 900), 1_080)),
+            new Pass(steadyAt(pass("weir 2", 900), 950), steadyAt(pass("raw 2", 900), 1_000)),
+            new Pass(steadyAt(pass("weir 3", 900), 900), steadyAt(pass("raw 3", 900), 1_000)),
+            new Pass(steadyAt(pass("weir 4", 900), 850), steadyAt(pass("raw 4", 900), 850)),
+            new Pass(steadyAt(pass("weir 5", 900), 800), steadyAt(pass("raw 5", 900), 820)));
 
-    SearchIndexBenchmark.Pass median = SearchIndexBenchmark.Pass.median(pairs);
+    Pass median = Pass.median(pairs);
 
     assertThat(median.weir().name()).isEqualTo("weir 2");
     assertThat(median.raw().name()).isEqualTo("raw 2");
@@ -83,7 +78,7 @@ class RawBulkMedianTest {
             10_000, 6_000, pairs.get(0), weir, weir, median, writes, writes, 1.0);
     assertThat(result.judgedRatio()).isCloseTo(0.95, within());
     assertThat(result.judgedMedianOf()).isEqualTo("median of 5 pairs");
-    assertThat(SearchIndexBenchmark.markdown(result, "bin/weir bench search"))
+    assertThat(SearchIndexMarkdown.of(result, "bin/weir bench search"))
         .contains("| separate cores, the median pair | weir 2 | 10,000 |")
         .contains(
             "**Judged (Elasticsearch on a core of its own, after warm-up): 0.95** (target ≥ 0.9:"
@@ -94,15 +89,13 @@ class RawBulkMedianTest {
   void pairsAreComparedOverTheWholeLoadsWhereOneWasTooShortAfterWarmUp() {
     // The pair with the median whole-load ratio (0.90) measured after warm-up (1.00), another
     // pair did not: the judged ratio is the whole loads' 0.90, not that pair's 1.00.
-    List<SearchIndexBenchmark.Pass> pairs =
+    List<Pass> pairs =
         List.of(
-            new SearchIndexBenchmark.Pass(pass("weir 1", 800), pass("raw 1", 1_000)),
-            new SearchIndexBenchmark.Pass(
-                steadyAt(pass("weir 2", 900), 1_000), steadyAt(pass("raw 2", 1_000), 1_000)),
-            new SearchIndexBenchmark.Pass(
-                pass("weir 3", 1_000), shortAfterWarmUp(pass("raw 3", 1_000))));
+            new Pass(pass("weir 1", 800), pass("raw 1", 1_000)),
+            new Pass(steadyAt(pass("weir 2", 900), 1_000), steadyAt(pass("raw 2", 1_000), 1_000)),
+            new Pass(pass("weir 3", 1_000), shortAfterWarmUp(pass("raw 3", 1_000))));
 
-    SearchIndexBenchmark.Pass median = SearchIndexBenchmark.Pass.median(pairs);
+    Pass median = Pass.median(pairs);
 
     assertThat(median.weir().name()).isEqualTo("weir 2");
     assertThat(median.steadyRatio()).isEmpty();
@@ -128,8 +121,7 @@ class RawBulkMedianTest {
   void theRatiosAreTakenAgainstTheMedianPassNotTheFirst() {
     IndexLoad weir = load("weir", 10_000, 10_000 / 730.8, List.of());
 
-    assertThat(new SearchIndexBenchmark.Pass(weir, IndexLoad.median(PASSES)).ratio())
-        .isCloseTo(0.9, within());
+    assertThat(new Pass(weir, IndexLoad.median(PASSES)).ratio()).isCloseTo(0.9, within());
     // A shared rename reaching 10,000 documents in 24.6 s; the median raw bulk takes 12.3 s.
     DocumentsBenchmark.Result documents =
         documents(new DocumentsBenchmark.EndToEnd(weir, IndexLoad.median(PASSES), null));
@@ -142,17 +134,9 @@ class RawBulkMedianTest {
     IndexLoad weir = load("weir", 10_000, 10_000 / 730.8, List.of());
     CopyWrites writes = new CopyWrites("weir", 1, 1, 1, 0, List.of());
     String md =
-        SearchIndexBenchmark.markdown(
+        SearchIndexMarkdown.of(
             new SearchIndexBenchmark.Result(
-                10_000,
-                6_000,
-                new SearchIndexBenchmark.Pass(weir, raw),
-                weir,
-                raw,
-                null,
-                writes,
-                writes,
-                1.0),
+                10_000, 6_000, new Pass(weir, raw), weir, raw, null, writes, writes, 1.0),
             "bin/weir bench search");
 
     assertThat(md)
@@ -186,14 +170,14 @@ class RawBulkMedianTest {
             Map.of("Elasticsearch", 7.6, "benchmark JVM", 0.8));
     CopyWrites writes = new CopyWrites("weir", 1, 1, 1, 0, List.of());
     String md =
-        SearchIndexBenchmark.markdown(
+        SearchIndexMarkdown.of(
             new SearchIndexBenchmark.Result(
                 10_000,
                 6_000,
-                new SearchIndexBenchmark.Pass(weir, raw),
+                new Pass(weir, raw),
                 weir,
                 raw,
-                new SearchIndexBenchmark.Pass(weir, raw),
+                new Pass(weir, raw),
                 writes,
                 writes,
                 1.0),
