@@ -2,6 +2,7 @@ package dev.weir.bench;
 
 import dev.weir.bench.backfill.BackfillBenchmark;
 import dev.weir.bench.documents.DocumentsBenchmark;
+import dev.weir.bench.documents.DocumentsMarkdown;
 import dev.weir.bench.feed.FeedBenchmark;
 import dev.weir.bench.feed.FeedThroughputBenchmark;
 import dev.weir.bench.identity.IdentityBenchmark;
@@ -304,8 +305,7 @@ public final class BenchCommand {
         DocumentsBenchmark.run(
             stack, products, stack.envFile().getParent().resolve("bench-documents"));
     writeResults(
-        DocumentsBenchmark.markdown(result, "bin/weir bench documents --products " + products),
-        out);
+        DocumentsMarkdown.of(result, "bin/weir bench documents --products " + products), out);
     return 0;
   }
 

@@ -2,6 +2,7 @@ package dev.weir.bench.report;
 
 import dev.weir.bench.backfill.BackfillBenchmark;
 import dev.weir.bench.documents.DocumentsBenchmark;
+import dev.weir.bench.documents.DocumentsMarkdown;
 import dev.weir.bench.feed.FeedBenchmark;
 import dev.weir.bench.feed.FeedThroughputBenchmark;
 import dev.weir.bench.identity.IdentityBenchmark;
@@ -211,7 +212,7 @@ public final class BenchAll {
         out.resolve("search-index.md"), SearchIndexMarkdown.of(search, again + " (search-index)"));
     Files.writeString(
         out.resolve("search-index-documents.md"),
-        DocumentsBenchmark.markdown(documents, again + " (search-index, declared document)"));
+        DocumentsMarkdown.of(documents, again + " (search-index, declared document)"));
     Files.writeString(
         out.resolve("backfill.md"), BackfillBenchmark.markdown(backfill, again + " (backfill)"));
     Path report = out.resolve("README.md");

@@ -3,6 +3,7 @@ package dev.weir.bench.search;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.weir.bench.documents.DocumentsBenchmark;
+import dev.weir.bench.documents.DocumentsMarkdown;
 import dev.weir.bench.support.CopyWrites;
 import dev.weir.bench.support.IndexLoad;
 import dev.weir.bench.support.IndexWork;
@@ -205,7 +206,7 @@ class RawBulkMedianTest {
             null,
             List.of());
     String md =
-        DocumentsBenchmark.markdown(
+        DocumentsMarkdown.of(
             documents(
                 new DocumentsBenchmark.EndToEnd(
                     weir, IndexLoad.median(PASSES), new TableStats(10_000, 0, 0, 0, 0))),
