@@ -4,7 +4,9 @@ import dev.weir.bench.backfill.BackfillBenchmark;
 import dev.weir.bench.documents.DocumentsBenchmark;
 import dev.weir.bench.documents.DocumentsMarkdown;
 import dev.weir.bench.feed.FeedBenchmark;
+import dev.weir.bench.feed.FeedMarkdown;
 import dev.weir.bench.feed.FeedThroughputBenchmark;
+import dev.weir.bench.feed.FeedThroughputMarkdown;
 import dev.weir.bench.identity.IdentityBenchmark;
 import dev.weir.bench.identity.IdentityThroughputBenchmark;
 import dev.weir.bench.report.BenchAll;
@@ -66,7 +68,7 @@ public final class BenchCommand {
     FeedBenchmark.Report report =
         FeedBenchmark.run(LocalStack.fromEnvironment(), events, bursts, pacedEntries);
     String md =
-        FeedBenchmark.markdown(
+        FeedMarkdown.of(
             report,
             "bin/weir bench activity-feed --events "
                 + events
@@ -120,7 +122,7 @@ public final class BenchCommand {
         FeedThroughputBenchmark.run(
             LocalStack.fromEnvironment(), events, burst, partitions, latencySeconds);
     writeResults(
-        FeedThroughputBenchmark.markdown(
+        FeedThroughputMarkdown.of(
             report,
             String.format(
                 "bin/weir bench activity-feed-kafka --events %d --burst %d --partitions %d"

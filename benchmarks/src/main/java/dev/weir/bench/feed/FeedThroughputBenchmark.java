@@ -1,12 +1,9 @@
 package dev.weir.bench.feed;
 
 import dev.weir.bench.support.BenchEnvironment;
-import dev.weir.bench.support.BenchReport;
 import dev.weir.bench.support.PacedInput;
-import dev.weir.bench.support.ReadCommitted;
 import dev.weir.bench.support.SourceProgress;
 import dev.weir.bench.support.SteadyState;
-import dev.weir.bench.support.SteadyStateTable;
 import dev.weir.cli.load.EventProducer;
 import dev.weir.common.DeadLetters;
 import dev.weir.common.config.WeirConfig;
@@ -21,7 +18,6 @@ import dev.weir.feed.FeedSettings;
 import dev.weir.schema.ActivityEvent;
 import dev.weir.schema.EventCodec;
 import dev.weir.schema.EventSchema;
-import dev.weir.schema.InvalidEventException;
 import dev.weir.stack.Connections;
 import dev.weir.stack.LocalStack;
 import java.nio.charset.StandardCharsets;
@@ -32,28 +28,16 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.state.MapState;
-import org.apache.flink.api.common.state.MapStateDescriptor;
-import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.contrib.streaming.state.EmbeddedRocksDBStateBackend.PriorityQueueStateType;
 import org.apache.flink.contrib.streaming.state.RocksDBOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
-import org.apache.flink.util.Collector;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 
 /**
  * activity-feed at steady state, from Kafka, as deployed (issue 27.1): the input topic is filled
@@ -389,39 +373,6 @@ public final class FeedThroughputBenchmark {
         "bench-" + name);
   }
 
-  /**
-   * The fewest keyed-state calls an exactly-once collation by key makes per event: is the id new (a
-   * read), remember it (a write), read the key's state and write it back. weir's collator makes
-   * these and more (the event waits in state for the watermark, then joins an entry). Emits
-   * nothing.
-   */
-  static final class KeyedStateFloor
-      extends KeyedProcessFunction<CollationKey, ActivityEvent, ActivityEvent> {
-    private static final long serialVersionUID = 1L;
-    private transient MapState<String, Boolean> seen;
-    private transient ValueState<Long> lastAt;
-
-    @Override
-    public void open(OpenContext context) {
-      seen =
-          getRuntimeContext()
-              .getMapState(new MapStateDescriptor<>("seen", Types.STRING, Types.BOOLEAN));
-      lastAt = getRuntimeContext().getState(new ValueStateDescriptor<>("last-at", Types.LONG));
-    }
-
-    @Override
-    public void processElement(ActivityEvent event, Context ctx, Collector<ActivityEvent> out)
-        throws Exception {
-      if (seen.contains(event.eventId())) {
-        return;
-      }
-      seen.put(event.eventId(), true);
-      Long last = lastAt.value();
-      long at = event.occurredAt().toEpochMilli();
-      lastAt.update(last == null ? at : Math.max(last, at));
-    }
-  }
-
   private static SteadyState.Side measureNaive(
       LocalStack stack,
       WeirConfig config,
@@ -456,197 +407,5 @@ public final class FeedThroughputBenchmark {
             });
     loop.join();
     return side;
-  }
-
-  /** The topic's events in partition order per partition, decoded as the job decodes them. */
-  private static final class KafkaEvents implements Iterable<ActivityEvent>, AutoCloseable {
-    private final KafkaConsumer<byte[], byte[]> consumer;
-    private final int total;
-    private final EventCodec<ActivityEvent> codec;
-    private final AtomicLong consumed;
-
-    KafkaEvents(
-        WeirConfig config,
-        String topic,
-        int total,
-        EventCodec<ActivityEvent> codec,
-        AtomicLong consumed) {
-      consumer = ReadCommitted.consumer(config, topic);
-      consumer.seekToBeginning(consumer.assignment());
-      this.total = total;
-      this.codec = codec;
-      this.consumed = consumed;
-    }
-
-    @Override
-    public Iterator<ActivityEvent> iterator() {
-      return new Iterator<>() {
-        private Iterator<ConsumerRecord<byte[], byte[]>> batch =
-            List.<ConsumerRecord<byte[], byte[]>>of().iterator();
-        private long read;
-
-        @Override
-        public boolean hasNext() {
-          return read < total;
-        }
-
-        @Override
-        public ActivityEvent next() {
-          if (!hasNext()) {
-            throw new NoSuchElementException();
-          }
-          while (!batch.hasNext()) {
-            batch = consumer.poll(Duration.ofMillis(500)).iterator();
-          }
-          read++;
-          consumed.incrementAndGet();
-          try {
-            return codec.decode(batch.next().value());
-          } catch (InvalidEventException e) {
-            throw new IllegalStateException("the generated input does not decode", e);
-          }
-        }
-      };
-    }
-
-    @Override
-    public void close() {
-      consumer.close();
-    }
-  }
-
-  /**
-   * What the keyed-state floor says of the gap to the limit: how much of weir's CPU per event the
-   * floor's keyed state alone takes, and the floor's own share of the limit.
-   */
-  public static String floorSentence(Report r) {
-    return String.format(
-        "The keyed-state floor (the input keyed as the job keys it, a seen-id lookup and write and"
-            + " one value read and written per event in RocksDB, nothing else) ran at %.2f of the"
-            + " decode-and-discard limit, with %.0f µs of CPU per event against the limit's %.0f"
-            + " and weir's %.0f: keyed state in RocksDB alone takes %.0f µs per event, and weir's"
-            + " collation (events waiting for the watermark, entries, the store) %.0f µs more.",
-        r.floor().eventsPerSecond() / r.limit().eventsPerSecond(),
-        r.floor().cpuMicrosPerEvent(),
-        r.limit().cpuMicrosPerEvent(),
-        r.weir().cpuMicrosPerEvent(),
-        r.floor().cpuMicrosPerEvent() - r.limit().cpuMicrosPerEvent(),
-        r.weir().cpuMicrosPerEvent() - r.floor().cpuMicrosPerEvent());
-  }
-
-  /**
-   * What one thread allows: at parallelism 1 the collation runs on one thread, whose CPU per event
-   * bounds the job's rate however idle the other cores are; and what the targets ask of it.
-   */
-  public static String threadSentence(Report r) {
-    double micros = r.weir().busiestThreadMicrosPerEvent();
-    return String.format(
-        "At parallelism 1 the collation runs on one thread: weir's busiest thread ('%s') used %.0f"
-            + " µs of CPU per event; it was on a core %.0f %% of the window and runnable but waiting"
-            + " for one (the cores busy with other threads and processes) %.0f %%. At that cost one"
-            + " thread runs at most %,.0f events/s (%.2f of the limit, %.2f× the naive loop); the"
-            + " targets need it at %.0f µs per event (0.5 of the limit; the floor's own busiest"
-            + " thread used %.0f) and %.0f µs (2× the naive loop).",
-        r.weir().busiestThread(),
-        micros,
-        100 * r.weir().busiestThreadBusy(),
-        100 * r.weir().busiestThreadWaitingForCore(),
-        1e6 / micros,
-        1e6 / micros / r.limit().eventsPerSecond(),
-        1e6 / micros / r.naive().eventsPerSecond(),
-        1e6 / (0.5 * r.limit().eventsPerSecond()),
-        r.floor().busiestThreadMicrosPerEvent(),
-        1e6 / (2 * r.naive().eventsPerSecond()));
-  }
-
-  /** Timers in RocksDB (the default) against heap timers, at this input's live entries. */
-  static String timersSentence(Report r) {
-    return String.format(
-        "Timers: with its timers on the heap (`state.backend.rocksdb.timer-service.factory: HEAP`)"
-            + " weir read %,.0f events/s, %.2f× its rate with them in RocksDB (the default), at"
-            + " %.0f against %.0f µs of CPU per event, with %,d entries live at the end (one timer"
-            + " each). Heap timers hold heap per live entry and are written whole at every"
-            + " checkpoint (docs/state.md).",
-        r.weirHeapTimers().eventsPerSecond(),
-        r.weirHeapTimers().eventsPerSecond() / r.weir().eventsPerSecond(),
-        r.weirHeapTimers().cpuMicrosPerEvent(),
-        r.weir().cpuMicrosPerEvent(),
-        r.events() / r.burst());
-  }
-
-  /** The default number of keys held between checkpoints against a tenth of it. */
-  public static String heldKeysSentence(Report r) {
-    return String.format(
-        "Keys held: with `feed.held-keys` at %,d instead of its default %,d weir read %,.0f"
-            + " events/s, %.2f× its rate, at %.0f against %.0f µs of CPU per event: a key"
-            + " written back to RocksDB before its release and its coalesced write reads and"
-            + " writes its bookkeeping again for each.",
-        FEW_KEYS_HELD,
-        FeedOptions.HELD_KEYS.defaultValue(),
-        r.weirFewKeysHeld().eventsPerSecond(),
-        r.weirFewKeysHeld().eventsPerSecond() / r.weir().eventsPerSecond(),
-        r.weirFewKeysHeld().cpuMicrosPerEvent(),
-        r.weir().cpuMicrosPerEvent());
-  }
-
-  /** The results as Markdown, with the command that made them. */
-  public static String markdown(Report r, String command) {
-    StringBuilder md = BenchReport.header("activity-feed at steady state, from Kafka", command);
-    md.append(
-        String.format(
-            "Input: %,d activity events (JSON, %d partitions, bursts of %d: %.0f %% collate),"
-                + " written to a fresh topic before any clock started. Each side then read the whole"
-                + " topic from its beginning, one after the other, at parallelism 1, on this"
-                + " machine's cores shared with Kafka and PostgreSQL. Rates are over each side's"
-                + " steady window, from %.0f %% to %.0f %% of the input consumed (start-up, the first"
-                + " checkpoints and the tail left out), from the source operator's own record"
-                + " counter; a first pass of the decode-and-discard job, and one of weir's job"
-                + " into a database of its own, warmed the JIT. The Flink"
-                + " jobs ran in this JVM's MiniCluster with RocksDB state (incremental checkpoints"
-                + " every 10 s, the default interval), exactly-once.%n%n",
-            r.events(),
-            r.partitions(),
-            r.burst(),
-            100.0 * (r.burst() - 1) / r.burst(),
-            100 * SteadyState.WINDOW_FROM,
-            100 * SteadyState.WINDOW_TO));
-    md.append(
-        SteadyStateTable.of(
-            List.of(
-                r.limit(), r.floor(), r.weir(), r.weirHeapTimers(), r.weirFewKeysHeld(), r.naive()),
-            Map.of("vs the limit", r.limit())));
-    double ofLimit = r.weir().eventsPerSecond() / r.limit().eventsPerSecond();
-    double ofNaive = r.weir().eventsPerSecond() / r.naive().eventsPerSecond();
-    md.append(
-        String.format(
-            "%nTargets (issue 27):%n- weir / decode-and-discard limit: **%s** (target ≥ 0.5: %s)%n"
-                + "- weir / naive JDBC loop: **%s** (target ≥ 2×: %s)%n",
-            BenchReport.shown(ofLimit, 0.5, ""),
-            ofLimit >= 0.5 ? "met" : "NOT met",
-            BenchReport.shown(ofNaive, 2, "×"),
-            ofNaive >= 2 ? "met" : "NOT met"));
-    md.append(
-        String.format(
-            "%n%s %s%n%n%s %s%n",
-            floorSentence(r), threadSentence(r), timersSentence(r), heldKeysSentence(r)));
-    if (r.latency() != null) {
-      md.append(
-          String.format(
-              "%nEnd-to-end latency, after weir's job had read the whole pre-loaded topic: a live"
-                  + " input of %,d events/s for %d s, each the first of a new entry, sent while"
-                  + " `feed_entry` was read every 100 ms; from an event's send time until a read"
-                  + " finds its entry (committed): **p50 %,d ms, p99 %,d ms** over %,d events. The"
-                  + " job holds a change up to `feed.max-staleness` (2 s by default: half coalescing,"
-                  + " half the store's batch) before its row write.%n",
-              LATENCY_RATE,
-              r.latencySeconds(),
-              r.latency().visibleP50(),
-              r.latency().visibleP99(),
-              r.latency().events()));
-    }
-    md.append(
-        "\nThe benchmark JVM is the job's (the MiniCluster) for the Flink sides and the naive loop's"
-            + " for the naive side; its JIT and GC parts are already counted in it.\n");
-    return md.toString();
   }
 }

@@ -4,7 +4,9 @@ import dev.weir.bench.backfill.BackfillBenchmark;
 import dev.weir.bench.documents.DocumentsBenchmark;
 import dev.weir.bench.documents.DocumentsMarkdown;
 import dev.weir.bench.feed.FeedBenchmark;
+import dev.weir.bench.feed.FeedMarkdown;
 import dev.weir.bench.feed.FeedThroughputBenchmark;
+import dev.weir.bench.feed.FeedThroughputMarkdown;
 import dev.weir.bench.identity.IdentityBenchmark;
 import dev.weir.bench.identity.IdentityThroughputBenchmark;
 import dev.weir.bench.search.SearchIndexBenchmark;
@@ -199,10 +201,10 @@ public final class BenchAll {
     // 4. Each job's own results file, then the report.
     String again = "bin/weir bench all" + (sizes.mode().equals("quick") ? " --quick" : "");
     Files.writeString(
-        out.resolve("activity-feed.md"), FeedBenchmark.markdown(feed, again + " (activity-feed)"));
+        out.resolve("activity-feed.md"), FeedMarkdown.of(feed, again + " (activity-feed)"));
     Files.writeString(
         out.resolve("activity-feed-kafka.md"),
-        FeedThroughputBenchmark.markdown(feedKafka, again + " (activity-feed from Kafka)"));
+        FeedThroughputMarkdown.of(feedKafka, again + " (activity-feed from Kafka)"));
     Files.writeString(
         out.resolve("identity.md"), IdentityBenchmark.markdown(identity, again + " (identity)"));
     Files.writeString(

@@ -4,6 +4,7 @@ import dev.weir.bench.backfill.BackfillBenchmark;
 import dev.weir.bench.documents.DocumentsBenchmark;
 import dev.weir.bench.feed.FeedBenchmark;
 import dev.weir.bench.feed.FeedThroughputBenchmark;
+import dev.weir.bench.feed.FeedThroughputMarkdown;
 import dev.weir.bench.identity.IdentityBenchmark;
 import dev.weir.bench.identity.IdentityThroughputBenchmark;
 import dev.weir.bench.search.Pass;
@@ -122,8 +123,8 @@ final class BenchAllReport {
               feedOfLimit,
               feedKafka.naive().cpuMicrosPerEvent() / feedKafka.weir().cpuMicrosPerEvent(),
               feedOfNaive,
-              FeedThroughputBenchmark.floorSentence(feedKafka),
-              FeedThroughputBenchmark.threadSentence(feedKafka)));
+              FeedThroughputMarkdown.floorSentence(feedKafka),
+              FeedThroughputMarkdown.threadSentence(feedKafka)));
     }
     row(
         md,

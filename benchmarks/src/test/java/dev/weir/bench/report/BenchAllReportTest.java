@@ -7,6 +7,7 @@ import dev.weir.bench.backfill.BackfillBenchmark;
 import dev.weir.bench.documents.DocumentsBenchmark;
 import dev.weir.bench.feed.FeedBenchmark;
 import dev.weir.bench.feed.FeedThroughputBenchmark;
+import dev.weir.bench.feed.FeedThroughputMarkdown;
 import dev.weir.bench.identity.IdentityBenchmark;
 import dev.weir.bench.identity.IdentityThroughputBenchmark;
 import dev.weir.bench.search.Pass;
@@ -310,7 +311,7 @@ class BenchAllReportTest {
   @Test
   void comparesTheKeysHeldWithATenthOfThemInTheSameRun() {
     // 30,000 events/s at 10 µs of CPU per event against 20,000 at 15.
-    assertThat(FeedThroughputBenchmark.heldKeysSentence(feedKafka()))
+    assertThat(FeedThroughputMarkdown.heldKeysSentence(feedKafka()))
         .startsWith(
             "Keys held: with `feed.held-keys` at 10,000 instead of its default 100,000 weir read"
                 + " 20,000 events/s, 0.67× its rate, at 15 against 10 µs of CPU per event");
