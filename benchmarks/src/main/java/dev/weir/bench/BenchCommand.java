@@ -8,7 +8,9 @@ import dev.weir.bench.feed.FeedMarkdown;
 import dev.weir.bench.feed.FeedThroughputBenchmark;
 import dev.weir.bench.feed.FeedThroughputMarkdown;
 import dev.weir.bench.identity.IdentityBenchmark;
+import dev.weir.bench.identity.IdentityMarkdown;
 import dev.weir.bench.identity.IdentityThroughputBenchmark;
+import dev.weir.bench.identity.IdentityThroughputMarkdown;
 import dev.weir.bench.report.BenchAll;
 import dev.weir.bench.search.SearchIndexBenchmark;
 import dev.weir.bench.search.SearchIndexMarkdown;
@@ -158,7 +160,7 @@ public final class BenchCommand {
     IdentityBenchmark.Result result =
         IdentityBenchmark.run(LocalStack.fromEnvironment(), events, repeat);
     String md =
-        IdentityBenchmark.markdown(
+        IdentityMarkdown.of(
             result, "bin/weir bench identity --events " + events + " --repeat " + repeat);
     writeResults(md, out);
     return 0;
@@ -213,7 +215,7 @@ public final class BenchCommand {
         IdentityThroughputBenchmark.run(
             LocalStack.fromEnvironment(), events, repeat, partitions, parallelism, latencySeconds);
     writeResults(
-        IdentityThroughputBenchmark.markdown(
+        IdentityThroughputMarkdown.of(
             report,
             String.format(
                 "bin/weir bench identity-kafka --events %d --repeat %s --partitions %d"

@@ -8,7 +8,9 @@ import dev.weir.bench.feed.FeedMarkdown;
 import dev.weir.bench.feed.FeedThroughputBenchmark;
 import dev.weir.bench.feed.FeedThroughputMarkdown;
 import dev.weir.bench.identity.IdentityBenchmark;
+import dev.weir.bench.identity.IdentityMarkdown;
 import dev.weir.bench.identity.IdentityThroughputBenchmark;
+import dev.weir.bench.identity.IdentityThroughputMarkdown;
 import dev.weir.bench.search.SearchIndexBenchmark;
 import dev.weir.bench.search.SearchIndexMarkdown;
 import dev.weir.bench.support.LoadGenerator;
@@ -206,10 +208,10 @@ public final class BenchAll {
         out.resolve("activity-feed-kafka.md"),
         FeedThroughputMarkdown.of(feedKafka, again + " (activity-feed from Kafka)"));
     Files.writeString(
-        out.resolve("identity.md"), IdentityBenchmark.markdown(identity, again + " (identity)"));
+        out.resolve("identity.md"), IdentityMarkdown.of(identity, again + " (identity)"));
     Files.writeString(
         out.resolve("identity-kafka.md"),
-        IdentityThroughputBenchmark.markdown(identityKafka, again + " (identity from Kafka)"));
+        IdentityThroughputMarkdown.of(identityKafka, again + " (identity from Kafka)"));
     Files.writeString(
         out.resolve("search-index.md"), SearchIndexMarkdown.of(search, again + " (search-index)"));
     Files.writeString(

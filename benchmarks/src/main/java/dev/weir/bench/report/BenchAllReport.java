@@ -7,6 +7,7 @@ import dev.weir.bench.feed.FeedThroughputBenchmark;
 import dev.weir.bench.feed.FeedThroughputMarkdown;
 import dev.weir.bench.identity.IdentityBenchmark;
 import dev.weir.bench.identity.IdentityThroughputBenchmark;
+import dev.weir.bench.identity.IdentityThroughputMarkdown;
 import dev.weir.bench.search.Pass;
 import dev.weir.bench.search.SearchIndexBenchmark;
 import dev.weir.bench.support.BenchReport;
@@ -173,8 +174,8 @@ final class BenchAllReport {
               1e6 / pass.eventsPerJvmCpuSecond(),
               pass.eventsPerJvmCpuSecond(),
               Math.max(0, 10 - 1e6 / pass.eventsPerJvmCpuSecond()),
-              IdentityThroughputBenchmark.floorSentence(identityKafka),
-              IdentityThroughputBenchmark.producerSentence(identityKafka)));
+              IdentityThroughputMarkdown.floorSentence(identityKafka),
+              IdentityThroughputMarkdown.producerSentence(identityKafka)));
     }
     double walOverHand = documents.walOverHandWritten();
     row(
