@@ -1,6 +1,7 @@
 package dev.weir.bench;
 
 import dev.weir.bench.backfill.BackfillBenchmark;
+import dev.weir.bench.backfill.BackfillMarkdown;
 import dev.weir.bench.documents.DocumentsBenchmark;
 import dev.weir.bench.documents.DocumentsMarkdown;
 import dev.weir.bench.feed.FeedBenchmark;
@@ -346,7 +347,7 @@ public final class BenchCommand {
     BackfillBenchmark.Result result =
         BackfillBenchmark.run(LocalStack.fromEnvironment(), documents, parallelism, rounds);
     String md =
-        BackfillBenchmark.markdown(
+        BackfillMarkdown.of(
             result,
             "bin/weir bench backfill --documents "
                 + documents

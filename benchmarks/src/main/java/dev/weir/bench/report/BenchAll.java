@@ -1,6 +1,7 @@
 package dev.weir.bench.report;
 
 import dev.weir.bench.backfill.BackfillBenchmark;
+import dev.weir.bench.backfill.BackfillMarkdown;
 import dev.weir.bench.documents.DocumentsBenchmark;
 import dev.weir.bench.documents.DocumentsMarkdown;
 import dev.weir.bench.feed.FeedBenchmark;
@@ -218,7 +219,7 @@ public final class BenchAll {
         out.resolve("search-index-documents.md"),
         DocumentsMarkdown.of(documents, again + " (search-index, declared document)"));
     Files.writeString(
-        out.resolve("backfill.md"), BackfillBenchmark.markdown(backfill, again + " (backfill)"));
+        out.resolve("backfill.md"), BackfillMarkdown.of(backfill, again + " (backfill)"));
     Path report = out.resolve("README.md");
     Files.writeString(
         report,
