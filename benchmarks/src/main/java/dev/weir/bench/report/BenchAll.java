@@ -16,6 +16,7 @@ import dev.weir.bench.search.SearchIndexBenchmark;
 import dev.weir.bench.search.SearchIndexMarkdown;
 import dev.weir.bench.support.LoadGenerator;
 import dev.weir.stack.LocalStack;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,8 +24,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.function.Consumer;
-import java.util.function.ToDoubleFunction;
 
 /**
  * Every benchmark in one run on one machine: the limits of the raw services (the load generator),
@@ -86,16 +87,6 @@ public final class BenchAll {
   static final int FEED_ENTRY_BYTES = 625;
 
   static final int PRODUCT_DOCUMENT_BYTES = 6_500;
-
-  /**
-   * The median of {@code runs} by {@code rate} (of an even count, the higher of the middle two):
-   * the services' limits by records/s, the raw bulk's passes by documents/s.
-   */
-  public static <T> T median(List<T> runs, ToDoubleFunction<? super T> rate) {
-    List<T> sorted = new ArrayList<>(runs);
-    sorted.sort(java.util.Comparator.comparingDouble(rate));
-    return sorted.get(sorted.size() / 2);
-  }
 
   private BenchAll() {}
 
@@ -243,8 +234,7 @@ public final class BenchAll {
   }
 
   private static <T> T profiled(
-      List<Profiles.Profile> profiles, Path out, String job, java.util.concurrent.Callable<T> run)
-      throws Exception {
+      List<Profiles.Profile> profiles, Path out, String job, Callable<T> run) throws Exception {
     Map.Entry<T, Profiles.Profile> done =
         Profiles.record(job, out.resolve("profiles").resolve(job + ".jfr"), run);
     profiles.add(done.getValue());
@@ -259,7 +249,7 @@ public final class BenchAll {
   }
 
   /** The recovery table of the last ClusterFailoverITCase run on this checkout, if any. */
-  private static String failoverResults() throws java.io.IOException {
+  private static String failoverResults() throws IOException {
     Path file = Path.of("integration-tests", "target", "failover-results.md");
     return Files.exists(file) ? Files.readString(file) : null;
   }

@@ -31,40 +31,7 @@ final class Profiles {
       String stage,
       long stageSamples,
       Map<String, Long> stageMethods,
-      Map<String, Long> stageAreas) {
-
-    String markdown() {
-      StringBuilder md = new StringBuilder();
-      md.append(
-          String.format(
-              "**%s**: %,d CPU samples in the benchmark's JVM; the job's busiest stage is `%s` (%d %%"
-                  + " of them). Its time goes to: %s.",
-              job,
-              samples,
-              stage,
-              Math.round(100.0 * stageSamples / Math.max(1, samples)),
-              stageAreas.entrySet().stream()
-                  .limit(4)
-                  .map(
-                      e ->
-                          e.getKey()
-                              + " "
-                              + Math.round(100.0 * e.getValue() / Math.max(1, stageSamples))
-                              + " %")
-                  .collect(Collectors.joining(", "))));
-      md.append(" Hottest methods:\n\n");
-      stageMethods.entrySet().stream()
-          .limit(5)
-          .forEach(
-              e ->
-                  md.append("- `")
-                      .append(e.getKey())
-                      .append("` ")
-                      .append(Math.round(100.0 * e.getValue() / Math.max(1, stageSamples)))
-                      .append(" %\n"));
-      return md.toString();
-    }
-  }
+      Map<String, Long> stageAreas) {}
 
   private Profiles() {}
 

@@ -147,10 +147,10 @@ class BenchAllReportTest {
 
   @Test
   void slowestRecoveryReadsOnlyTheKillsOfTheProcessNamed() {
-    assertThat(BenchAllReport.slowestRecovery(FAILOVER, "TaskManager")).isEqualTo(9.3);
-    assertThat(BenchAllReport.slowestRecovery(FAILOVER, "JobManager")).isEqualTo(12.0);
-    assertThat(BenchAllReport.slowestRecovery("| no table |", "TaskManager")).isNull();
-    assertThat(BenchAllReport.slowestRecovery(null, "TaskManager")).isNull();
+    assertThat(TargetsTable.slowestRecovery(FAILOVER, "TaskManager")).isEqualTo(9.3);
+    assertThat(TargetsTable.slowestRecovery(FAILOVER, "JobManager")).isEqualTo(12.0);
+    assertThat(TargetsTable.slowestRecovery("| no table |", "TaskManager")).isNull();
+    assertThat(TargetsTable.slowestRecovery(null, "TaskManager")).isNull();
   }
 
   private String report(String failover) throws Exception {
