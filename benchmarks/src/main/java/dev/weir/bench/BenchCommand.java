@@ -20,8 +20,12 @@ import dev.weir.bench.support.LoadGenerator;
 import dev.weir.cli.DurationConverter;
 import dev.weir.cli.load.CatalogLoader;
 import dev.weir.stack.LocalStack;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -54,7 +58,7 @@ public final class BenchCommand {
               description =
                   "Events per entry, one input each; the first is the one the targets are judged on"
                       + " (5: 80%% collate) (default: ${DEFAULT-VALUE}).")
-          java.util.List<Integer> bursts,
+          List<Integer> bursts,
       @Option(
               names = "--paced-entries",
               defaultValue = "2000",
@@ -76,9 +80,7 @@ public final class BenchCommand {
             "bin/weir bench activity-feed --events "
                 + events
                 + " --bursts "
-                + bursts.stream()
-                    .map(String::valueOf)
-                    .collect(java.util.stream.Collectors.joining(","))
+                + bursts.stream().map(String::valueOf).collect(Collectors.joining(","))
                 + " --paced-entries "
                 + pacedEntries);
     writeResults(md, out);
@@ -437,7 +439,7 @@ public final class BenchCommand {
               converter = DurationConverter.class,
               description =
                   "Write for this long instead of --count, e.g. 30s (default: ${DEFAULT-VALUE}).")
-          java.time.Duration duration,
+          Duration duration,
       @Option(
               names = "--skew",
               defaultValue = "0",
@@ -472,7 +474,7 @@ public final class BenchCommand {
   }
 
   /** Writes a benchmark's Markdown to its results file and shows it. */
-  private void writeResults(String md, Path out) throws java.io.IOException {
+  private void writeResults(String md, Path out) throws IOException {
     Files.createDirectories(out.toAbsolutePath().getParent());
     Files.writeString(out, md);
     spec.commandLine().getOut().println(md);

@@ -8,7 +8,9 @@ import dev.weir.search.CatalogCaptureJob;
 import dev.weir.search.SearchIndexOptions;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /** The declared document's results ({@link DocumentsBenchmark}) as Markdown. */
@@ -162,7 +164,7 @@ public final class DocumentsMarkdown {
             r.declaredWrites().toast()));
     md.append(
         "\n| record type | weir: bytes / change | by hand: bytes / change |\n|---|---:|---:|\n");
-    java.util.Map<String, long[]> byType = new java.util.TreeMap<>();
+    Map<String, long[]> byType = new TreeMap<>();
     for (WalRecords w : r.declaredWrites().records()) {
       byType.computeIfAbsent(w.type(), k -> new long[2])[0] += w.bytes();
     }
@@ -234,7 +236,7 @@ public final class DocumentsMarkdown {
         "\nCPU seconds each process used during the job's timed window (Linux /proc; the"
             + " benchmark JVM is the job's MiniCluster):\n\n| process | declared |\n"
             + "|---|---:|\n");
-    new java.util.TreeMap<>(e.job().cpu())
+    new TreeMap<>(e.job().cpu())
         .forEach(
             (process, seconds) ->
                 md.append(String.format(Locale.ROOT, "| %s | %.1f |%n", process, seconds)));

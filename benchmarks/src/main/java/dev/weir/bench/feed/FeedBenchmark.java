@@ -15,15 +15,20 @@ import dev.weir.stack.Connections;
 import dev.weir.stack.LocalStack;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.function.ThrowingRunnable;
 
@@ -78,7 +83,7 @@ public final class FeedBenchmark {
       return naive.walPerEvent() / weir.walPerEvent();
     }
 
-    /** weir's WAL per entry over the floor's (issue 27: within 1.2×). */
+    /** weir's WAL per entry over the floor's (the design's target: within 1.2×). */
     public double walOverFloor() {
       return ((double) weir.walBytes() / weir.inserts())
           / ((double) floor.walBytes() / floor.inserts());
@@ -201,8 +206,7 @@ public final class FeedBenchmark {
             () -> {
               StreamExecutionEnvironment env = BenchEnvironment.miniCluster();
               env.setParallelism(parallelism);
-              org.apache.flink.streaming.api.datastream.DataStream<ActivityEvent> events =
-                  env.fromData(input, ActivityFeedJob.EVENT);
+              DataStream<ActivityEvent> events = env.fromData(input, ActivityFeedJob.EVENT);
               if (pauseBetweenRoundsMs > 0) {
                 events = events.map(new PauseBetweenRounds(pauseBetweenRoundsMs));
               }
@@ -228,8 +232,8 @@ public final class FeedBenchmark {
   /** Every row of feed_entry, into {@code rows}; its column names. */
   private static String[] readEntries(WeirConfig config, List<Object[]> rows) throws SQLException {
     try (Connection c = PostgresConnectionProvider.open(config);
-        java.sql.Statement s = c.createStatement();
-        java.sql.ResultSet rs = s.executeQuery("SELECT * FROM feed_entry")) {
+        Statement s = c.createStatement();
+        ResultSet rs = s.executeQuery("SELECT * FROM feed_entry")) {
       int n = rs.getMetaData().getColumnCount();
       String[] columns = new String[n];
       for (int i = 0; i < n; i++) {
@@ -253,7 +257,7 @@ public final class FeedBenchmark {
         "INSERT INTO feed_entry ("
             + String.join(", ", columns)
             + ") VALUES ("
-            + String.join(", ", java.util.Collections.nCopies(columns.length, "?"))
+            + String.join(", ", Collections.nCopies(columns.length, "?"))
             + ")";
     try (Connection c = PostgresConnectionProvider.open(config);
         PreparedStatement insert = c.prepareStatement(sql)) {
@@ -277,7 +281,7 @@ public final class FeedBenchmark {
 
   /** Holds the stream back before each new round (event ids e-entry-round), as a live input. */
   private static final class PauseBetweenRounds
-      implements org.apache.flink.api.common.functions.MapFunction<ActivityEvent, ActivityEvent> {
+      implements MapFunction<ActivityEvent, ActivityEvent> {
     private final long pauseMs;
     private int round;
 
@@ -308,8 +312,8 @@ public final class FeedBenchmark {
     work.run();
     double seconds = (System.nanoTime() - start) / 1e9;
     try (Connection c = PostgresConnectionProvider.open(config)) {
-      // The database's own WAL: the floor's few megabytes moved by as much as 30 % between runs
-      // with the server-wide position (other databases' autovacuum in its window).
+      // The database's own WAL: with the server-wide position the floor's few megabytes moved
+      // between runs by what other databases' autovacuum wrote in its window.
       // Its breakdown by part adds up to all of it (one read of the window).
       String after = TableStats.walPosition(c);
       List<WalRecords> byPart = WalRecords.ofTable(c, before, after, "feed_entry");

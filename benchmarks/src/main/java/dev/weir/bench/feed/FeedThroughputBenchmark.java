@@ -24,6 +24,7 @@ import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -40,9 +41,9 @@ import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * activity-feed at steady state, from Kafka, as deployed (issue 27.1): the input topic is filled
- * before any clock starts, then each side reads all of it from the beginning, one after the other,
- * on the same machine:
+ * activity-feed at steady state, from Kafka, as deployed: the input topic is filled before any
+ * clock starts, then each side reads all of it from the beginning, one after the other, on the same
+ * machine:
  *
  * <ol>
  *   <li>the limit: a Flink job that reads the topic, decodes and validates every event exactly as
@@ -135,7 +136,7 @@ public final class FeedThroughputBenchmark {
               () -> startFloor(base, topic, codec, settings));
       // weir's own code warmed the same way: a first pass of the job into a database of its own
       // (a consumer group of its own too), so that the measured window does not pay for the JIT
-      // compiling the collator, RocksDB's state and the store (8-11 µs of CPU per event, unwarmed).
+      // compiling the collator, RocksDB's state and the store.
       WeirConfig warmDb =
           BenchEnvironment.freshDatabase(stack, connections, "bench_feed_steady_warm")
               .with(FeedOptions.TOPIC, topic)
@@ -205,7 +206,7 @@ public final class FeedThroughputBenchmark {
           latency.get(),
           latencySeconds);
     } finally {
-      // Three million events are ~1.5 GB on the broker's disk: not left behind for the next run.
+      // Millions of events are gigabytes on the broker's disk: not left behind for the next run.
       KafkaIo.deleteTopics(base, List.of(topic));
     }
   }
@@ -265,7 +266,7 @@ public final class FeedThroughputBenchmark {
         if (oldestUnseen >= sentSoFar) {
           continue;
         }
-        read.setTimestamp(1, java.sql.Timestamp.from(eventTime[oldestUnseen].minusMillis(1)));
+        read.setTimestamp(1, Timestamp.from(eventTime[oldestUnseen].minusMillis(1)));
         try (ResultSet rs = read.executeQuery()) {
           long now = System.currentTimeMillis();
           while (rs.next()) {

@@ -1,5 +1,6 @@
 package dev.weir.bench.identity;
 
+import com.sun.management.OperatingSystemMXBean;
 import dev.weir.bench.support.BenchEnvironment;
 import dev.weir.common.DeadLetters;
 import dev.weir.common.config.WeirConfig;
@@ -104,7 +105,7 @@ public final class IdentityBenchmark {
   }
 
   private static long cpuNanos() {
-    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+    return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
         .getProcessCpuTime();
   }
 

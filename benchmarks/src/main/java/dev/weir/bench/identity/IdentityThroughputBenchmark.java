@@ -48,9 +48,9 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.config.TopicConfig;
 
 /**
- * identity at steady state, from Kafka to Kafka, as deployed (issue 27.1). The tracking topic (and
- * the identity events the job resolves) are filled before any clock starts; then each side reads
- * the whole tracking topic from its beginning, one after the other, on the same machine:
+ * identity at steady state, from Kafka to Kafka, as deployed. The tracking topic (and the identity
+ * events the job resolves) are filled before any clock starts; then each side reads the whole
+ * tracking topic from its beginning, one after the other, on the same machine:
  *
  * <ol>
  *   <li>the decode limit: a Flink job that reads the topic, decodes and validates every event as
@@ -159,8 +159,7 @@ public final class IdentityThroughputBenchmark {
 
       // Each side's own code warmed the same way, by a first pass of its job (into an output topic
       // of its own), as activity-feed's benchmark warms weir's: warmed by the decode job alone, the
-      // JIT compiler spent 0.6 (floor) to 1.4 (pass-through, weir) µs per event inside the
-      // measured windows compiling the rest; warmed, 0.1-0.4.
+      // JIT compiler would still be compiling the rest of each side's code inside its window.
       SteadyState.measureJob(
           stack,
           "pass-through warm-up",

@@ -10,10 +10,10 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 /**
- * The input: tracking events of a web shop's analytics (~700 bytes of JSON each), in which a share
- * {@code 1 - repeat} of the events brings a distinct id never seen before, spread evenly over the
- * input, and the others repeat an id already seen, chosen at random; every tenth new id is later
- * identified as a user (one identity event).
+ * The input: tracking events of a web shop's analytics (some twenty properties each), in which a
+ * share {@code 1 - repeat} of the events brings a distinct id never seen before, spread evenly over
+ * the input, and the others repeat an id already seen, chosen at random; every tenth new id is
+ * later identified as a user (one identity event).
  */
 final class TrackingGenerator {
   private static final Instant START = Instant.parse("2026-01-05T09:00:00Z");

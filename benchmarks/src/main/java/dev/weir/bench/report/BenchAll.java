@@ -65,11 +65,10 @@ public final class BenchAll {
   static final int LIMIT_RUNS = 3;
 
   /**
-   * A service's limit with the records of the job it bounds: Kafka with tracking events (677 B of
-   * JSON on average, as identity-kafka measures them), PostgreSQL with activity-feed's entry rows,
-   * Elasticsearch with the products documents the search and backfill jobs send (6.5 kB each, as
-   * the backfill counts its bytes); otherwise the DocumentDB insert benchmark's knobs: three
-   * secondary indexes, batches of 1,000, two client threads. A fixed duration, not a count.
+   * A service's limit with the records of the job it bounds: Kafka with tracking events, PostgreSQL
+   * with activity-feed's entry rows, Elasticsearch with the products documents the search and
+   * backfill jobs send, each of its job's size; otherwise the DocumentDB insert benchmark's knobs:
+   * three secondary indexes, batches of 1,000, two client threads. A fixed duration, not a count.
    */
   static LoadGenerator.Knobs limitKnobs(LoadGenerator.Target target, int seconds) {
     int size =
@@ -81,11 +80,13 @@ public final class BenchAll {
     return new LoadGenerator.Knobs(size, 3, 1000, 2, 0, Duration.ofSeconds(seconds), 0, 0);
   }
 
+  /** A tracking event's average JSON, as identity-kafka measures it. */
   static final int TRACKING_EVENT_BYTES = 677;
 
   /** feed_entry's average row (pg_column_size) after activity-feed's steady-state benchmark. */
   static final int FEED_ENTRY_BYTES = 625;
 
+  /** A products document, as the backfill counts its bytes. */
   static final int PRODUCT_DOCUMENT_BYTES = 6_500;
 
   private BenchAll() {}

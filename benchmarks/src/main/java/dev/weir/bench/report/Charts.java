@@ -1,8 +1,10 @@
 package dev.weir.bench.report;
 
+import java.awt.Color;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.knowm.xchart.BitmapEncoder;
@@ -10,6 +12,7 @@ import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.Styler;
 
 /** The benchmark report's charts, PNG files next to it (XChart). */
@@ -24,7 +27,7 @@ final class Charts {
   static String bars(
       Path dir, String name, String title, String yTitle, Map<String, Double> values, boolean log)
       throws IOException {
-    Map<String, Double> shown = new java.util.LinkedHashMap<>();
+    Map<String, Double> shown = new LinkedHashMap<>();
     values.forEach(
         (label, value) -> {
           if (!log || (value > 0 && Double.isFinite(value))) {
@@ -42,7 +45,7 @@ final class Charts {
       double smallest = shown.values().stream().mapToDouble(Double::doubleValue).min().orElse(1);
       chart.getStyler().setYAxisMin(Math.pow(10, Math.floor(Math.log10(smallest))));
     }
-    chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+    chart.getStyler().setChartBackgroundColor(Color.WHITE);
     chart.addSeries(yTitle, new ArrayList<>(shown.keySet()), new ArrayList<Number>(shown.values()));
     return save(chart, dir, name);
   }
@@ -65,7 +68,7 @@ final class Charts {
             .yAxisTitle(yTitle)
             .build();
     chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
-    chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+    chart.getStyler().setChartBackgroundColor(Color.WHITE);
     chart.getStyler().setXAxisDecimalPattern("#");
     series.forEach(
         (label, points) -> {
@@ -76,9 +79,7 @@ final class Charts {
     return save(chart, dir, name);
   }
 
-  private static String save(
-      org.knowm.xchart.internal.chartpart.Chart<?, ?> chart, Path dir, String name)
-      throws IOException {
+  private static String save(Chart<?, ?> chart, Path dir, String name) throws IOException {
     System.setProperty("java.awt.headless", "true");
     BitmapEncoder.saveBitmap(chart, dir.resolve(name).toString(), BitmapEncoder.BitmapFormat.PNG);
     return name + ".png";

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
@@ -91,8 +92,7 @@ final class Profiles {
   static final String NOT_A_STAGE = "(not a task thread)";
 
   /** A task thread's name ends with its subtask and attempt: "operators (subtask/n)#attempt". */
-  private static final java.util.regex.Pattern SUBTASK_SUFFIX =
-      java.util.regex.Pattern.compile(" \\(\\d+/\\d+\\)(#\\d+)?$");
+  private static final Pattern SUBTASK_SUFFIX = Pattern.compile(" \\(\\d+/\\d+\\)(#\\d+)?$");
 
   /**
    * Whether a thread runs one of a job's stages: Flink names it "operators (subtask/n)#attempt".

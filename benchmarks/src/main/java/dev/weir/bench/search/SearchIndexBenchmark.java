@@ -30,6 +30,7 @@ import dev.weir.sink.elasticsearch.ElasticsearchSettings;
 import dev.weir.stack.Connections;
 import dev.weir.stack.LocalStack;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,6 +39,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
 
 /**
  * search-index, side by side in one run on the local stack:
@@ -281,8 +283,8 @@ public final class SearchIndexBenchmark {
     capture
         .stopWithSavepoint(
             false,
-            java.nio.file.Files.createTempDirectory("weir-bench-savepoint").toUri().toString(),
-            org.apache.flink.core.execution.SavepointFormatType.CANONICAL)
+            Files.createTempDirectory("weir-bench-savepoint").toUri().toString(),
+            SavepointFormatType.CANONICAL)
         .get();
   }
 

@@ -8,8 +8,13 @@ import dev.weir.bench.support.IndexWork;
 import dev.weir.bench.support.RawBulk;
 import dev.weir.bench.support.WalRecords;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.function.ToLongFunction;
 
 /** search-index's results ({@link SearchIndexBenchmark}) as Markdown. */
 public final class SearchIndexMarkdown {
@@ -27,9 +32,9 @@ public final class SearchIndexMarkdown {
                 "| record type | weir: records | weir: bytes | weir: of which page images"
                     + " | naive: records | naive: bytes | naive: of which page images |\n")
             .append("|---|---:|---:|---:|---:|---:|---:|\n");
-    java.util.Map<String, WalRecords> weir = byType(r.weirWrites());
-    java.util.Map<String, WalRecords> naive = byType(r.naiveWrites());
-    java.util.Set<String> types = new java.util.LinkedHashSet<>();
+    Map<String, WalRecords> weir = byType(r.weirWrites());
+    Map<String, WalRecords> naive = byType(r.naiveWrites());
+    Set<String> types = new LinkedHashSet<>();
     r.weirWrites().records().stream().limit(6).forEach(w -> types.add(w.type()));
     r.naiveWrites().records().stream().limit(4).forEach(w -> types.add(w.type()));
     double weirChanges = r.weirWrites().changes();
@@ -69,13 +74,12 @@ public final class SearchIndexMarkdown {
     return md.toString();
   }
 
-  private static long total(
-      CopyWrites writes, java.util.function.ToLongFunction<WalRecords> bytes) {
+  private static long total(CopyWrites writes, ToLongFunction<WalRecords> bytes) {
     return writes.records().stream().mapToLong(bytes).sum();
   }
 
-  private static java.util.Map<String, WalRecords> byType(CopyWrites writes) {
-    java.util.Map<String, WalRecords> byType = new java.util.HashMap<>();
+  private static Map<String, WalRecords> byType(CopyWrites writes) {
+    Map<String, WalRecords> byType = new HashMap<>();
     writes.records().forEach(w -> byType.put(w.type(), w));
     return byType;
   }
@@ -389,7 +393,7 @@ public final class SearchIndexMarkdown {
       String what,
       IndexLoad weir,
       IndexLoad raw,
-      java.util.function.Function<IndexWork, String> value) {
+      Function<IndexWork, String> value) {
     md.append(
         String.format(
             "| %s | %s | %s |%n",

@@ -3,11 +3,13 @@ package dev.weir.bench.support;
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import co.elastic.clients.elasticsearch.core.BulkResponse;
 import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
+import co.elastic.clients.json.JsonData;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.kafka.KafkaIo;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.sink.elasticsearch.ElasticsearchClients;
 import dev.weir.sink.elasticsearch.ElasticsearchSettings;
+import dev.weir.stack.LocalStack;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -17,6 +19,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -224,7 +227,7 @@ public final class LoadGenerator {
               Duration.ofMillis(Long.parseLong(args[6])),
               Double.parseDouble(args[7]),
               Double.parseDouble(args[8]));
-      dev.weir.stack.LocalStack stack = dev.weir.stack.LocalStack.fromEnvironment();
+      LocalStack stack = LocalStack.fromEnvironment();
       Result r =
           run(BenchEnvironment.freshDatabase(stack, stack.up(), "bench_load"), target, knobs);
       System.out.println(RESULT + " " + r.records() + " " + r.bytes() + " " + r.seconds());
@@ -427,7 +430,7 @@ public final class LoadGenerator {
                   .copyIn("COPY " + table + " FROM STDIN", new StringReader(rows.toString()));
             } else {
               // One key once per batch: a batch may not update a row twice.
-              Map<Long, String> unique = new java.util.LinkedHashMap<>();
+              Map<Long, String> unique = new LinkedHashMap<>();
               for (int i = 0; i < keys.size(); i++) {
                 unique.put(keys.get(i), docs.get(i));
               }
@@ -497,12 +500,7 @@ public final class LoadGenerator {
               String doc = docs.get(i);
               ops.add(
                   BulkOperation.of(
-                      b ->
-                          b.index(
-                              x ->
-                                  x.index(index)
-                                      .id(id)
-                                      .document(co.elastic.clients.json.JsonData.fromJson(doc)))));
+                      b -> b.index(x -> x.index(index).id(id).document(JsonData.fromJson(doc)))));
             }
             BulkResponse response = es.bulk(b -> b.operations(ops));
             if (response.errors()) {

@@ -3,6 +3,7 @@ package dev.weir.bench.support;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.flink.configuration.Configuration;
@@ -27,8 +28,7 @@ public final class SourceProgress implements MetricReporter {
   /** A job's own counters that a benchmark reports, by metric name (every subtask's). */
   private static final Map<String, List<Counter>> JOB_COUNTERS = new ConcurrentHashMap<>();
 
-  private static final java.util.Set<String> JOB_COUNTER_NAMES =
-      java.util.Set.of("weirCacheHits", "weirCacheMisses");
+  private static final Set<String> JOB_COUNTER_NAMES = Set.of("weirCacheHits", "weirCacheMisses");
 
   /** Adds this reporter to a MiniCluster's configuration. */
   static void register(Configuration conf) {
@@ -41,7 +41,7 @@ public final class SourceProgress implements MetricReporter {
   }
 
   /** The operators counted so far. */
-  static java.util.Set<String> operators() {
+  static Set<String> operators() {
     return COUNTERS.keySet();
   }
 
