@@ -6,8 +6,7 @@ import dev.weir.backfill.Backfill;
 import dev.weir.bench.backfill.BackfillBenchmark;
 import dev.weir.bench.documents.DocumentsBenchmark;
 import dev.weir.bench.feed.FeedBenchmark;
-import dev.weir.bench.feed.FeedThroughputBenchmark;
-import dev.weir.bench.feed.FeedThroughputMarkdown;
+import dev.weir.bench.feed.FeedThroughputReports;
 import dev.weir.bench.identity.IdentityBenchmark;
 import dev.weir.bench.identity.IdentityThroughputBenchmark;
 import dev.weir.bench.search.Pass;
@@ -16,11 +15,12 @@ import dev.weir.bench.support.CopyWrites;
 import dev.weir.bench.support.CpuUse;
 import dev.weir.bench.support.IndexLoad;
 import dev.weir.bench.support.LoadGenerator;
-import dev.weir.bench.support.PacedInput;
-import dev.weir.bench.support.SteadyState;
+import dev.weir.bench.support.SteadySides;
+import dev.weir.common.postgres.TableStats;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -198,11 +198,11 @@ class BenchAllReportTest {
             2_000,
             200,
             Duration.ofSeconds(10),
-            side("decode, validate, discard", 120_000, 1.2, 0.9),
-            side("exactly-once pass-through", 120_000, 2.4, 1.0),
-            side("keyed-state floor", 120_000, 4.8, 0.8),
-            side("weir identity", 60_000, 3.0, 0.5),
-            side("weir identity, Kafka's producer defaults", 120_000, 4.0, 0.6),
+            SteadySides.side("decode, validate, discard", 120_000, 1.2, 0.9),
+            SteadySides.side("exactly-once pass-through", 120_000, 2.4, 1.0),
+            SteadySides.side("keyed-state floor", 120_000, 4.8, 0.8),
+            SteadySides.side("weir identity", 60_000, 3.0, 0.5),
+            SteadySides.side("weir identity, Kafka's producer defaults", 120_000, 4.0, 0.6),
             0.99,
             new IdentityThroughputBenchmark.Latency(20_000, 40, 300, 6_000, 9_800),
             new IdentityThroughputBenchmark.Latency(20_000, 30, 200, 5_000, 9_900),
@@ -221,7 +221,7 @@ class BenchAllReportTest {
     DocumentsBenchmark.Result documents =
         new DocumentsBenchmark.Result(
             10_000,
-            java.time.Instant.EPOCH,
+            Instant.EPOCH,
             new DocumentsBenchmark.FanOut(
                 "one brand rename", 10_000, 20.0, 6.0, 10_000, 10_000, Map.of()),
             new DocumentsBenchmark.FanOut(
@@ -250,7 +250,7 @@ class BenchAllReportTest {
             new DocumentsBenchmark.EndToEnd(
                 load("weir", 10_000, 16.0, List.of()),
                 load("raw", 10_000, 8.0, List.of(2_000.0, 1_250.0, 900.0)),
-                new dev.weir.common.postgres.TableStats(0, 10_000, 0, 0, 0)));
+                new TableStats(0, 10_000, 0, 0, 0)));
     BackfillBenchmark.Result backfill =
         new BackfillBenchmark.Result(
             5_000,
@@ -278,7 +278,7 @@ class BenchAllReportTest {
         new BenchAllReport.Measurements(
             limits,
             feed,
-            feedKafka(),
+            FeedThroughputReports.report(),
             identity,
             identityKafka,
             search,
@@ -306,42 +306,6 @@ class BenchAllReportTest {
         null,
         null,
         passRates);
-  }
-
-  @Test
-  void comparesTheKeysHeldWithATenthOfThemInTheSameRun() {
-    // 30,000 events/s at 10 µs of CPU per event against 20,000 at 15.
-    assertThat(FeedThroughputMarkdown.heldKeysSentence(feedKafka()))
-        .startsWith(
-            "Keys held: with `feed.held-keys` at 10,000 instead of its default 100,000 weir read"
-                + " 20,000 events/s, 0.67× its rate, at 15 against 10 µs of CPU per event");
-  }
-
-  /**
-   * activity-feed from Kafka: the limit, the floor, weir and two variants of it, the naive loop.
-   */
-  private static FeedThroughputBenchmark.Report feedKafka() {
-    return new FeedThroughputBenchmark.Report(
-        200_000,
-        5,
-        2,
-        side("decode, validate, discard", 120_000, 1.0, 0.8),
-        side("keyed-state floor", 120_000, 2.0, 1.0),
-        side("weir activity-feed", 120_000, 4.0, 1.2),
-        side("weir, heap timers", 120_000, 3.8, 1.1),
-        side("weir, 10,000 keys held", 120_000, 6.0, 1.8),
-        side("naive JDBC loop", 120_000, 3.0, 0.9),
-        new PacedInput.Latency(5_000, 1_400, 2_600),
-        10);
-  }
-
-  private static SteadyState.Side side(String name, long events, double seconds, double jvmCpu) {
-    return new SteadyState.Side(
-        name,
-        events,
-        seconds,
-        Map.of(CpuUse.THIS_JVM, jvmCpu, CpuUse.BUSIEST, jvmCpu / 2),
-        new CpuUse.Busiest("collate -> feed", seconds / 10));
   }
 
   private static Backfill.Summary summary(long sent, long bytes) {

@@ -1,54 +1,22 @@
 package dev.weir.bench.search;
 
+import static dev.weir.bench.support.IndexLoads.PASSES;
+import static dev.weir.bench.support.IndexLoads.load;
+import static dev.weir.bench.support.IndexLoads.metered;
+import static dev.weir.bench.support.IndexLoads.pass;
+import static dev.weir.bench.support.IndexLoads.shortAfterWarmUp;
+import static dev.weir.bench.support.IndexLoads.steadyAt;
+import static dev.weir.bench.support.IndexLoads.within;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.weir.bench.documents.DocumentsBenchmark;
-import dev.weir.bench.documents.DocumentsMarkdown;
 import dev.weir.bench.support.CopyWrites;
 import dev.weir.bench.support.IndexLoad;
-import dev.weir.bench.support.IndexWork;
-import dev.weir.common.postgres.TableStats;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The raw bulk's passes: the median pass is the denominator, and the reports say so. */
+/** The judged ratio: the median pair, or the raw bulk's median pass; and the report says which. */
 class RawBulkMedianTest {
-
-  /** The same raw bulk measured 997/s, then 644/s, then 812/s: noisy on a shared machine. */
-  private static final List<IndexLoad> PASSES =
-      List.of(pass("first", 997), pass("second", 644), pass("third", 812));
-
-  @Test
-  void theMedianPassIsKeptWholeWithEveryPasssRate() {
-    IndexLoad median = IndexLoad.median(PASSES);
-
-    assertThat(median.name()).isEqualTo("third");
-    assertThat(median.documentsPerSecond()).isEqualTo(812.0);
-    assertThat(median.cpu()).isEqualTo(Map.of("Elasticsearch", 812.0));
-    assertThat(median.passRates()).containsExactly(997.0, 644.0, 812.0);
-    assertThat(median.passesSummary())
-        .isEqualTo("median of 3 passes after warm-up, whole loads 644–997/s");
-  }
-
-  @Test
-  void theMedianIsTakenAfterWarmUpWhereEveryPassMeasuredIt() {
-    // Over the whole load C is the median; after warm-up (the judged stretch) B is.
-    List<IndexLoad> passes =
-        List.of(
-            steadyAt(pass("A", 997), 700),
-            steadyAt(pass("B", 644), 900),
-            steadyAt(pass("C", 812), 1000));
-    assertThat(IndexLoad.median(passes).name()).isEqualTo("B");
-
-    // One pass too short after warm-up to measure it: the whole loads decide.
-    List<IndexLoad> oneShort =
-        List.of(passes.get(0), passes.get(1), shortAfterWarmUp(passes.get(2)));
-    assertThat(IndexLoad.median(oneShort).name()).isEqualTo("C");
-    assertThat(IndexLoad.median(oneShort).passesSummary())
-        .isEqualTo("median of 3 passes, range 644–997/s");
-  }
 
   @Test
   void theJudgedRatioIsTheMedianPairsWithEveryPairsRatio() {
@@ -110,23 +78,10 @@ class RawBulkMedianTest {
   }
 
   @Test
-  void aStretchCountsTheDocumentsItsOperationsStandFor() {
-    // 3,000 of 15,000 applied at warm-up; each document applied once: 12,000 in the stretch.
-    assertThat(IndexLoad.steadyDocuments(15_000, 3_000, 15_000)).isEqualTo(12_000);
-    // 16,500 operations for 15,000 documents (some revised): the stretch's 12,000 operations
-    // stand for 12,000 × 15,000 / 16,500 documents, not 12,000.
-    assertThat(IndexLoad.steadyDocuments(15_000, 3_000, 16_500)).isEqualTo(10_909);
-  }
-
-  @Test
   void theRatiosAreTakenAgainstTheMedianPassNotTheFirst() {
     IndexLoad weir = load("weir", 10_000, 10_000 / 730.8, List.of());
 
     assertThat(new Pass(weir, IndexLoad.median(PASSES)).ratio()).isCloseTo(0.9, within());
-    // A shared rename reaching 10,000 documents in 24.6 s; the median raw bulk takes 12.3 s.
-    DocumentsBenchmark.Result documents =
-        documents(new DocumentsBenchmark.EndToEnd(weir, IndexLoad.median(PASSES), null));
-    assertThat(documents.fanOutOverRawBulk()).isCloseTo(2.0, within());
   }
 
   @Test
@@ -189,114 +144,5 @@ class RawBulkMedianTest {
         .contains("| Elasticsearch's core busy | 93 % | 95 % |")
         .contains("| over the whole load: Elasticsearch's core busy | 50 % | 95 % |")
         .contains("Per 1,000 documents Elasticsearch used 1.16 CPU s on weir's side, 0.95");
-  }
-
-  @Test
-  void documentsReportSaysTheRawBulkIsTheMedianOfItsPasses() {
-    IndexLoad weir =
-        new IndexLoad(
-            "weir, declared",
-            10_000,
-            10_000 / 730.8,
-            8_000,
-            10.0,
-            Map.of(),
-            Map.of(),
-            new IndexWork(10_000, 0, 10, 0, 0, 0, 0, 0, 0),
-            null,
-            List.of());
-    String md =
-        DocumentsMarkdown.of(
-            documents(
-                new DocumentsBenchmark.EndToEnd(
-                    weir, IndexLoad.median(PASSES), new TableStats(10_000, 0, 0, 0, 0))),
-            "bin/weir bench documents");
-
-    assertThat(md)
-        .contains(
-            "(812/s, the median of 3 passes after warm-up, whole loads 644–997/s, the end-to-end"
-                + " pass below)")
-        .contains("| 731 | 812 | 644–997/s | 0.90 |")
-        .contains(
-            "weir / the raw bulk of the same documents (median of 3 passes after warm-up, whole"
-                + " loads 644–997/s)");
-  }
-
-  private static org.assertj.core.data.Offset<Double> within() {
-    return org.assertj.core.data.Offset.offset(1e-3);
-  }
-
-  private static DocumentsBenchmark.Result documents(DocumentsBenchmark.EndToEnd declared) {
-    CopyWrites writes = new CopyWrites("weir", 10_000, 1, 10_000, 0, List.of());
-    return new DocumentsBenchmark.Result(
-        10_000,
-        Instant.EPOCH,
-        new DocumentsBenchmark.FanOut(
-            "one brand rename", 10_000, 24.63, 5.0, 10_000, 10_000, Map.of()),
-        new DocumentsBenchmark.FanOut("10 renames", 10_000, 24.63, 5.0, 10_000, 10_000, Map.of()),
-        new DocumentsBenchmark.FanOut(
-            "raw overwrite", 10_000, 12.5, Double.NaN, 0, 10_000, Map.of()),
-        null,
-        null,
-        writes,
-        writes,
-        null,
-        declared);
-  }
-
-  /** A pass of 10,000 documents at {@code rate}/s, its CPU telling it from the others. */
-  private static IndexLoad pass(String name, double rate) {
-    return new IndexLoad(
-        name,
-        10_000,
-        10_000 / rate,
-        8_000,
-        8_000 / rate,
-        Map.of("Elasticsearch", rate),
-        Map.of(),
-        null,
-        null,
-        List.of());
-  }
-
-  /** {@code load}, its last 8,000 documents at {@code rate}/s. */
-  private static IndexLoad steadyAt(IndexLoad load, double rate) {
-    return afterWarmUp(load, 8_000 / rate);
-  }
-
-  /** {@code load}, its stretch after warm-up too short to measure. */
-  private static IndexLoad shortAfterWarmUp(IndexLoad load) {
-    return afterWarmUp(load, IndexLoad.MIN_STEADY_SECONDS / 2);
-  }
-
-  private static IndexLoad afterWarmUp(IndexLoad load, double steadySeconds) {
-    return new IndexLoad(
-        load.name(),
-        load.documents(),
-        load.seconds(),
-        8_000,
-        steadySeconds,
-        load.cpu(),
-        load.steadyCpu(),
-        null,
-        null,
-        List.of());
-  }
-
-  /** 10,000 documents, the last 8,000 after warm-up, with the CPU of both stretches. */
-  private static IndexLoad metered(
-      String name,
-      double seconds,
-      double steadySeconds,
-      Map<String, Double> cpu,
-      Map<String, Double> steadyCpu) {
-    return new IndexLoad(
-        name, 10_000, seconds, 8_000, steadySeconds, cpu, steadyCpu, null, null, List.of());
-  }
-
-  private static IndexLoad load(
-      String name, long documents, double seconds, List<Double> passRates) {
-    return new IndexLoad(
-        name, documents, seconds, documents, seconds, Map.of(), Map.of(), null, null, passRates);
   }
 }
