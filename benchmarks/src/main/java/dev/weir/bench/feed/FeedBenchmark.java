@@ -51,7 +51,7 @@ public final class FeedBenchmark {
       long deadTuples,
       double seconds,
       List<WalRecords> walByPart) {
-    public long rowWrites() {
+    long rowWrites() {
       return inserts + updates + deletes;
     }
 

@@ -72,7 +72,7 @@ public final class FeedThroughputMarkdown {
   }
 
   /** The default number of keys held between checkpoints against a tenth of it. */
-  public static String heldKeysSentence(FeedThroughputBenchmark.Report r) {
+  static String heldKeysSentence(FeedThroughputBenchmark.Report r) {
     return String.format(
         "Keys held: with `feed.held-keys` at %,d instead of its default %,d weir read %,.0f"
             + " events/s, %.2f× its rate, at %.0f against %.0f µs of CPU per event: a key"

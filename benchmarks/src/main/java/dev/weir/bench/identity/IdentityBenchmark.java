@@ -57,7 +57,7 @@ public final class IdentityBenchmark {
       return events / seconds;
     }
 
-    public double eventsPerCpuSecond() {
+    double eventsPerCpuSecond() {
       return events / cpuSeconds;
     }
 
@@ -66,7 +66,7 @@ public final class IdentityBenchmark {
       return steadyEvents / steadySeconds;
     }
 
-    public double steadyEventsPerCpuSecond() {
+    double steadyEventsPerCpuSecond() {
       return steadyEvents / steadyCpuSeconds;
     }
 

@@ -13,10 +13,10 @@ import java.util.concurrent.TimeUnit;
  * A count (documents in an index) polled every 100 ms in the background, remembering when it
  * reached what: a load's rate over any stretch of it, e.g. after its warm-up.
  */
-public final class CountTimeline implements AutoCloseable {
+final class CountTimeline implements AutoCloseable {
 
   /** When the count was read, and what it was. */
-  public record Sample(long nanoTime, long count) {}
+  record Sample(long nanoTime, long count) {}
 
   private final List<Sample> samples = new CopyOnWriteArrayList<>();
   private volatile Exception lastFailure;
@@ -28,7 +28,7 @@ public final class CountTimeline implements AutoCloseable {
             return t;
           });
 
-  public CountTimeline(Callable<Long> count) {
+  CountTimeline(Callable<Long> count) {
     poller.scheduleWithFixedDelay(
         () -> {
           try {
@@ -44,7 +44,7 @@ public final class CountTimeline implements AutoCloseable {
   }
 
   /** The last count read (0 before the first). */
-  public long latest() {
+  long latest() {
     return samples.isEmpty() ? 0 : samples.get(samples.size() - 1).count();
   }
 
@@ -54,7 +54,7 @@ public final class CountTimeline implements AutoCloseable {
   }
 
   /** Waits for the count to reach {@code count}; returns the first sample that did. */
-  public Sample await(long count, Duration timeout) throws InterruptedException {
+  Sample await(long count, Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
       Optional<Sample> reached = firstReaching(count);

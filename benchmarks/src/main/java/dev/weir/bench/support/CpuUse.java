@@ -42,7 +42,7 @@ public final class CpuUse {
    * The most time any other one thread of this JVM used: at parallelism 1 a job's operator chain
    * runs on one thread, whose CPU per event bounds the job's rate whatever the other cores do.
    */
-  public static final String BUSIEST = "of which its busiest thread";
+  static final String BUSIEST = "of which its busiest thread";
 
   /**
    * The busiest thread over the window: its Linux name, and how long it was runnable but waiting
@@ -77,14 +77,14 @@ public final class CpuUse {
   }
 
   /** Starts measuring the same processes again, from now. */
-  public CpuUse restart() {
+  CpuUse restart() {
     Map<String, Long> processes = new LinkedHashMap<>(roots);
     processes.remove(THIS_JVM);
     return new CpuUse(processes);
   }
 
   /** Starts measuring now: these processes (by name) and this JVM. */
-  public static CpuUse start(Map<String, Long> processes) {
+  static CpuUse start(Map<String, Long> processes) {
     return new CpuUse(processes);
   }
 
@@ -138,12 +138,12 @@ public final class CpuUse {
   }
 
   /** Whether {@code name} is a part of a process already counted in it (not to be added up). */
-  public static boolean isPart(String name) {
+  static boolean isPart(String name) {
     return name.equals(JIT) || name.equals(GC) || name.equals(BUSIEST);
   }
 
   /** The {@link #BUSIEST} thread at the last {@link #seconds}; null where unknown. */
-  public Busiest busiest() {
+  Busiest busiest() {
     return busiest;
   }
 
@@ -170,7 +170,7 @@ public final class CpuUse {
    * CompilerThre", "C1 CompilerThre"; "GC Thread#0", "G1 Conc#0", "G1 Refine#0", "G1 Main Marker",
    * "G1 Service". Null for any other thread.
    */
-  public static String partOf(String threadName) {
+  static String partOf(String threadName) {
     if (threadName == null) {
       return null;
     }

@@ -36,7 +36,7 @@ public record IndexWork(
    * stack, or one the tests cleaned): reading that total's merges failed with a
    * NullPointerException.
    */
-  public static long runningMerges(IndexStats total) {
+  static long runningMerges(IndexStats total) {
     return total == null || total.merges() == null ? 0 : total.merges().current();
   }
 

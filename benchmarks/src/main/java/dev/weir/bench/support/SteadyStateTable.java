@@ -48,5 +48,5 @@ public final class SteadyStateTable {
   }
 
   /** A steady window shorter than this is reported as rough. */
-  public static final double MIN_WINDOW_SECONDS = 5;
+  static final double MIN_WINDOW_SECONDS = 5;
 }
