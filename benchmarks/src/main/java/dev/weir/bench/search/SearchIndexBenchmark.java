@@ -182,8 +182,8 @@ public final class SearchIndexBenchmark {
       // 2. End to end, then the raw bulk of the same documents: twice. The first job of this
       // JVM also compiles its code, and the first load of a fresh Elasticsearch compiles
       // Elasticsearch's: a deployment pays that once, so the second pass is the one compared.
-      BenchEnvironment.awaitMergesDone(
-          es); // later loads follow one that settled (IndexLoad.settle)
+      // Later loads follow one that settled (IndexLoad.settle).
+      BenchEnvironment.awaitMergesDone(es);
       Pass cold = pass(stack, es, mapping, first, products, "weir, the first job of a fresh JVM");
       BenchEnvironment.forgetOffsets(config, SearchIndexJob.NAME);
       long submitted = System.nanoTime();
