@@ -1,10 +1,32 @@
 package dev.weir.bench;
 
+import dev.weir.bench.backfill.BackfillBenchmark;
+import dev.weir.bench.backfill.BackfillMarkdown;
+import dev.weir.bench.documents.DocumentsBenchmark;
+import dev.weir.bench.documents.DocumentsMarkdown;
+import dev.weir.bench.feed.FeedBenchmark;
+import dev.weir.bench.feed.FeedMarkdown;
+import dev.weir.bench.feed.FeedThroughputBenchmark;
+import dev.weir.bench.feed.FeedThroughputMarkdown;
+import dev.weir.bench.identity.IdentityBenchmark;
+import dev.weir.bench.identity.IdentityMarkdown;
+import dev.weir.bench.identity.IdentityThroughputBenchmark;
+import dev.weir.bench.identity.IdentityThroughputMarkdown;
+import dev.weir.bench.identity.SpannerIdentityPass;
+import dev.weir.bench.report.BenchAll;
+import dev.weir.bench.search.SearchIndexBenchmark;
+import dev.weir.bench.search.SearchIndexMarkdown;
+import dev.weir.bench.support.BenchEnvironment;
+import dev.weir.bench.support.LoadGenerator;
 import dev.weir.cli.DurationConverter;
 import dev.weir.cli.load.CatalogLoader;
 import dev.weir.stack.LocalStack;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -37,7 +59,7 @@ public final class BenchCommand {
               description =
                   "Events per entry, one input each; the first is the one the targets are judged on"
                       + " (5: 80%% collate) (default: ${DEFAULT-VALUE}).")
-          java.util.List<Integer> bursts,
+          List<Integer> bursts,
       @Option(
               names = "--paced-entries",
               defaultValue = "2000",
@@ -54,14 +76,12 @@ public final class BenchCommand {
     FeedBenchmark.Report report =
         FeedBenchmark.run(LocalStack.fromEnvironment(), events, bursts, pacedEntries);
     String md =
-        FeedBenchmark.markdown(
+        FeedMarkdown.of(
             report,
             "bin/weir bench activity-feed --events "
                 + events
                 + " --bursts "
-                + bursts.stream()
-                    .map(String::valueOf)
-                    .collect(java.util.stream.Collectors.joining(","))
+                + bursts.stream().map(String::valueOf).collect(Collectors.joining(","))
                 + " --paced-entries "
                 + pacedEntries);
     writeResults(md, out);
@@ -108,7 +128,7 @@ public final class BenchCommand {
         FeedThroughputBenchmark.run(
             LocalStack.fromEnvironment(), events, burst, partitions, latencySeconds);
     writeResults(
-        FeedThroughputBenchmark.markdown(
+        FeedThroughputMarkdown.of(
             report,
             String.format(
                 "bin/weir bench activity-feed-kafka --events %d --burst %d --partitions %d"
@@ -149,10 +169,9 @@ public final class BenchCommand {
           Path out)
       throws Exception {
     LocalStack stack = LocalStack.fromEnvironment();
-    dev.weir.bench.IdentityBenchmark.Result result =
-        dev.weir.bench.IdentityBenchmark.run(stack, events, repeat);
+    IdentityBenchmark.Result result = IdentityBenchmark.run(stack, events, repeat);
     String md =
-        dev.weir.bench.IdentityBenchmark.markdown(
+        IdentityMarkdown.of(
             result,
             "bin/weir bench identity --events "
                 + events
@@ -216,7 +235,7 @@ public final class BenchCommand {
         IdentityThroughputBenchmark.run(
             LocalStack.fromEnvironment(), events, repeat, partitions, parallelism, latencySeconds);
     writeResults(
-        IdentityThroughputBenchmark.markdown(
+        IdentityThroughputMarkdown.of(
             report,
             String.format(
                 "bin/weir bench identity-kafka --events %d --repeat %s --partitions %d"
@@ -264,11 +283,11 @@ public final class BenchCommand {
               description = "Results file (default: ${DEFAULT-VALUE}).")
           Path out)
       throws Exception {
-    dev.weir.bench.SearchIndexBenchmark.Result result =
-        dev.weir.bench.SearchIndexBenchmark.run(
+    SearchIndexBenchmark.Result result =
+        SearchIndexBenchmark.run(
             LocalStack.fromEnvironment(), products, rounds, parallelism, descriptionChars);
     String md =
-        dev.weir.bench.SearchIndexBenchmark.markdown(
+        SearchIndexMarkdown.of(
             result,
             "bin/weir bench search-index --products "
                 + products
@@ -306,13 +325,11 @@ public final class BenchCommand {
           Path out)
       throws Exception {
     LocalStack stack = LocalStack.fromEnvironment();
-    dev.weir.bench.DocumentsBenchmark.Result result =
-        dev.weir.bench.DocumentsBenchmark.run(
+    DocumentsBenchmark.Result result =
+        DocumentsBenchmark.run(
             stack, products, stack.envFile().getParent().resolve("bench-documents"));
     writeResults(
-        dev.weir.bench.DocumentsBenchmark.markdown(
-            result, "bin/weir bench documents --products " + products),
-        out);
+        DocumentsMarkdown.of(result, "bin/weir bench documents --products " + products), out);
     return 0;
   }
 
@@ -346,11 +363,10 @@ public final class BenchCommand {
               description = "Results file (default: ${DEFAULT-VALUE}).")
           Path out)
       throws Exception {
-    dev.weir.bench.BackfillBenchmark.Result result =
-        dev.weir.bench.BackfillBenchmark.run(
-            LocalStack.fromEnvironment(), documents, parallelism, rounds);
+    BackfillBenchmark.Result result =
+        BackfillBenchmark.run(LocalStack.fromEnvironment(), documents, parallelism, rounds);
     String md =
-        dev.weir.bench.BackfillBenchmark.markdown(
+        BackfillMarkdown.of(
             result,
             "bin/weir bench backfill --documents "
                 + documents
@@ -382,9 +398,9 @@ public final class BenchCommand {
       throws Exception {
     long start = System.nanoTime();
     Path report =
-        dev.weir.bench.BenchAll.run(
+        BenchAll.run(
             LocalStack.fromEnvironment(),
-            quick ? dev.weir.bench.BenchAll.Sizes.quick() : dev.weir.bench.BenchAll.Sizes.full(),
+            quick ? BenchAll.Sizes.quick() : BenchAll.Sizes.full(),
             out,
             step -> spec.commandLine().getOut().println("weir bench all: " + step));
     spec.commandLine().getOut().println(Files.readString(report));
@@ -407,7 +423,7 @@ public final class BenchCommand {
               names = "--target",
               required = true,
               description = "One of: ${COMPLETION-CANDIDATES}.")
-          dev.weir.bench.LoadGenerator.Target target,
+          LoadGenerator.Target target,
       @Option(
               names = "--doc-size",
               defaultValue = "1024",
@@ -440,7 +456,7 @@ public final class BenchCommand {
               converter = DurationConverter.class,
               description =
                   "Write for this long instead of --count, e.g. 30s (default: ${DEFAULT-VALUE}).")
-          java.time.Duration duration,
+          Duration duration,
       @Option(
               names = "--skew",
               defaultValue = "0",
@@ -455,12 +471,12 @@ public final class BenchCommand {
           double repeat)
       throws Exception {
     var knobs =
-        new dev.weir.bench.LoadGenerator.Knobs(
+        new LoadGenerator.Knobs(
             docSize, indexes, batch, concurrency, count, duration, skew, repeat);
     LocalStack stack = LocalStack.fromEnvironment();
     var result =
-        dev.weir.bench.LoadGenerator.run(
-            dev.weir.bench.BenchDatabases.fresh(stack, stack.up(), "bench_load"), target, knobs);
+        LoadGenerator.run(
+            BenchEnvironment.freshDatabase(stack, stack.up(), "bench_load"), target, knobs);
     spec.commandLine()
         .getOut()
         .printf(
@@ -475,7 +491,7 @@ public final class BenchCommand {
   }
 
   /** Writes a benchmark's Markdown to its results file and shows it. */
-  private void writeResults(String md, Path out) throws java.io.IOException {
+  private void writeResults(String md, Path out) throws IOException {
     Files.createDirectories(out.toAbsolutePath().getParent());
     Files.writeString(out, md);
     spec.commandLine().getOut().println(md);

@@ -1,6 +1,7 @@
 package dev.weir.identity;
 
 import com.google.spanner.v1.CommitRequest;
+import com.google.spanner.v1.Mutation;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
 import io.grpc.ClientCall;
@@ -14,8 +15,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What this process's Spanner clients ({@link SpannerClients}) sent: round trips (gRPC calls of
- * every kind, the client's own begins, retries and session calls included) and mutations committed.
- * Logged when a client closes; the benchmark reads it to compare ways of writing.
+ * every kind, the client's own begins, retries and session calls included) and mutations committed,
+ * counted as Spanner counts them against its per-commit limit: one per column value written, one
+ * per row or range deleted (the client packs a commit's rows of one table into one proto). Logged
+ * when a client closes; the benchmark reads it to compare ways of writing.
  */
 public final class SpannerCalls {
 
@@ -53,6 +56,29 @@ public final class SpannerCalls {
     return new Total(CALLS.get(), COMMITS.get(), ABORTED.get(), MUTATIONS.get());
   }
 
+  static long mutations(CommitRequest commit) {
+    long n = 0;
+    for (Mutation m : commit.getMutationsList()) {
+      n +=
+          switch (m.getOperationCase()) {
+            case INSERT -> cells(m.getInsert());
+            case UPDATE -> cells(m.getUpdate());
+            case INSERT_OR_UPDATE -> cells(m.getInsertOrUpdate());
+            case REPLACE -> cells(m.getReplace());
+            case DELETE ->
+                m.getDelete().getKeySet().getKeysCount()
+                    + m.getDelete().getKeySet().getRangesCount()
+                    + (m.getDelete().getKeySet().getAll() ? 1 : 0);
+            default -> 1;
+          };
+    }
+    return n;
+  }
+
+  private static long cells(Mutation.Write write) {
+    return (long) write.getValuesCount() * write.getColumnsCount();
+  }
+
   private static final class Counter implements ClientInterceptor {
     @Override
     public <Q, R> ClientCall<Q, R> interceptCall(
@@ -78,7 +104,7 @@ public final class SpannerCalls {
         public void sendMessage(Q message) {
           if (message instanceof CommitRequest commit) {
             COMMITS.incrementAndGet();
-            MUTATIONS.addAndGet(commit.getMutationsCount());
+            MUTATIONS.addAndGet(mutations(commit));
           }
           super.sendMessage(message);
         }
