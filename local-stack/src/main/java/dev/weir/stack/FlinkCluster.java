@@ -13,7 +13,6 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,30 +52,6 @@ public final class FlinkCluster {
   private static final Pattern METRICS_PORT =
       Pattern.compile("Started PrometheusReporter HTTP server on port (\\d+)");
 
-  /** Flink's own list for Java 17 (its default configuration's env.java.opts.all). */
-  private static final List<String> JAVA_17_OPENS =
-      List.of(
-          "--add-exports=java.base/sun.net.util=ALL-UNNAMED",
-          "--add-exports=java.rmi/sun.rmi.registry=ALL-UNNAMED",
-          "--add-exports=jdk.compiler/com.sun.tools.javac.api=ALL-UNNAMED",
-          "--add-exports=jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED",
-          "--add-exports=jdk.compiler/com.sun.tools.javac.parser=ALL-UNNAMED",
-          "--add-exports=jdk.compiler/com.sun.tools.javac.tree=ALL-UNNAMED",
-          "--add-exports=jdk.compiler/com.sun.tools.javac.util=ALL-UNNAMED",
-          "--add-exports=java.security.jgss/sun.security.krb5=ALL-UNNAMED",
-          "--add-opens=java.base/java.lang=ALL-UNNAMED",
-          "--add-opens=java.base/java.net=ALL-UNNAMED",
-          "--add-opens=java.base/java.io=ALL-UNNAMED",
-          "--add-opens=java.base/java.nio=ALL-UNNAMED",
-          "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
-          "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
-          "--add-opens=java.base/java.text=ALL-UNNAMED",
-          "--add-opens=java.base/java.time=ALL-UNNAMED",
-          "--add-opens=java.base/java.util=ALL-UNNAMED",
-          "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
-          "--add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED",
-          "--add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED");
-
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern TASK_MANAGER_ID = Pattern.compile("^taskmanager-(\\d+)-");
 
@@ -87,6 +62,8 @@ public final class FlinkCluster {
 
   /** The high-availability store, when the cluster runs with one; else null. */
   private final ZooKeeperService zookeeper;
+
+  private final FlinkClusterSetup setup;
 
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -108,6 +85,7 @@ public final class FlinkCluster {
     // A second cluster (a test's, next to a developer's) keeps its files apart.
     this.dir =
         settings.home().resolve(restPort == DEFAULT_REST_PORT ? "flink" : "flink-" + restPort);
+    this.setup = new FlinkClusterSetup(settings, artifacts, restPort, dir, zookeeper);
   }
 
   public String restUrl() {
@@ -151,9 +129,9 @@ public final class FlinkCluster {
     }
     try {
       Files.createDirectories(dir.resolve("conf"));
-      Files.writeString(dir.resolve("conf").resolve("config.yaml"), configYaml());
-      Files.writeString(dir.resolve("conf").resolve("log4j.properties"), log4j());
-      installPrometheusReporter();
+      Files.writeString(dir.resolve("conf").resolve("config.yaml"), setup.configYaml());
+      Files.writeString(dir.resolve("conf").resolve("log4j.properties"), FlinkClusterSetup.log4j());
+      setup.installPrometheusReporter();
       // The local stack's password stays in its own file (WEIR_HOME), not in this one.
       Map<String, String> processEnv = new LinkedHashMap<>(env);
       processEnv.remove("PGPASSWORD");
@@ -518,7 +496,7 @@ public final class FlinkCluster {
 
   private Process start(
       String name, String mainClass, String resourceParams, String... dynamicProperties) {
-    List<Path> classPath = classPath();
+    List<Path> classPath = setup.classPath();
     String cp = classPath.stream().map(Path::toString).collect(Collectors.joining(":"));
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Path conf = dir.resolve("conf");
@@ -543,7 +521,7 @@ public final class FlinkCluster {
     }
     List<String> command = new ArrayList<>(List.of(java));
     command.addAll(Arrays.asList(results.get(0).split("\\s+")));
-    command.addAll(JAVA_17_OPENS);
+    command.addAll(FlinkClusterSetup.JAVA_17_OPENS);
     command.add("-Dlog.file=" + log(name));
     command.add("-Dlog4j.configurationFile=file:" + conf.resolve("log4j.properties"));
     command.addAll(List.of("-cp", cp, mainClass, "--configDir", conf.toString()));
@@ -567,129 +545,6 @@ public final class FlinkCluster {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-  }
-
-  private List<Path> classPath() {
-    String flink = settings.versions().flink();
-    String log4j = settings.versions().log4j();
-    return artifacts.classPath(
-        List.of(
-            "org.apache.flink:flink-runtime:" + flink,
-            "org.apache.flink:flink-runtime-web:" + flink,
-            "org.apache.flink:flink-clients:" + flink,
-            "org.apache.flink:flink-streaming-java:" + flink,
-            "org.apache.flink:flink-connector-base:" + flink,
-            "org.apache.flink:flink-connector-files:" + flink,
-            "org.apache.logging.log4j:log4j-slf4j-impl:" + log4j,
-            "org.apache.logging.log4j:log4j-api:" + log4j,
-            "org.apache.logging.log4j:log4j-core:" + log4j,
-            "org.apache.logging.log4j:log4j-1.2-api:" + log4j,
-            // In lib/, loaded parent-first (see configYaml), as Flink advises for JDBC drivers.
-            "org.postgresql:postgresql:" + settings.versions().postgresDriver()));
-  }
-
-  /**
-   * Flink's Prometheus reporter as a plugin (its own class loader, as in the image of k8s/): its
-   * jar from Maven Central in plugins/metrics-prometheus/.
-   */
-  private void installPrometheusReporter() throws IOException {
-    Path jar =
-        artifacts.resolve(
-            "org.apache.flink:flink-metrics-prometheus:" + settings.versions().flink());
-    Path plugin = dir.resolve("plugins").resolve("metrics-prometheus");
-    Files.createDirectories(plugin);
-    Files.copy(jar, plugin.resolve(jar.getFileName()), StandardCopyOption.REPLACE_EXISTING);
-  }
-
-  private String configYaml() {
-    return String.join(
-        "\n",
-        "# Written by weir cluster up; a standalone session cluster on 127.0.0.1.",
-        "jobmanager.rpc.address: 127.0.0.1",
-        "jobmanager.rpc.port: " + (restPort + 1),
-        "jobmanager.bind-host: 127.0.0.1",
-        "taskmanager.bind-host: 127.0.0.1",
-        "taskmanager.host: 127.0.0.1",
-        "rest.address: 127.0.0.1",
-        "rest.bind-address: 127.0.0.1",
-        "rest.port: " + restPort,
-        "jobmanager.memory.process.size: 1280m",
-        "taskmanager.memory.process.size: 2304m",
-        // Spare slots: a job at parallelism 2 spread over two TaskManagers uses one slot on each;
-        // when one TaskManager dies the job restarts at once in the survivor's spare slots, where
-        // its code is already loaded, instead of waiting for a replacement JVM to start and load
-        // it. The replacement joins as the next spare. On Kubernetes a
-        // redundant TaskManager pod (k8s/base) spares the wait for a pod, not the code loading.
-        "taskmanager.numberOfTaskSlots: 4",
-        // Every job on a session cluster loads its own copy of the job jar's classes, and a
-        // process keeps an ended job's until a collection finds them unreachable. With four slots
-        // and a job submitted every minute, Flink's default 256 MB comes close, and a TaskManager
-        // past it dies of "OutOfMemoryError: Metaspace". Kubernetes deployments run one job per
-        // cluster and keep the default. (The
-        // process sizes above grew by as much, so heap and managed memory stay about as they were.)
-        "taskmanager.memory.jvm-metaspace.size: 512m",
-        "jobmanager.memory.jvm-metaspace.size: 512m",
-        "parallelism.default: 1",
-        // pgjdbc registers itself with the JVM-wide DriverManager, which then holds the class
-        // loader of whichever job loaded it: every submission of a job that reads PostgreSQL
-        // (Flink CDC's enumerator in the JobManager too) would leak its classes until the
-        // metaspace runs out. Loaded once from the cluster's class path instead (Flink's advice
-        // for JDBC drivers on session clusters); the same version the jobs are built with.
-        "classloader.parent-first-patterns.additional: org.postgresql.",
-        // Tasks spread over the TaskManagers, as over pods: losing one loses part of the job.
-        "cluster.evenly-spread-out-slots: true",
-        // A killed TaskManager is noticed within seconds, not the default 50 s.
-        "heartbeat.interval: 1000",
-        "heartbeat.timeout: 5000",
-        "execution.checkpointing.dir: file://" + dir.resolve("checkpoints"),
-        "execution.checkpointing.savepoint-dir: file://" + dir.resolve("savepoints"),
-        "io.tmp.dirs: " + dir.resolve("tmp"),
-        // A TaskManager keeps an ended job's jar for an hour by default: dozens of large jars in
-        // a test run that submits a job every minute.
-        "blob.service.cleanup.interval: 60",
-        "web.upload.dir: " + dir.resolve("upload"),
-        // Every process's metrics, the jobs' own among them, for Prometheus to scrape (as on
-        // Kubernetes, where each pod has port 9249 to itself).
-        "metrics.reporter.prom.factory.class:"
-            + " org.apache.flink.metrics.prometheus.PrometheusReporterFactory",
-        "metrics.reporter.prom.port: " + METRICS_PORTS,
-        highAvailability(),
-        "");
-  }
-
-  /**
-   * ZooKeeper high availability: a new cluster id per {@link #up}, so that a cluster started again
-   * does not take over the jobs of one stopped before.
-   */
-  private String highAvailability() {
-    if (zookeeper == null) {
-      return "# no high availability";
-    }
-    return String.join(
-        "\n",
-        "high-availability.type: zookeeper",
-        "high-availability.zookeeper.quorum: " + zookeeper.address(),
-        "high-availability.zookeeper.path.root: /weir-flink",
-        // How long a dead JobManager holds the leadership: Flink asks for 60 s, which ZooKeeper
-        // caps at 20 ticks, far over the design's 30 s to run again. 15 s, as Kubernetes HA's
-        // lease, brings it under with room for pauses.
-        "high-availability.zookeeper.client.session-timeout: 15000",
-        "high-availability.cluster-id: /" + restPort + "-" + System.currentTimeMillis(),
-        "high-availability.storageDir: file://" + dir.resolve("ha"));
-  }
-
-  private static String log4j() {
-    return String.join(
-        "\n",
-        "rootLogger.level = INFO",
-        "rootLogger.appenderRef.console.ref = ConsoleAppender",
-        "appender.console.name = ConsoleAppender",
-        "appender.console.type = CONSOLE",
-        "appender.console.layout.type = PatternLayout",
-        "appender.console.layout.pattern = %d{HH:mm:ss.SSS} %-5p %c{1} - %m%n",
-        "logger.kafka.name = org.apache.kafka",
-        "logger.kafka.level = WARN",
-        "");
   }
 
   public Path log(String process) {

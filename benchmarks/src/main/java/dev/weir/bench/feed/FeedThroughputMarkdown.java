@@ -116,7 +116,7 @@ public final class FeedThroughputMarkdown {
     double ofNaive = r.weir().eventsPerSecond() / r.naive().eventsPerSecond();
     md.append(
         String.format(
-            "%nTargets (issue 27):%n- weir / decode-and-discard limit: **%s** (target ≥ 0.5: %s)%n"
+            "%nTargets (design.md):%n- weir / decode-and-discard limit: **%s** (target ≥ 0.5: %s)%n"
                 + "- weir / naive JDBC loop: **%s** (target ≥ 2×: %s)%n",
             BenchReport.shown(ofLimit, 0.5, ""),
             ofLimit >= 0.5 ? "met" : "NOT met",

@@ -137,7 +137,7 @@ public final class IdentityThroughputMarkdown {
     }
     md.append(
         String.format(
-            "%nTargets (issue 27):%n- weir / exactly-once pass-through: **%s** (target ≥ 0.5: %s)%n"
+            "%nTargets (design.md):%n- weir / exactly-once pass-through: **%s** (target ≥ 0.5: %s)%n"
                 + "- weir, events per CPU-second of the job's JVM at %.0f %% cache hits: **%,.0f**"
                 + " (target ≥ 100,000: %s)%n",
             BenchReport.shown(r.ofPassThrough(), 0.5, ""),
