@@ -152,6 +152,7 @@ public final class CatalogCaptureJob implements WeirJob {
             debezium,
             new JsonDebeziumDeserializationSchema());
     String prefix = config.get(DocumentOptions.CDC_TOPIC_PREFIX);
+    long snapshotLsn = currentWalLsn(config);
     env.fromSource(source, WatermarkStrategy.noWatermarks(), "catalog")
         .uid(NAME + "-source")
         .setParallelism(1) // one replication slot: one reader
@@ -166,7 +167,7 @@ public final class CatalogCaptureJob implements WeirJob {
         .sinkTo(
             KafkaSinks.exactlyOnce(
                 config,
-                new TableTopics(prefix, tables),
+                new TableTopics(prefix, tables, snapshotLsn),
                 DeploymentNames.transactionalIdPrefix(config, NAME, "")))
         .uid(NAME + "-topics")
         .name("cdc.catalog.*");
@@ -177,10 +178,12 @@ public final class CatalogCaptureJob implements WeirJob {
     private static final long serialVersionUID = 1L;
     private final String prefix;
     private final Map<String, List<String>> keyColumns;
+    private final long snapshotLsn;
 
-    TableTopics(String prefix, Map<String, List<String>> keyColumns) {
+    TableTopics(String prefix, Map<String, List<String>> keyColumns, long snapshotLsn) {
       this.prefix = prefix;
       this.keyColumns = new LinkedHashMap<>(keyColumns);
+      this.snapshotLsn = snapshotLsn;
     }
 
     private transient Counter truncates;
@@ -200,7 +203,7 @@ public final class CatalogCaptureJob implements WeirJob {
     @Override
     public ProducerRecord<byte[], byte[]> serialize(
         String json, KafkaSinkContext context, Long timestamp) {
-      ProducerRecord<byte[], byte[]> record = record(prefix, keyColumns, json);
+      ProducerRecord<byte[], byte[]> record = record(prefix, keyColumns, json, snapshotLsn);
       if (truncates != null && isTruncate(record)) {
         truncates.inc();
       }
@@ -230,12 +233,23 @@ public final class CatalogCaptureJob implements WeirJob {
    * keys it ({@code {"id": 42}}), so that the changes of one row stay in order on one partition. A
    * truncate has no row: Debezium gives it no key, which a compacted topic refuses; it is keyed
    * {@code "TRUNCATE <schema>.<table>"}, a JSON string that no row's key (an object) can equal.
+   *
+   * <p>A snapshot read ({@code op = r}) comes from Flink CDC without a log position ({@code
+   * source.lsn} 0): it gets {@code snapshotLsn}, the server's WAL position before the capture
+   * started reading. That is after every change an earlier capture of the same server saw, so a new
+   * snapshot's rows win over the versions they replace (a copy or index kept from before a lost
+   * slot), and before every change the stream emits for a row after its snapshot chunk, which win
+   * over the read.
    */
   static ProducerRecord<byte[], byte[]> record(
-      String prefix, Map<String, List<String>> keyColumns, String json) {
+      String prefix, Map<String, List<String>> keyColumns, String json, long snapshotLsn) {
     try {
       JsonNode event = Json.mapper().readTree(json);
       String op = event.path("op").asText();
+      if (op.equals("r") && event.path("source").path("lsn").asLong(0) <= 0) {
+        ((ObjectNode) event.path("source")).put("lsn", snapshotLsn);
+        json = Json.mapper().writeValueAsString(event);
+      }
       JsonNode row = op.equals("d") ? event.path("before") : event.path("after");
       String schema = event.path("source").path("schema").asText("public");
       String table = event.path("source").path("table").asText();
@@ -254,6 +268,25 @@ public final class CatalogCaptureJob implements WeirJob {
           topic, Json.mapper().writeValueAsBytes(key), json.getBytes(StandardCharsets.UTF_8));
     } catch (IOException e) {
       throw new IllegalStateException("Debezium produced invalid JSON: " + json, e);
+    }
+  }
+
+  /** The catalog server's current WAL position, as the LSN number Debezium writes. */
+  static long currentWalLsn(WeirConfig config) {
+    try (Connection c =
+            PostgresConnectionProvider.open(config, config.get(DocumentOptions.CATALOG_URL));
+        var query =
+            c.prepareStatement("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint");
+        var rs = query.executeQuery()) {
+      rs.next();
+      return rs.getLong(1);
+    } catch (SQLException e) {
+      throw new IllegalStateException(
+          "cdc-catalog: cannot read the WAL position of "
+              + config.get(DocumentOptions.CATALOG_URL)
+              + ": "
+              + e.getMessage(),
+          e);
     }
   }
 

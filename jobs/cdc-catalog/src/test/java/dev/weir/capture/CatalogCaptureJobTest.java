@@ -1,7 +1,9 @@
 package dev.weir.capture;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.weir.schema.Json;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +22,8 @@ class CatalogCaptureJobTest {
             "cdc.",
             KEYS,
             "{\"op\":\"d\",\"before\":{\"book_isbn\":\"b-1\",\"author_id\":\"a-1\"},\"after\":null,"
-                + "\"source\":{\"schema\":\"public\",\"table\":\"book_author\",\"lsn\":7}}");
+                + "\"source\":{\"schema\":\"public\",\"table\":\"book_author\",\"lsn\":7}}",
+            1000);
     assertThat(record.topic()).isEqualTo("cdc.book_author");
     assertThat(new String(record.key(), StandardCharsets.UTF_8))
         .isEqualTo("{\"book_isbn\":\"b-1\",\"author_id\":\"a-1\"}");
@@ -37,9 +40,35 @@ class CatalogCaptureJobTest {
             "cdc.",
             KEYS,
             "{\"before\":null,\"after\":null,\"source\":{\"schema\":\"library\","
-                + "\"table\":\"book_author\",\"lsn\":9},\"op\":\"t\",\"ts_ms\":1}");
+                + "\"table\":\"book_author\",\"lsn\":9},\"op\":\"t\",\"ts_ms\":1}",
+            1000);
     assertThat(record.topic()).isEqualTo("cdc.library.book_author");
     assertThat(new String(record.key(), StandardCharsets.UTF_8))
         .isEqualTo("\"TRUNCATE library.book_author\"");
+  }
+
+  /**
+   * Flink CDC's incremental snapshot writes its reads with no log position: each gets the WAL
+   * position the capture started from, so that it wins over what an earlier capture indexed and
+   * loses to the stream's later changes; a change keeps its own.
+   */
+  @Test
+  void aSnapshotReadGetsTheCapturesStartingPositionAndAChangeKeepsItsOwn() throws Exception {
+    String read =
+        "{\"op\":\"r\",\"before\":null,\"after\":{\"book_isbn\":\"b-1\",\"author_id\":\"a-1\"},"
+            + "\"source\":{\"schema\":\"public\",\"table\":\"book_author\",\"lsn\":0,"
+            + "\"snapshot\":\"false\"}}";
+    String change =
+        read.replace("\"op\":\"r\"", "\"op\":\"u\"").replace("\"lsn\":0", "\"lsn\":5000");
+
+    assertThat(lsn(CatalogCaptureJob.record("cdc.", KEYS, read, 4242))).isEqualTo(4242);
+    assertThat(lsn(CatalogCaptureJob.record("cdc.", KEYS, change, 4242))).isEqualTo(5000);
+    assertThat(new String(CatalogCaptureJob.record("cdc.", KEYS, change, 4242).value(), UTF_8))
+        .as("a change is sent as it came")
+        .isEqualTo(change);
+  }
+
+  private static long lsn(ProducerRecord<byte[], byte[]> record) throws Exception {
+    return Json.mapper().readTree(record.value()).path("source").path("lsn").asLong();
   }
 }
