@@ -109,7 +109,13 @@ public final class DocumentIndex implements Serializable {
     return object;
   }
 
-  /** A column's mapping from its type (an array maps as its element). */
+  /**
+   * A column's mapping from its type (an array maps as its element). Where a value of the column's
+   * type may be one the field type cannot hold (a numeric beyond a double or NaN, a date of year
+   * 10000 or BC or infinity), the field ignores it: the value stays in {@code _source}, unindexed,
+   * rather than the whole document being refused. A json or jsonb value of any shape is kept in
+   * {@code _source} unindexed, unless the definition maps it (as {@code flattened}, for objects).
+   */
   private static ObjectNode fieldMapping(Field f) {
     ValueType type = f.type();
     ObjectNode mapping = Json.mapper().createObjectNode().put("type", type.elasticsearchType);
@@ -122,7 +128,9 @@ public final class DocumentIndex implements Serializable {
               .put("type", "keyword")
               .put("ignore_above", 256);
       // Longer values would make Elasticsearch refuse the whole document.
-      case KEYWORD -> mapping.put("ignore_above", 1024);
+      case KEYWORD, TIME, TIMETZ, INTERVAL, BYTEA -> mapping.put("ignore_above", 1024);
+      case DECIMAL, FLOAT, DATE, TIMESTAMP, TIMESTAMPTZ -> mapping.put("ignore_malformed", true);
+      case JSON -> mapping.put("enabled", false);
       default -> {}
     }
     return mapping;

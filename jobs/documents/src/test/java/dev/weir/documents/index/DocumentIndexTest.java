@@ -51,10 +51,10 @@ class DocumentIndexTest {
        "mappings": {"dynamic": "strict", "properties": {
          "id": {"type": "long"},
          "title": {"type": "text", "analyzer": "english"},
-         "price": {"type": "double"},
-         "published": {"type": "date"},
-         "updated_at": {"type": "date"},
-         "attributes": {"type": "flattened"},
+         "price": {"type": "double", "ignore_malformed": true},
+         "published": {"type": "date", "ignore_malformed": true},
+         "updated_at": {"type": "date", "ignore_malformed": true},
+         "attributes": {"type": "object", "enabled": false},
          "tags": {"type": "text", "fields": {"keyword": {"type": "keyword", "ignore_above": 256}}},
          "isbn": {"type": "keyword", "ignore_above": 1024},
          "available": {"type": "boolean"},
@@ -66,7 +66,7 @@ class DocumentIndexTest {
                       "fields": {"keyword": {"type": "keyword", "ignore_above": 256}}}}}}},
          "authors": {"properties": {
            "name": {"type": "text", "fields": {"keyword": {"type": "keyword", "ignore_above": 256}}},
-           "born": {"type": "date"}}},
+           "born": {"type": "date", "ignore_malformed": true}}},
          "keywords": {"type": "text",
                       "fields": {"keyword": {"type": "keyword", "ignore_above": 256}}},
          "ratings": {"type": "long"},
