@@ -42,9 +42,47 @@ final class PgText {
     if (isInfinity(s)) {
       return s.toLowerCase(Locale.ROOT);
     }
+    return date(localDate(s));
+  }
+
+  /**
+   * A date as PostgreSQL or java.time writes it ({@code 0044-03-15 BC}, {@code 10000-01-01}, {@code
+   * +10000-01-01}, {@code -0043-03-15}), its year made astronomical ({@code 1 BC} is 0, a leap
+   * year).
+   */
+  static LocalDate localDate(String text) {
+    String s = text.trim();
     boolean bc = s.endsWith(" BC");
-    LocalDate d = LocalDate.parse(withYearSign(bc ? s.substring(0, s.length() - 3) : s));
-    return date(bc ? d.withYear(1 - d.getYear()) : d);
+    if (bc) {
+      s = s.substring(0, s.length() - 3).trim();
+    }
+    Matcher m = DATE.matcher(s);
+    if (!m.matches()) {
+      throw new IllegalArgumentException("not a date");
+    }
+    int year = Integer.parseInt(m.group(1));
+    return LocalDate.of(
+        bc ? 1 - year : year, Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3)));
+  }
+
+  private static final Pattern DATE = Pattern.compile("([+-]?\\d{4,})-(\\d{2})-(\\d{2})");
+
+  /**
+   * A date and time of day, {@code T} or a space between them, {@code BC} after them (an offset, if
+   * any, is the caller's).
+   */
+  static LocalDateTime localDateTime(String text) {
+    String s = text.trim();
+    boolean bc = s.endsWith(" BC");
+    if (bc) {
+      s = s.substring(0, s.length() - 3).trim();
+    }
+    int t = Math.max(s.indexOf('T', 4), s.indexOf(' ', 4));
+    if (t < 0) {
+      throw new IllegalArgumentException("not a timestamp");
+    }
+    LocalDate date = localDate(s.substring(0, t) + (bc ? " BC" : ""));
+    return LocalDateTime.of(date, LocalTime.parse(s.substring(t + 1)));
   }
 
   /** {@code 2024-01-02}, {@code 10000-01-01}, {@code 0044-03-15 BC}. */
@@ -69,13 +107,7 @@ final class PgText {
       if (isInfinity(s)) {
         return s.toLowerCase(Locale.ROOT);
       }
-      boolean bc = s.endsWith(" BC");
-      t =
-          LocalDateTime.parse(
-              withYearSign(bc ? s.substring(0, s.length() - 3) : s).replace(' ', 'T'));
-      if (bc) {
-        t = t.withYear(1 - t.getYear());
-      }
+      t = localDateTime(s);
     }
     if (t.getYear() >= 1 && t.getYear() <= 9999) {
       return t.toString();
@@ -97,12 +129,9 @@ final class PgText {
       if (isInfinity(s)) {
         return s.toLowerCase(Locale.ROOT);
       }
-      boolean bc = s.endsWith(" BC");
-      s = withYearSign(bc ? s.substring(0, s.length() - 3) : s).replace(' ', 'T');
-      instant = bc ? null : IsoInstant.parse(s);
+      instant = s.endsWith(" BC") ? null : IsoInstant.parse(s.replace(' ', 'T'));
       if (instant == null) {
-        OffsetDateTime t = OffsetDateTime.parse(s.endsWith("Z") || hasOffset(s) ? s : s + "Z");
-        instant = (bc ? t.withYear(1 - t.getYear()) : t).toInstant();
+        instant = offsetDateTime(s).toInstant();
       }
     }
     OffsetDateTime utc = instant.atOffset(ZoneOffset.UTC);
@@ -254,16 +283,26 @@ final class PgText {
     return s.equalsIgnoreCase("infinity") || s.equalsIgnoreCase("-infinity");
   }
 
-  /** A year of more than four digits gets the sign java.time wants ({@code +10000-01-01}). */
-  private static String withYearSign(String s) {
-    int dash = s.indexOf('-', 1);
-    return dash > 4 && Character.isDigit(s.charAt(0)) ? "+" + s : s;
+  /** A timestamp with its offset ({@code Z}, {@code +02}, {@code +02:00}; none is UTC). */
+  static OffsetDateTime offsetDateTime(String text) {
+    String s = text.trim();
+    boolean bc = s.endsWith(" BC");
+    if (bc) {
+      s = s.substring(0, s.length() - 3).trim();
+    }
+    ZoneOffset offset = ZoneOffset.UTC;
+    Matcher m = OFFSET.matcher(s);
+    if (m.find() && m.start() > 10) {
+      String o =
+          m.group().equals("Z") ? "Z" : m.group().length() == 3 ? m.group() + ":00" : m.group();
+      offset = ZoneOffset.of(o);
+      s = s.substring(0, m.start());
+    }
+    return OffsetDateTime.of(localDateTime(s + (bc ? " BC" : "")), offset);
   }
 
-  private static boolean hasOffset(String s) {
-    int t = s.indexOf('T');
-    return t > 0 && (s.indexOf('+', t) > 0 || s.indexOf('-', t) > 0);
-  }
+  /** An offset at the end: Z, +hh, +hh:mm or +hh:mm:ss. */
+  private static final Pattern OFFSET = Pattern.compile("(Z|[+-]\\d{2}(:\\d{2}(:\\d{2})?)?)$");
 
   /** The date part, its year as PostgreSQL writes it (at least four digits, 1 - year for BC). */
   private static void appendDate(StringBuilder out, LocalDate d) {

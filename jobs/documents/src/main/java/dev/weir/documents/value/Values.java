@@ -8,7 +8,7 @@ import dev.weir.documents.definition.ValueType;
 import dev.weir.schema.Json;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.time.format.DateTimeParseException;
+import java.time.DateTimeException;
 import java.util.List;
 import java.util.Map;
 
@@ -71,7 +71,7 @@ public final class Values {
             case INTERVAL -> NODES.textNode(PgText.interval(raw));
             case BYTEA -> NODES.textNode(PgText.bytea(raw));
           };
-    } catch (IllegalArgumentException | ArithmeticException | DateTimeParseException e) {
+    } catch (IllegalArgumentException | ArithmeticException | DateTimeException e) {
       throw new IllegalArgumentException(
           "'" + column + "' is not " + article(type) + ": " + brief(raw), e);
     }

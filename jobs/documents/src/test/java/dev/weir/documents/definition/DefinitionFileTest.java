@@ -577,16 +577,11 @@ class DefinitionFileTest {
   // --- what is refused: transform
 
   @Test
-  void transformIsRenameAndMappingOnly() {
+  void transformIsPgsyncsFive() {
     refused(
         file("{'table': 'book', 'transform': {'renames': {'a': 'b'}}}"),
-        "node 'book': transform: 'renames' is not something weir reads (it reads [mapping,"
-            + " rename])");
-    for (String pgsync : List.of("replace", "concat", "move")) {
-      refused(
-          file("{'table': 'book', 'transform': {'" + pgsync + "': {'a': 'b'}}}"),
-          "node 'book': transform: '" + pgsync + "' is not something weir reads: PGSync's");
-    }
+        "node 'book': transform: 'renames' is not something weir reads (it reads [concat, mapping,"
+            + " move, rename, replace])");
     refused(file("{'table': 'book', 'transform': []}"), "node 'book': transform must be an object");
   }
 
@@ -616,7 +611,7 @@ class DefinitionFileTest {
     refused(
         child("{'table': 'prices', 'weir': {'topics': 'x'}}", "object"),
         "node 'book.prices': weir: 'topics' is not something weir reads (it reads [event_schema,"
-            + " path, topic, types, version])");
+            + " path, topic, types, version, where])");
     refused(
         child("{'table': 'prices', 'weir': 'pricing.events'}", "object"),
         "node 'book.prices': weir must be an object");
