@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.weir.documents.copy.DocumentCopy;
 import dev.weir.documents.definition.DefinitionException;
 import dev.weir.documents.definition.DocumentPlan;
+import dev.weir.documents.definition.DocumentPlan.Field;
 import dev.weir.documents.definition.DocumentPlan.Node;
 import dev.weir.documents.definition.DocumentPlan.Source;
 import dev.weir.documents.definition.DocumentPlanner;
@@ -13,6 +14,7 @@ import dev.weir.documents.index.DocumentIndex;
 import dev.weir.schema.Json;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -66,6 +68,23 @@ final class DefinitionCheck {
         }
       }
     }
+    List<String> filters = new ArrayList<>();
+    List<String> transforms = new ArrayList<>();
+    for (Node node : plan.nodes()) {
+      if (node.filter() != null) {
+        filters.add(node.path() + ": " + node.filter());
+      }
+      for (Field f : node.fields()) {
+        if (f.concat() != null) {
+          transforms.add(node.path() + "." + f.name() + ": " + f.concat());
+        } else if (f.transform() != null || !f.name().equals(f.column())) {
+          String from = f.transform() == null ? f.column() : f.transform().toString();
+          transforms.add(node.path() + "." + f.name() + ": " + from);
+        }
+      }
+    }
+    section("row filters (weir.where):", filters);
+    section("transformed fields:", transforms);
     out.println();
     out.println("copy (PostgreSQL):");
     out.println(indented(copy.createTable() + ";"));
@@ -73,6 +92,14 @@ final class DefinitionCheck {
     out.println("mapping (Elasticsearch):");
     out.println(indented(pretty(index.mapping())));
     out.println();
+  }
+
+  private void section(String title, List<String> lines) {
+    if (!lines.isEmpty()) {
+      out.println();
+      out.println(title);
+      lines.forEach(line -> out.println("  " + line));
+    }
   }
 
   /** Each source once, in the order the nodes read them. */

@@ -160,6 +160,42 @@ class DefinitionCheckTest {
   }
 
   @Test
+  void rowFiltersAndTransformedFieldsAreShown() {
+    String shelf =
+        BOOKS
+            .replace(
+                "\"columns\": [\"id\", \"title\", \"tags\"],",
+                """
+                "columns": ["id", "title", "tags"], "weir": {"where": "title <> 'draft' and id>0"},
+                "transform": {"rename": {"title": "book_title"}, "replace": {"title": {"-": " "}},
+                              "concat": {"columns": ["id", "book_title"], "destination": "label"}},
+                """)
+            .replace("[\"word\"],", "[\"word\"], \"weir\": {\"where\": \"word NOT IN ('x')\"},");
+
+    assertThat(check("[" + shelf + "]")).isZero();
+    assertThat(out.toString())
+        .contains(
+            """
+            row filters (weir.where):
+              book: title <> 'draft' AND id > 0
+              book.keywords: word NOT IN ('x')
+            """)
+        .contains("book.book_title: replace {-= }")
+        .contains("book.label: ");
+  }
+
+  @Test
+  void aFilterWeirCannotReadIsRefusedNamingTheNode() {
+    String broken =
+        BOOKS.replace("[\"word\"],", "[\"word\"], \"weir\": {\"where\": \"size > 3\"},");
+
+    assertThat(check("[" + broken + "]")).isEqualTo(1);
+    assertThat(err.toString())
+        .startsWith("invalid: document 'books', node 'book.keywords': weir.where")
+        .contains("size");
+  }
+
+  @Test
   void theCommandSaysWhatIsWrongWithTheFileBeforeItConnects(@TempDir Path dir) throws Exception {
     Path file = Files.writeString(dir.resolve("schema.json"), "{\"not\": \"a list\"}");
     StringWriter commandErr = new StringWriter();
