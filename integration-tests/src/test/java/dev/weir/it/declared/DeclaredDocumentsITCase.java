@@ -39,6 +39,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.UnaryOperator;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.client.program.rest.RestClusterClient;
 import org.apache.flink.core.execution.JobClient;
@@ -339,6 +340,56 @@ class DeclaredDocumentsITCase {
     }
   }
 
+  /**
+   * Soft deletes as row filters ({@code weir.where}): a review whose {@code deleted_at} is set
+   * leaves its book's reviews, a book whose {@code deleted_at} is set leaves the index and the
+   * copy; clearing it brings each back, its children with it, without the source being read again.
+   */
+  @Test
+  void softDeletedRowsLeaveTheirDocumentsAndComeBack() throws Exception {
+    start(
+        definition ->
+            definition
+                .replace(
+                    "\"transform\": {\"rename\": {\"published\": \"published_on\"}},",
+                    "\"transform\": {\"rename\": {\"published\": \"published_on\"}},"
+                        + " \"weir\": {\"where\": \"deleted_at IS NULL\"},")
+                .replace(
+                    "\"columns\": [\"id\", \"stars\", \"body\"],",
+                    "\"columns\": [\"id\", \"stars\", \"body\"],"
+                        + " \"weir\": {\"where\": \"deleted_at IS NULL AND stars >= 2\"},"),
+        List.of(
+            "ALTER TABLE book ADD COLUMN deleted_at timestamptz",
+            "ALTER TABLE review ADD COLUMN deleted_at timestamptz"),
+        "INSERT INTO publisher VALUES ('p-secker', 'Secker & Warburg')",
+        book("b-1984", "Nineteen Eighty-Four", "p-secker"),
+        book("b-farm", "Animal Farm", "p-secker"),
+        "INSERT INTO review VALUES ('00000000-0000-0000-0000-000000000001', 'b-1984', 5,"
+            + " 'Chilling'), ('00000000-0000-0000-0000-000000000002', 'b-1984', 1, 'Dull'),"
+            + " ('00000000-0000-0000-0000-000000000003', 'b-farm', 4, 'Sharp')");
+    awaitConverged("the snapshot");
+    assertThat(indexed().get("b-1984").get("reviews")).hasSize(1);
+
+    change(
+        "UPDATE review SET deleted_at = now() WHERE id = '00000000-0000-0000-0000-000000000001'");
+    awaitConverged("a child soft-deleted");
+    assertThat(indexed().get("b-1984").get("reviews")).isEmpty();
+
+    change("UPDATE book SET deleted_at = now() WHERE isbn = 'b-farm'");
+    awaitConverged("a root soft-deleted");
+    assertThat(indexed()).doesNotContainKey("b-farm").containsKey("b-1984");
+    assertThat(copied()).doesNotContainKey("b-farm");
+
+    change(
+        "UPDATE review SET stars = 3 WHERE id = '00000000-0000-0000-0000-000000000003'",
+        "UPDATE book SET deleted_at = NULL WHERE isbn = 'b-farm'",
+        "UPDATE review SET deleted_at = NULL WHERE id = '00000000-0000-0000-0000-000000000001'",
+        "UPDATE review SET stars = 2 WHERE id = '00000000-0000-0000-0000-000000000002'");
+    awaitConverged("both restored, a child changed while its root was out");
+    assertThat(indexed().get("b-1984").get("reviews")).hasSize(2);
+    assertThat(indexed().get("b-farm").at("/reviews/0/stars").asInt()).isEqualTo(3);
+  }
+
   // --- the stack
 
   private String cleanupPolicy(String topic) throws Exception {
@@ -355,16 +406,27 @@ class DeclaredDocumentsITCase {
   }
 
   private void start(String... statements) throws Exception {
+    start(definition -> definition, List.of(), statements);
+  }
+
+  /**
+   * @param edit changes to schemas/documents/library.json
+   * @param ddl statements run on the library database before the definition is planned
+   */
+  private void start(UnaryOperator<String> edit, List<String> ddl, String... statements)
+      throws Exception {
     WeirConfig base = TestDatabases.fresh(LocalStackExtension.config(), "it_declared");
     String libraryDb = "it_library_" + run;
     LocalStackExtension.stack().ensurePostgresDatabase(libraryDb);
     libraryUrl = LocalStackExtension.connections().postgresJdbcUrl(libraryDb);
     TestDatabases.execute(base, libraryUrl, resource("weir/schemas/documents/library.sql"));
+    TestDatabases.execute(base, libraryUrl, ddl.toArray(String[]::new));
     Path definition = dir.resolve("library.json");
     Files.writeString(
         definition,
-        resource("weir/schemas/documents/library.json")
-            .replace("\"index\": \"books\"", "\"index\": \"it-books-" + run + "\""));
+        edit.apply(
+            resource("weir/schemas/documents/library.json")
+                .replace("\"index\": \"books\"", "\"index\": \"it-books-" + run + "\"")));
     config =
         CaptureOptions.ownCatalog(
                 base, libraryUrl, "it_declared_" + run, "it.declared." + run, "it-unused-" + run)

@@ -25,7 +25,8 @@ import java.util.stream.Collectors;
  * from the plan: {@code jsonb_build_object} per node, a correlated subquery per child label): what
  * search-index must converge to. Lists are ordered as weir orders them (by the key of the row that
  * links the child, integers numerically, text bytewise), and a link row without its child adds
- * nothing, as in an inner join.
+ * nothing, as in an inner join. A node's row filter ({@code weir.where}) is its WHERE, as written
+ * (the filter is SQL).
  */
 final class SqlDocuments {
 
@@ -60,7 +61,8 @@ final class SqlDocuments {
         + ")::text FROM "
         + table(root)
         + " "
-        + t;
+        + t
+        + (root.filter() == null ? "" : " WHERE " + root.filter());
   }
 
   private String value(DocumentPlan.Node node, String t) {
@@ -124,7 +126,9 @@ final class SqlDocuments {
             + " "
             + c
             + " WHERE "
-            + join(child, parent, c);
+            + join(child, parent, c)
+            // Unqualified, the filter's columns are the child's: the innermost table that has them.
+            + (child.filter() == null ? "" : " AND (" + child.filter() + ")");
     if (child.many()) {
       return "COALESCE((SELECT jsonb_agg(s.v ORDER BY s.k) FROM ("
           + rows
