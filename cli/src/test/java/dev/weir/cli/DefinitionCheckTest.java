@@ -102,8 +102,8 @@ class DefinitionCheckTest {
     assertThat(err.toString()).isEmpty();
     assertThat(out.toString())
         .contains(
-            "document 'books' (database library): alias books (first index books-v1), copy table"
-                + " books_document")
+            "document 'books' (database library, read at jdbc:postgresql://db:5432/library):"
+                + " alias books (first index books-v1), copy table books_document")
         .contains(
             """
             tables (key):
@@ -155,7 +155,8 @@ class DefinitionCheckTest {
     assertThat(failed).isEqualTo(1);
     assertThat(err.toString())
         .startsWith("invalid: document 'broken', node 'book.keywords': ")
-        .contains("'term', which is not a column of public.book_keyword");
+        .contains("'term', which is not a column of public.book_keyword")
+        .contains("(read at jdbc:postgresql://db:5432/library)");
     assertThat(out.toString()).doesNotContain("'broken'").contains("document 'books'");
   }
 
@@ -222,7 +223,11 @@ class DefinitionCheckTest {
 
   private int check(String definition) {
     return DefinitionCheck.check(
-        DefinitionFile.parse(definition), CATALOG, new PrintWriter(out), new PrintWriter(err));
+        DefinitionFile.parse(definition),
+        database -> "jdbc:postgresql://db:5432/" + database,
+        database -> CATALOG,
+        new PrintWriter(out),
+        new PrintWriter(err));
   }
 
   private static Map<String, String> columns(String... namesAndTypes) {

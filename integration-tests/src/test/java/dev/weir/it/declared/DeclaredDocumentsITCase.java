@@ -390,6 +390,72 @@ class DeclaredDocumentsITCase {
     assertThat(indexed().get("b-farm").at("/reviews/0/stars").asInt()).isEqualTo(3);
   }
 
+  /**
+   * One file, two documents, each on its own database, neither the catalog URL's: each is read,
+   * captured (a slot and publication per database, named after it) and indexed from its own
+   * database, and a change in either reaches its documents.
+   */
+  @Test
+  void documentsOnTwoDatabasesOfOneFileAreEachReadInTheirOwn() throws Exception {
+    WeirConfig base = TestDatabases.fresh(LocalStackExtension.config(), "it_declared");
+    String[] databases = {"it_library_a_" + run, "it_library_b_" + run};
+    String[] urls = new String[2];
+    StringBuilder file = new StringBuilder("[");
+    for (int i = 0; i < 2; i++) {
+      LocalStackExtension.stack().ensurePostgresDatabase(databases[i]);
+      urls[i] = LocalStackExtension.connections().postgresJdbcUrl(databases[i]);
+      TestDatabases.execute(base, urls[i], resource("weir/schemas/documents/library.sql"));
+      String document =
+          resource("weir/schemas/documents/library.json")
+              .replace("\"database\": \"library\"", "\"database\": \"" + databases[i] + "\"")
+              .replace("\"index\": \"books\"", "\"index\": \"it-books-" + i + "-" + run + "\"")
+              .replace("book_document", "book_document_" + i)
+              .strip();
+      // Each file is a list of one document: the two documents in one list.
+      file.append(i == 0 ? "" : ",").append(document, 1, document.length() - 1);
+    }
+    Path definition = Files.writeString(dir.resolve("two.json"), file.append("]").toString());
+    String server = DocumentOptions.withDatabase(urls[0], "postgres");
+    config =
+        CaptureOptions.ownCatalog(
+                base, server, "it_two_" + run, "it.two." + run, "it-unused-" + run)
+            .with(DocumentOptions.DOCUMENTS, definition.toString())
+            .with(WeirOptions.DLQ_TOPIC, "it.two.dlq." + run)
+            .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
+    List<DocumentPlan> plans = Definitions.plans(config);
+    assertThat(plans).extracting(DocumentPlan::database).containsExactly(databases);
+    es = ElasticsearchClients.blocking(ElasticsearchConnection.settings(config));
+    for (int i = 0; i < 2; i++) {
+      TestDatabases.execute(
+          base,
+          urls[i],
+          "INSERT INTO publisher VALUES ('p-" + i + "', 'Publisher of database " + i + "')",
+          book("b-" + i, "A book of database " + i, "p-" + i));
+    }
+    capture = JobRunner.start(new CatalogCaptureJob(), env(), config);
+    indexer = JobRunner.start(new SearchIndexJob(), env(), config);
+    for (int i = 0; i < 2; i++) {
+      awaitConverged("the snapshot of database " + i, plans.get(i), urls[i]);
+      assertThat(indexed(plans.get(i))).containsOnlyKeys("b-" + i);
+    }
+    assertThat(
+            TestDatabases.strings(
+                base,
+                server,
+                "SELECT slot_name FROM pg_replication_slots WHERE slot_name LIKE 'it_two_%'"
+                    + " ORDER BY 1"))
+        .containsExactly(
+            "it_two_" + run + "_" + databases[0], "it_two_" + run + "_" + databases[1]);
+
+    TestDatabases.execute(
+        base, urls[1], "UPDATE publisher SET name = 'Renamed in database 1' WHERE id = 'p-1'");
+    awaitConverged("a change in the second database", plans.get(1), urls[1]);
+    assertThat(indexed(plans.get(1)).get("b-1").at("/publisher/name").asText())
+        .isEqualTo("Renamed in database 1");
+    assertThat(indexed(plans.get(0)).get("b-0").at("/publisher/name").asText())
+        .isEqualTo("Publisher of database 0");
+  }
+
   // --- the stack
 
   private String cleanupPolicy(String topic) throws Exception {
@@ -415,22 +481,33 @@ class DeclaredDocumentsITCase {
    */
   private void start(UnaryOperator<String> edit, List<String> ddl, String... statements)
       throws Exception {
+    List<String> schema = new ArrayList<>();
+    schema.add(resource("weir/schemas/documents/library.sql"));
+    schema.addAll(ddl);
+    start(edit.apply(resource("weir/schemas/documents/library.json")), schema, statements);
+  }
+
+  /**
+   * Runs the capture and the indexer of {@code definition} (its database and index renamed to this
+   * run's) over a new database made by {@code schema}, holding the rows {@code statements} insert.
+   */
+  private void start(String definition, List<String> schema, String... statements)
+      throws Exception {
     WeirConfig base = TestDatabases.fresh(LocalStackExtension.config(), "it_declared");
     String libraryDb = "it_library_" + run;
     LocalStackExtension.stack().ensurePostgresDatabase(libraryDb);
     libraryUrl = LocalStackExtension.connections().postgresJdbcUrl(libraryDb);
-    TestDatabases.execute(base, libraryUrl, resource("weir/schemas/documents/library.sql"));
-    TestDatabases.execute(base, libraryUrl, ddl.toArray(String[]::new));
-    Path definition = dir.resolve("library.json");
+    TestDatabases.execute(base, libraryUrl, schema.toArray(String[]::new));
+    Path file = dir.resolve("definition.json");
     Files.writeString(
-        definition,
-        edit.apply(
-            resource("weir/schemas/documents/library.json")
-                .replace("\"index\": \"books\"", "\"index\": \"it-books-" + run + "\"")));
+        file,
+        definition
+            .replaceFirst("\"database\": \"[^\"]*\"", "\"database\": \"" + libraryDb + "\"")
+            .replaceFirst("\"index\": \"([^\"]*)\"", "\"index\": \"it-$1-" + run + "\""));
     config =
         CaptureOptions.ownCatalog(
                 base, libraryUrl, "it_declared_" + run, "it.declared." + run, "it-unused-" + run)
-            .with(DocumentOptions.DOCUMENTS, definition.toString())
+            .with(DocumentOptions.DOCUMENTS, file.toString())
             .with(WeirOptions.DLQ_TOPIC, "it.declared.dlq." + run)
             .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
     plan = Definitions.plans(config).get(0);
@@ -470,20 +547,29 @@ class DeclaredDocumentsITCase {
   }
 
   private void awaitConverged(String step) throws Exception {
-    Sides sides = Await.until(WAIT, this::sides, Sides::converged);
+    awaitConverged(step, plan, libraryUrl);
+  }
+
+  /** Every document of {@code plan} as the SQL join over its database at {@code url} gives it. */
+  private void awaitConverged(String step, DocumentPlan plan, String url) throws Exception {
+    Sides sides = Await.until(WAIT, () -> sides(plan, url), Sides::converged);
     assertThat(sides.indexed()).as("%s: Elasticsearch", step).isEqualTo(sides.expected());
     assertThat(sides.copied()).as("%s: the copy", step).isEqualTo(sides.expected());
   }
 
-  private Sides sides() throws Exception {
+  private Sides sides(DocumentPlan plan, String url) throws Exception {
     Map<String, JsonNode> expected;
-    try (Connection c = PostgresConnectionProvider.open(config, libraryUrl)) {
+    try (Connection c = PostgresConnectionProvider.open(config, url)) {
       expected = SqlDocuments.read(c, plan);
     }
-    return new Sides(expected, indexed(), copied());
+    return new Sides(expected, indexed(plan), copied(plan));
   }
 
   private Map<String, JsonNode> indexed() throws Exception {
+    return indexed(plan);
+  }
+
+  private Map<String, JsonNode> indexed(DocumentPlan plan) throws Exception {
     es.indices().refresh(r -> r.index(plan.index()));
     var found = es.search(s -> s.index(plan.index()).size(10_000), ObjectNode.class);
     Map<String, JsonNode> docs = new TreeMap<>();
@@ -496,6 +582,10 @@ class DeclaredDocumentsITCase {
   }
 
   private Map<String, JsonNode> copied() throws Exception {
+    return copied(plan);
+  }
+
+  private Map<String, JsonNode> copied(DocumentPlan plan) throws Exception {
     Map<String, JsonNode> docs = new TreeMap<>();
     try (Connection c = PostgresConnectionProvider.open(config)) {
       for (DocumentCopy.CopiedDocument d : new DocumentCopy(plan).readRange(c, null, null)) {
