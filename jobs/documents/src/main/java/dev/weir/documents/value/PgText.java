@@ -34,9 +34,33 @@ final class PgText {
   /** Above this, a number for a timestamptz is taken for microseconds, else milliseconds. */
   private static final long MICROS_FROM = 100_000_000_000_000L;
 
+  /**
+   * PostgreSQL's date {@code infinity} and {@code -infinity} as Debezium 1.9 sends them: pgjdbc's
+   * infinity milliseconds ({@code PGStatement.DATE_POSITIVE_INFINITY}) made into epoch days and cut
+   * to an int (a day either way, by the zone they passed through). No date PostgreSQL holds is
+   * near.
+   */
+  private static final long DATE_INFINITY_DAYS = -622_191_234L;
+
+  private static final long DATE_MINUS_INFINITY_DAYS = -625_821_272L;
+
+  /** pgjdbc's timestamp infinities, which Debezium 1.9 passes on as the number of a timestamp. */
+  private static final long PG_INFINITY = 9_223_372_036_825_200_000L;
+
+  private static final long PG_MINUS_INFINITY = -9_223_372_036_832_400_000L;
+
+  /** {@code infinity} or {@code -infinity} for Debezium's number of one, else null. */
+  private static String infinity(long n, long plus, long minus, long slack) {
+    if (Math.abs(n - plus) <= slack) {
+      return "infinity";
+    }
+    return Math.abs(n - minus) <= slack ? "-infinity" : null;
+  }
+
   static String date(Object raw) {
     if (raw instanceof Number n) {
-      return date(LocalDate.ofEpochDay(n.longValue()));
+      String infinity = infinity(n.longValue(), DATE_INFINITY_DAYS, DATE_MINUS_INFINITY_DAYS, 1);
+      return infinity != null ? infinity : date(LocalDate.ofEpochDay(n.longValue()));
     }
     String s = raw.toString().trim();
     if (isInfinity(s)) {
@@ -100,6 +124,10 @@ final class PgText {
     LocalDateTime t;
     if (raw instanceof Number n) {
       long x = n.longValue();
+      String infinity = infinity(x, PG_INFINITY, PG_MINUS_INFINITY, 0);
+      if (infinity != null) {
+        return infinity;
+      }
       Instant i = ValueType.precision(pgType) <= 3 ? Instant.ofEpochMilli(x) : micros(x);
       t = LocalDateTime.ofInstant(i, ZoneOffset.UTC);
     } else {
@@ -122,6 +150,10 @@ final class PgText {
     Instant instant;
     if (raw instanceof Number n) {
       long x = n.longValue();
+      String infinity = infinity(x, PG_INFINITY, PG_MINUS_INFINITY, 0);
+      if (infinity != null) {
+        return infinity;
+      }
       // Debezium's MicroTimestamp vs Kafka Connect's Timestamp (milliseconds).
       instant = Math.abs(x) > MICROS_FROM ? micros(x) : Instant.ofEpochMilli(x);
     } else {

@@ -57,6 +57,14 @@ class ValuesTest {
         .as("Debezium's epoch days before year 1")
         .isEqualTo("0037-06-06 BC");
     assertThat(Values.normalize("d", "infinity", "date").asText()).isEqualTo("infinity");
+    // Debezium 1.9's numbers for them (seen on the stack): pgjdbc's infinity cut to epoch days,
+    // and its infinity milliseconds passed on as a timestamp's number.
+    assertThat(Values.normalize("d", -622_191_234, "date").asText()).isEqualTo("infinity");
+    assertThat(Values.normalize("d", -625_821_272, "date").asText()).isEqualTo("-infinity");
+    assertThat(Values.normalize("t", 9_223_372_036_825_200_000L, "timestamp").asText())
+        .isEqualTo("infinity");
+    assertThat(Values.normalize("t", -9_223_372_036_832_400_000L, "timestamp(6)").asText())
+        .isEqualTo("-infinity");
     assertThat(Values.normalize("t", "10000-01-01T00:00:00Z", "timestamptz").asText())
         .isEqualTo("10000-01-01T00:00:00Z");
     assertThat(Values.normalize("t", "0044-03-15T10:00:00+00:00 BC", "timestamptz").asText())
