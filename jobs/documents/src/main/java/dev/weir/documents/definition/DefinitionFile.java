@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -35,17 +36,20 @@ import java.util.regex.Pattern;
 public final class DefinitionFile {
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_$]{0,62}");
-  private static final Set<String> DOCUMENT_KEYS = Set.of("database", "index", "nodes", "weir");
+  private static final Set<String> DOCUMENT_KEYS =
+      Set.of("database", "index", "nodes", "weir", "setting", "mapping");
 
   /** PGSync's keys that weir does not apply, and why: refused unless empty (null, [] or {}). */
   private static final Map<String, String> PGSYNC_ONLY =
       Map.of(
-          "setting", "PGSync's index settings, where weir sets its index's own",
-          "mapping", "PGSync's index mapping, where weir derives it (see transform.mapping)",
-          "mappings", "PGSync's index mapping, where weir derives it (see transform.mapping)",
-          "plugins", "PGSync's plugins, Python code that weir cannot run",
-          "pipeline", "PGSync's ingest pipeline, which weir does not send documents through",
-          "routing", "PGSync's shard routing, which weir does not do");
+          "mappings",
+          "PGSync's whole index mapping, where weir derives it (see mapping and transform.mapping)",
+          "plugins",
+          "PGSync's plugins, Python code that weir cannot run",
+          "pipeline",
+          "PGSync's ingest pipeline, which weir does not send documents through",
+          "routing",
+          "PGSync's shard routing, which weir does not do");
 
   private static final Set<String> NODE_KEYS =
       Set.of(
@@ -144,7 +148,13 @@ public final class DefinitionFile {
     try {
       TransformSpecs.nest(nodes, nodes.path("label").asText(nodes.path("table").asText("nodes")));
       NodeSpec root = node(nodes, "nodes", null);
-      return new DocumentSpec(database, index, copyTable, root);
+      return new DocumentSpec(
+          database,
+          index,
+          copyTable,
+          root,
+          objects(d, "setting", where),
+          objects(d, "mapping", where));
     } catch (DefinitionException e) {
       throw new DefinitionException(where + ", " + e.getMessage());
     }
@@ -419,6 +429,23 @@ public final class DefinitionFile {
       columns.add(c.asText());
     }
     return List.copyOf(columns);
+  }
+
+  /** A document's {@code setting} or {@code mapping}: an object of objects, or empty. */
+  private static Map<String, JsonNode> objects(JsonNode d, String key, String where) {
+    JsonNode v = d.get(key);
+    if (v == null || v.isNull()) {
+      return Map.of();
+    }
+    Map<String, JsonNode> entries = new LinkedHashMap<>();
+    if (v.isObject()) {
+      v.fields().forEachRemaining(e -> entries.put(e.getKey(), e.getValue().deepCopy()));
+    }
+    if (!v.isObject() || entries.values().stream().anyMatch(e -> !e.isObject())) {
+      throw new DefinitionException(
+          where + ": '" + key + "' must be an object of objects (name → settings), not " + v);
+    }
+    return Collections.unmodifiableMap(entries);
   }
 
   /** {@code weir.where}: a row filter, its syntax checked here, its columns when planned. */

@@ -18,9 +18,17 @@ import java.util.Map;
  * @param copyTable the Postgres copy's table
  * @param nodes root first
  * @param sources every table or topic a node reads, by {@link Source#name}
+ * @param setting index settings over weir's ({@link DocumentSpec#setting})
+ * @param mapping a root field → its mapping over the derived one ({@link DocumentSpec#mapping})
  */
 public record DocumentPlan(
-    String database, String index, String copyTable, List<Node> nodes, Map<String, Source> sources)
+    String database,
+    String index,
+    String copyTable,
+    List<Node> nodes,
+    Map<String, Source> sources,
+    Map<String, JsonNode> setting,
+    Map<String, JsonNode> mapping)
     implements Serializable {
 
   /** Fields of the copy and the Elasticsearch document that weir owns. */

@@ -40,12 +40,27 @@ public final class DocumentPlanner {
     } catch (DefinitionException e) {
       throw new DefinitionException("document '" + document.index() + "', " + e.getMessage());
     }
+    Set<String> rootFields = new HashSet<>();
+    planner.nodes.get(0).fields().forEach(f -> rootFields.add(f.name()));
+    planner.nodes.get(0).children().forEach(c -> rootFields.add(planner.nodes.get(c).label()));
+    for (String field : document.mapping().keySet()) {
+      if (!rootFields.contains(field)) {
+        throw new DefinitionException(
+            "document '"
+                + document.index()
+                + "': mapping names '"
+                + field
+                + "', which is not a field of the document");
+      }
+    }
     return new DocumentPlan(
         document.database(),
         document.index(),
         document.copyTable(),
         List.copyOf(planner.nodes),
-        Collections.unmodifiableMap(new LinkedHashMap<>(planner.sources)));
+        Collections.unmodifiableMap(new LinkedHashMap<>(planner.sources)),
+        document.setting(),
+        document.mapping());
   }
 
   /** Adds a node (and its children); returns its id. */

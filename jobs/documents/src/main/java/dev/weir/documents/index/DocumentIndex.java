@@ -64,12 +64,24 @@ public final class DocumentIndex implements Serializable {
    */
   static ObjectNode mappingOf(DocumentPlan plan) {
     ObjectNode body = Json.mapper().createObjectNode();
-    body.putObject("settings")
-        .put("number_of_shards", 1)
-        .put("number_of_replicas", 0)
-        .put("index.gc_deletes", "1h");
+    ObjectNode settings =
+        body.putObject("settings")
+            .put("number_of_shards", 1)
+            .put("number_of_replicas", 0)
+            .put("index.gc_deletes", "1h");
+    // The definition's own (PGSync's setting: analyzers, tokenizers), as Elasticsearch nests them.
+    plan.setting().forEach((name, value) -> settings.set(name, value.deepCopy()));
     ObjectNode mappings = body.putObject("mappings").put("dynamic", "strict");
     ObjectNode properties = properties(plan, plan.root());
+    // PGSync's document mapping over the derived one, key by key ("type": "nested" on an object
+    // keeps its properties).
+    plan.mapping()
+        .forEach(
+            (field, given) -> {
+              ObjectNode merged = ((ObjectNode) properties.get(field)).deepCopy();
+              given.fields().forEachRemaining(e -> merged.set(e.getKey(), e.getValue().deepCopy()));
+              properties.set(field, withTermLimit(merged));
+            });
     // The hash is compared by the backfill, never searched.
     properties
         .putObject(DocumentPlan.CONTENT_HASH)
