@@ -505,7 +505,7 @@ public final class DocumentPlanner {
         + (ValueType.isArray(pgType) ? "[]" : "");
   }
 
-  private static void requireColumns(
+  static void requireColumns(
       String path, TableInfo table, List<String> columns, String what) {
     for (String column : columns) {
       if (!table.columns().containsKey(column)) {

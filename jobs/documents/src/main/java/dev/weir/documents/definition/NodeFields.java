@@ -37,7 +37,7 @@ final class NodeFields {
       JsonPath jsonPath = JsonPath.isPath(entry) ? JsonPath.parse(entry) : null;
       String column = jsonPath == null ? entry : jsonPath.column();
       String key = jsonPath == null ? entry : jsonPath.name();
-      requireColumn(path, table, column);
+      DocumentPlanner.requireColumns(path, table, List.of(column), "columns");
       String pgType = table.columns().get(column);
       boolean json = ValueType.of(pgType) == ValueType.JSON && !ValueType.isArray(pgType);
       if (jsonPath != null) {
@@ -176,20 +176,6 @@ final class NodeFields {
         throw DefinitionException.at(
             path, "transform." + kind + " names '" + key + "', which is not among its columns");
       }
-    }
-  }
-
-  private static void requireColumn(String path, TableInfo table, String column) {
-    if (!table.columns().containsKey(column)) {
-      throw DefinitionException.at(
-          path,
-          "columns names '"
-              + column
-              + "', which is not a column of "
-              + table.qualifiedName()
-              + " (it has "
-              + String.join(", ", table.columns().keySet())
-              + ")");
     }
   }
 }
