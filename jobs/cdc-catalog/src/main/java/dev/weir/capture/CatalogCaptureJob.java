@@ -139,6 +139,9 @@ public final class CatalogCaptureJob implements WeirJob {
     debezium.setProperty("publication.autocreate.mode", "disabled");
     // Exact decimals and ISO timestamps, as Debezium Server and Kafka Connect users usually set.
     debezium.setProperty("decimal.handling.mode", "string");
+    // An interval as its ISO-8601 text: the default, microseconds, folds months and days into
+    // hours (-1 day 02:00 became -22 hours) and overflows past 292,000 years.
+    debezium.setProperty("interval.handling.mode", "string");
     // Debezium skips truncates by default ("t"): a truncated table would leave every document that
     // holds its rows in place without a word. Captured, each reaches the indexer (which
     // dead-letters it, naming the table) and the weirTruncates metric.

@@ -3,6 +3,7 @@ package dev.weir.documents.value;
 import dev.weir.documents.definition.ValueType;
 import dev.weir.schema.IsoInstant;
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -247,7 +248,9 @@ final class PgText {
             Math.addExact(
                 Math.multiplyExact(number(m.group(5)), 3_600_000_000L),
                 Math.multiplyExact(number(m.group(6)), 60_000_000L)),
-            seconds.movePointRight(6).longValueExact());
+            // Debezium writes the seconds from a double (6.788999999999999 for 6.789): to the
+            // microsecond, PostgreSQL's precision.
+            seconds.movePointRight(6).setScale(0, RoundingMode.HALF_EVEN).longValueExact());
     return interval(months, days, sign * micros);
   }
 

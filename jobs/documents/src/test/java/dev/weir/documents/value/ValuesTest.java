@@ -59,6 +59,9 @@ class ValuesTest {
     assertThat(Values.normalize("d", "infinity", "date").asText()).isEqualTo("infinity");
     // Debezium 1.9's numbers for them (seen on the stack): pgjdbc's infinity cut to epoch days,
     // and its infinity milliseconds passed on as a timestamp's number.
+    assertThat(Values.normalize("i", "P1Y2M3DT4H5M6.788999999999999S", "interval").asText())
+        .as("Debezium's interval.handling.mode=string, its seconds from a double")
+        .isEqualTo("P1Y2M3DT4H5M6.789S");
     assertThat(Values.normalize("d", -622_191_234, "date").asText()).isEqualTo("infinity");
     assertThat(Values.normalize("d", -625_821_272, "date").asText()).isEqualTo("-infinity");
     assertThat(Values.normalize("t", 9_223_372_036_825_200_000L, "timestamp").asText())
