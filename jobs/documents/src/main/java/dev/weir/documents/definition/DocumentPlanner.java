@@ -505,8 +505,7 @@ public final class DocumentPlanner {
         + (ValueType.isArray(pgType) ? "[]" : "");
   }
 
-  static void requireColumns(
-      String path, TableInfo table, List<String> columns, String what) {
+  static void requireColumns(String path, TableInfo table, List<String> columns, String what) {
     for (String column : columns) {
       if (!table.columns().containsKey(column)) {
         throw DefinitionException.at(

@@ -36,14 +36,19 @@ final class PgText {
   private static final long MICROS_FROM = 100_000_000_000_000L;
 
   /**
-   * PostgreSQL's date {@code infinity} and {@code -infinity} as Debezium 1.9 sends them: pgjdbc's
-   * infinity milliseconds ({@code PGStatement.DATE_POSITIVE_INFINITY}) made into epoch days and cut
-   * to an int (a day either way, by the zone they passed through). No date PostgreSQL holds is
-   * near.
+   * PostgreSQL's date {@code infinity} and {@code -infinity} as Debezium 1.9 sends them. From its
+   * snapshot: pgjdbc's infinity milliseconds ({@code PGStatement.DATE_POSITIVE_INFINITY}) made into
+   * epoch days and cut to an int (a day either way, by the zone they passed through). From the
+   * stream: PostgreSQL's own ±2^31 days from 2000 made days from 1970 in an int (infinity wraps
+   * past the top). No date PostgreSQL holds is near any of them.
    */
   private static final long DATE_INFINITY_DAYS = -622_191_234L;
 
   private static final long DATE_MINUS_INFINITY_DAYS = -625_821_272L;
+
+  private static final long STREAMED_DATE_INFINITY = Integer.MIN_VALUE + 10_956L;
+
+  private static final long STREAMED_DATE_MINUS_INFINITY = Integer.MIN_VALUE + 10_957L;
 
   /** pgjdbc's timestamp infinities, which Debezium 1.9 passes on as the number of a timestamp. */
   private static final long PG_INFINITY = 9_223_372_036_825_200_000L;
@@ -61,6 +66,9 @@ final class PgText {
   static String date(Object raw) {
     if (raw instanceof Number n) {
       String infinity = infinity(n.longValue(), DATE_INFINITY_DAYS, DATE_MINUS_INFINITY_DAYS, 1);
+      if (infinity == null) {
+        infinity = infinity(n.longValue(), STREAMED_DATE_INFINITY, STREAMED_DATE_MINUS_INFINITY, 0);
+      }
       return infinity != null ? infinity : date(LocalDate.ofEpochDay(n.longValue()));
     }
     String s = raw.toString().trim();

@@ -64,6 +64,8 @@ class ValuesTest {
         .isEqualTo("P1Y2M3DT4H5M6.789S");
     assertThat(Values.normalize("d", -622_191_234, "date").asText()).isEqualTo("infinity");
     assertThat(Values.normalize("d", -625_821_272, "date").asText()).isEqualTo("-infinity");
+    assertThat(Values.normalize("d", -2_147_472_692, "date").asText()).isEqualTo("infinity");
+    assertThat(Values.normalize("d", -2_147_472_691, "date").asText()).isEqualTo("-infinity");
     assertThat(Values.normalize("t", 9_223_372_036_825_200_000L, "timestamp").asText())
         .isEqualTo("infinity");
     assertThat(Values.normalize("t", -9_223_372_036_832_400_000L, "timestamp(6)").asText())
