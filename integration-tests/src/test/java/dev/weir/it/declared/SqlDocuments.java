@@ -18,6 +18,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -41,6 +43,11 @@ final class SqlDocuments {
   static Map<String, JsonNode> read(Connection c, DocumentPlan plan) throws SQLException {
     String sql = new SqlDocuments(plan).query();
     Map<String, JsonNode> docs = new TreeMap<>();
+    try (Statement s = c.createStatement()) {
+      // weir's forms: intervals in ISO 8601, timestamps with time zone in UTC.
+      s.execute("SET intervalstyle = 'iso_8601'");
+      s.execute("SET TIME ZONE 'UTC'");
+    }
     try (Statement s = c.createStatement();
         ResultSet rs = s.executeQuery(sql)) {
       while (rs.next()) {
@@ -83,7 +90,7 @@ final class SqlDocuments {
     }
     if (node.pathStep()) {
       // The values up the chain, root first, then this row's.
-      String own = "jsonb_build_array(" + field(t, node.fields().get(0).column()) + ")";
+      String own = "jsonb_build_array(" + field(node, t, node.fields().get(0).column()) + ")";
       if (node.children().isEmpty()) {
         return own;
       }
@@ -97,12 +104,17 @@ final class SqlDocuments {
           + ")";
     }
     if (node.scalar()) {
-      return field(t, node.fields().get(0).column());
+      return field(node, t, node.fields().get(0).column());
     }
     StringBuilder object = new StringBuilder("jsonb_build_object(");
     String sep = "";
     for (DocumentPlan.Field f : node.fields()) {
-      object.append(sep).append('\'').append(f.name()).append("', ").append(field(t, f.column()));
+      object
+          .append(sep)
+          .append('\'')
+          .append(f.name())
+          .append("', ")
+          .append(field(node, t, f.column()));
       sep = ", ";
     }
     for (int id : node.children()) {
@@ -176,7 +188,16 @@ final class SqlDocuments {
         + " || ']'";
   }
 
-  private static String field(String t, String column) {
+  private String field(DocumentPlan.Node node, String t, String column) {
+    String pgType = plan.source(node).columns().get(column);
+    if (pgType != null && ValueType.of(pgType) == ValueType.TIMETZ && !ValueType.isArray(pgType)) {
+      // Debezium sends a timetz in UTC (its offset is gone): weir writes it so, with Z.
+      return "COALESCE(to_jsonb(regexp_replace(("
+          + t
+          + "."
+          + column
+          + " AT TIME ZONE 'UTC')::text, '\\+00$', 'Z')), 'null'::jsonb)";
+    }
     return "COALESCE(to_jsonb(" + t + "." + column + "), 'null'::jsonb)";
   }
 
@@ -198,6 +219,27 @@ final class SqlDocuments {
   }
 
   /**
+   * A timestamp without a zone (or in UTC, {@code +00:00} or {@code Z}), of any year: {@code
+   * 2020-01-01T10:00:00} and weir's {@code 2020-01-01T10:00} are one value.
+   */
+  private static final Pattern LOCAL_TIMESTAMP =
+      Pattern.compile(
+          "(\\d{4,}-\\d\\d-\\d\\dT\\d\\d:\\d\\d)(?::(\\d\\d)(?:\\.(\\d+))?)?(Z|\\+00:00)?( BC)?");
+
+  private static String localTimestamp(String text) {
+    Matcher m = LOCAL_TIMESTAMP.matcher(text);
+    m.matches();
+    String seconds = m.group(2) == null ? "00" : m.group(2);
+    String fraction = m.group(3) == null ? "" : m.group(3).replaceAll("0+$", "");
+    return m.group(1)
+        + ":"
+        + seconds
+        + (fraction.isEmpty() ? "" : "." + fraction)
+        + (m.group(4) == null ? "" : "Z")
+        + (m.group(5) == null ? "" : " BC");
+  }
+
+  /**
    * A document with its numbers as exact decimals without trailing zeros and its timestamps in UTC
    * ({@code Instant} form), so that documents compare equal when their values are.
    */
@@ -206,6 +248,9 @@ final class SqlDocuments {
     if (node.isNumber()) {
       return nodes.numberNode(
           new BigDecimal(node.decimalValue().stripTrailingZeros().toPlainString()));
+    }
+    if (node.isTextual() && LOCAL_TIMESTAMP.matcher(node.asText()).matches()) {
+      return nodes.textNode(localTimestamp(node.asText()));
     }
     if (node.isTextual() && node.asText().length() > 19 && node.asText().charAt(10) == 'T') {
       try {
