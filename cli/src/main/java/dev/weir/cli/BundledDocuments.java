@@ -28,13 +28,18 @@ public final class BundledDocuments {
   }
 
   /**
-   * The bundled definition {@code name} written to {@code file}, its document's index renamed to
-   * {@code index} and, unless null, its pricing topic to {@code pricingTopic}.
+   * The bundled definition {@code name} written to {@code file}, read in {@code database}, its
+   * document's index renamed to {@code index} and, unless null, its pricing topic to {@code
+   * pricingTopic}.
    */
-  public static Path write(Path file, String name, String index, String pricingTopic)
+  public static Path write(
+      Path file, String name, String database, String index, String pricingTopic)
       throws IOException {
     String definition =
         read(name)
+            .replaceFirst(
+                "\"database\": \"[^\"]*\"",
+                Matcher.quoteReplacement("\"database\": \"" + database + "\""))
             .replaceFirst(
                 "\"index\": \"[^\"]*\"", Matcher.quoteReplacement("\"index\": \"" + index + "\""));
     if (pricingTopic != null) {

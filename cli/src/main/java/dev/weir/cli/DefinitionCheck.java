@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.weir.documents.copy.DocumentCopy;
 import dev.weir.documents.definition.DefinitionException;
 import dev.weir.documents.definition.DocumentPlan;
+import dev.weir.documents.definition.DocumentPlan.Field;
 import dev.weir.documents.definition.DocumentPlan.Node;
 import dev.weir.documents.definition.DocumentPlan.Source;
 import dev.weir.documents.definition.DocumentPlanner;
@@ -13,14 +14,17 @@ import dev.weir.documents.index.DocumentIndex;
 import dev.weir.schema.Json;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * What {@code weir documents check} prints of each document of a definition, resolved against the
- * source database's catalog: its tables and their keys, how they join, the Postgres copy's table
- * and the Elasticsearch mapping weir would make; or why weir cannot use it.
+ * catalog of its database: where it was read, its tables and their keys, how they join, the
+ * Postgres copy's table and the Elasticsearch mapping weir would make; or why weir cannot use it.
  */
 final class DefinitionCheck {
 
@@ -30,16 +34,40 @@ final class DefinitionCheck {
     this.out = out;
   }
 
-  /** Plans and prints each document; returns how many weir cannot use (their reason on err). */
+  /** The catalog of a database. */
+  @FunctionalInterface
+  interface Catalogs {
+    SourceCatalog of(String database) throws SQLException;
+  }
+
+  /**
+   * Plans and prints each document; returns how many weir cannot use (their reason on err).
+   *
+   * @param where where a database is read (its URL), as the report names it
+   */
   static int check(
-      List<DocumentSpec> documents, SourceCatalog catalog, PrintWriter out, PrintWriter err) {
+      List<DocumentSpec> documents,
+      UnaryOperator<String> where,
+      Catalogs catalogs,
+      PrintWriter out,
+      PrintWriter err) {
     int failed = 0;
     for (DocumentSpec document : documents) {
+      String url = where.apply(document.database());
       try {
-        DocumentPlan plan = DocumentPlanner.plan(document, catalog);
-        new DefinitionCheck(out).print(plan, new DocumentCopy(plan), new DocumentIndex(plan));
+        DocumentPlan plan = DocumentPlanner.plan(document, catalogs.of(document.database()));
+        new DefinitionCheck(out).print(plan, url, new DocumentCopy(plan), new DocumentIndex(plan));
       } catch (DefinitionException e) {
-        err.println("invalid: " + e.getMessage());
+        err.println("invalid: " + e.getMessage() + " (read at " + url + ")");
+        failed++;
+      } catch (SQLException e) {
+        err.println(
+            "invalid: document '"
+                + document.index()
+                + "': cannot read its database at "
+                + url
+                + ": "
+                + e.getMessage());
         failed++;
       }
     }
@@ -48,10 +76,10 @@ final class DefinitionCheck {
     return failed;
   }
 
-  private void print(DocumentPlan plan, DocumentCopy copy, DocumentIndex index) {
+  private void print(DocumentPlan plan, String url, DocumentCopy copy, DocumentIndex index) {
     out.printf(
-        "document '%s' (database %s): alias %s (first index %s), copy table %s%n",
-        plan.index(), plan.database(), index.alias(), index.initialIndex(), copy.table());
+        "document '%s' (database %s, read at %s): alias %s (first index %s), copy table %s%n",
+        plan.index(), plan.database(), url, index.alias(), index.initialIndex(), copy.table());
     out.println();
     out.println("tables (key):");
     for (String source : sourcesInOrder(plan)) {
@@ -66,6 +94,23 @@ final class DefinitionCheck {
         }
       }
     }
+    List<String> filters = new ArrayList<>();
+    List<String> transforms = new ArrayList<>();
+    for (Node node : plan.nodes()) {
+      if (node.filter() != null) {
+        filters.add(node.path() + ": " + node.filter());
+      }
+      for (Field f : node.fields()) {
+        if (f.concat() != null) {
+          transforms.add(node.path() + "." + f.name() + ": " + f.concat());
+        } else if (f.transform() != null || !f.name().equals(f.column())) {
+          String from = f.transform() == null ? f.column() : f.transform().toString();
+          transforms.add(node.path() + "." + f.name() + ": " + from);
+        }
+      }
+    }
+    section("row filters (weir.where):", filters);
+    section("transformed fields:", transforms);
     out.println();
     out.println("copy (PostgreSQL):");
     out.println(indented(copy.createTable() + ";"));
@@ -73,6 +118,14 @@ final class DefinitionCheck {
     out.println("mapping (Elasticsearch):");
     out.println(indented(pretty(index.mapping())));
     out.println();
+  }
+
+  private void section(String title, List<String> lines) {
+    if (!lines.isEmpty()) {
+      out.println();
+      out.println(title);
+      lines.forEach(line -> out.println("  " + line));
+    }
   }
 
   /** Each source once, in the order the nodes read them. */

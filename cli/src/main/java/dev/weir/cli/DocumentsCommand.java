@@ -10,6 +10,7 @@ import dev.weir.documents.definition.PostgresCatalog;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine;
@@ -36,7 +37,8 @@ final class DocumentsCommand {
       mixinStandardHelpOptions = true,
       defaultValueProvider = CatalogUrlDefault.class,
       description = {
-        "Resolve each document of FILE against the source database's catalog and print its tables"
+        "Resolve each document of FILE against the catalog of its database (on the server of"
+            + " --catalog-url) and print where it looked, its tables"
             + " and keys, its relationships, the Postgres copy's table and the Elasticsearch"
             + " mapping; or what is wrong, naming the node.",
         "User and password as for weir's PostgreSQL (PGUSER, PGPASSWORD or the local stack's)."
@@ -47,7 +49,9 @@ final class DocumentsCommand {
       @Option(
               names = "--catalog-url",
               paramLabel = "JDBC_URL",
-              description = "The source database (default: ${DEFAULT-VALUE}).")
+              description =
+                  "The source database's server: each document is read in its own database there"
+                      + " (default: ${DEFAULT-VALUE}).")
           String catalogUrl)
       throws SQLException {
     List<DocumentSpec> documents;
@@ -58,17 +62,35 @@ final class DocumentsCommand {
       return 1;
     }
     WeirConfig config = WeirConfig.from(Map.of(), System.getenv());
-    try (Connection source = PostgresConnectionProvider.open(config, catalogUrl)) {
-      source.setReadOnly(true);
+    // Each document's database on the server of the URL, read once however many documents name it.
+    Map<String, Connection> connections = new LinkedHashMap<>();
+    try {
       int failed =
           DefinitionCheck.check(
               documents,
-              new PostgresCatalog(source),
+              database -> catalogUrl(catalogUrl, database),
+              database -> {
+                Connection c = connections.get(database);
+                if (c == null) {
+                  c = PostgresConnectionProvider.open(config, catalogUrl(catalogUrl, database));
+                  c.setReadOnly(true);
+                  connections.put(database, c);
+                }
+                return new PostgresCatalog(c);
+              },
               spec.commandLine().getOut(),
               spec.commandLine().getErr());
       SlotList.print(spec.commandLine().getOut(), catalogUrl, config);
       return failed == 0 ? 0 : 1;
+    } finally {
+      for (Connection c : connections.values()) {
+        c.close();
+      }
     }
+  }
+
+  private static String catalogUrl(String url, String database) {
+    return DocumentOptions.withDatabase(url, database);
   }
 
   /** --catalog-url defaults to the search-index job's catalog.postgres.url. */

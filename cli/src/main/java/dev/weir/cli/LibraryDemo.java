@@ -117,6 +117,7 @@ final class LibraryDemo {
                 BundledDocuments.write(
                         stack.envFile().getParent().resolve("demo").resolve("library.json"),
                         "library.json",
+                        DATABASE,
                         INDEX,
                         null)
                     .toString());

@@ -102,8 +102,8 @@ class DefinitionCheckTest {
     assertThat(err.toString()).isEmpty();
     assertThat(out.toString())
         .contains(
-            "document 'books' (database library): alias books (first index books-v1), copy table"
-                + " books_document")
+            "document 'books' (database library, read at jdbc:postgresql://db:5432/library):"
+                + " alias books (first index books-v1), copy table books_document")
         .contains(
             """
             tables (key):
@@ -155,8 +155,45 @@ class DefinitionCheckTest {
     assertThat(failed).isEqualTo(1);
     assertThat(err.toString())
         .startsWith("invalid: document 'broken', node 'book.keywords': ")
-        .contains("'term', which is not a column of public.book_keyword");
+        .contains("'term', which is not a column of public.book_keyword")
+        .contains("(read at jdbc:postgresql://db:5432/library)");
     assertThat(out.toString()).doesNotContain("'broken'").contains("document 'books'");
+  }
+
+  @Test
+  void rowFiltersAndTransformedFieldsAreShown() {
+    String shelf =
+        BOOKS
+            .replace(
+                "\"columns\": [\"id\", \"title\", \"tags\"],",
+                """
+                "columns": ["id", "title", "tags"], "weir": {"where": "title <> 'draft' and id>0"},
+                "transform": {"rename": {"title": "book_title"}, "replace": {"title": {"-": " "}},
+                              "concat": {"columns": ["id", "book_title"], "destination": "label"}},
+                """)
+            .replace("[\"word\"],", "[\"word\"], \"weir\": {\"where\": \"word NOT IN ('x')\"},");
+
+    assertThat(check("[" + shelf + "]")).isZero();
+    assertThat(out.toString())
+        .contains(
+            """
+            row filters (weir.where):
+              book: title <> 'draft' AND id > 0
+              book.keywords: word NOT IN ('x')
+            """)
+        .contains("book.book_title: replace {-= }")
+        .contains("book.label: ");
+  }
+
+  @Test
+  void aFilterWeirCannotReadIsRefusedNamingTheNode() {
+    String broken =
+        BOOKS.replace("[\"word\"],", "[\"word\"], \"weir\": {\"where\": \"size > 3\"},");
+
+    assertThat(check("[" + broken + "]")).isEqualTo(1);
+    assertThat(err.toString())
+        .startsWith("invalid: document 'books', node 'book.keywords': weir.where")
+        .contains("size");
   }
 
   @Test
@@ -186,7 +223,11 @@ class DefinitionCheckTest {
 
   private int check(String definition) {
     return DefinitionCheck.check(
-        DefinitionFile.parse(definition), CATALOG, new PrintWriter(out), new PrintWriter(err));
+        DefinitionFile.parse(definition),
+        database -> "jdbc:postgresql://db:5432/" + database,
+        database -> CATALOG,
+        new PrintWriter(out),
+        new PrintWriter(err));
   }
 
   private static Map<String, String> columns(String... namesAndTypes) {

@@ -6,6 +6,7 @@ import dev.weir.cli.WeirCli;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.postgres.PostgresConnectionProvider;
+import dev.weir.documents.DocumentOptions;
 import dev.weir.documents.copy.DocumentCopy;
 import dev.weir.documents.definition.DefinitionFile;
 import dev.weir.documents.definition.DocumentPlan;
@@ -24,13 +25,15 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code weir documents check} against a real source database: keys and foreign keys (composite
  * too) come from its catalog, and the copy made from the plan takes the types format_type names.
+ * The definition names its database, which is not the one of {@code --catalog-url}: it is read
+ * there, on that URL's server, and the report says so.
  */
 @ExtendWith(LocalStackExtension.class)
 class DocumentsCheckITCase {
 
   private static final String DEFINITION =
       """
-      [{"database": "library", "index": "books",
+      [{"database": "%s", "index": "books",
         "nodes": {"table": "book", "columns": ["id", "title", "price", "tags", "published"],
           "children": [
             {"table": "author", "label": "authors", "columns": ["name"],
@@ -43,11 +46,13 @@ class DocumentsCheckITCase {
   @TempDir Path dir;
   private WeirConfig config;
   private String url;
+  private String database;
 
   @BeforeEach
   void sourceDatabase() throws Exception {
     config = TestDatabases.fresh(LocalStackExtension.config(), "it_check");
     url = config.get(WeirOptions.POSTGRES_URL);
+    database = DocumentOptions.database(url);
     TestDatabases.execute(
         config,
         url,
@@ -68,6 +73,7 @@ class DocumentsCheckITCase {
 
     assertThat(exit).isZero();
     assertThat(out.toString())
+        .contains("document 'books' (database " + database + ", read at " + url + "):")
         .contains("  public.edition (book_id, no)\n")
         .contains(
             "  book.authors: public.book(id) = public.book_author(book_id),"
@@ -81,7 +87,8 @@ class DocumentsCheckITCase {
     // The copy takes the catalog's types as they are: made once, found equal the next time.
     try (Connection c = PostgresConnectionProvider.open(config, url)) {
       DocumentPlan plan =
-          DocumentPlanner.plan(DefinitionFile.parse(DEFINITION).get(0), new PostgresCatalog(c));
+          DocumentPlanner.plan(
+              DefinitionFile.parse(DEFINITION.formatted(database)).get(0), new PostgresCatalog(c));
       new DocumentCopy(plan).migrate(c);
       new DocumentCopy(plan).migrate(c);
     }
@@ -97,14 +104,21 @@ class DocumentsCheckITCase {
     assertThat(exit).isEqualTo(1);
     assertThat(err.toString())
         .contains("node 'book.editions'")
-        .contains("table public.editions_old does not exist in database 'library'");
+        .contains(
+            "table public.editions_old does not exist in database '"
+                + database
+                + "' (read at "
+                + url
+                + ")");
   }
 
   private int check(String definition, StringWriter out, StringWriter err) throws Exception {
-    Path file = Files.writeString(dir.resolve("schema.json"), definition);
+    Path file = Files.writeString(dir.resolve("schema.json"), definition.formatted(database));
     var cli = WeirCli.commandLine();
     cli.setOut(new PrintWriter(out));
     cli.setErr(new PrintWriter(err));
-    return cli.execute("documents", "check", file.toString(), "--catalog-url", url);
+    // The server's own database: the definition's is found on its server.
+    String server = DocumentOptions.withDatabase(url, "postgres");
+    return cli.execute("documents", "check", file.toString(), "--catalog-url", server);
   }
 }

@@ -320,6 +320,7 @@ public final class DocumentsBenchmark {
         BundledDocuments.write(
             workDir.resolve(index + ".json"),
             "products.json",
+            CATALOG,
             index,
             base.get(DocumentOptions.PRICING_TOPIC));
     return base.with(DocumentOptions.DOCUMENTS, file.toString());

@@ -231,6 +231,7 @@ class DeclaredBackfillITCase {
     Files.writeString(
         definition,
         resource("weir/schemas/documents/library.json")
+            .replace("\"database\": \"library\"", "\"database\": \"" + libraryDb + "\"")
             .replace("\"index\": \"books\"", "\"index\": \"" + alias + "\""));
     config =
         CaptureOptions.ownCatalog(

@@ -39,6 +39,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.UnaryOperator;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.client.program.rest.RestClusterClient;
 import org.apache.flink.core.execution.JobClient;
@@ -339,6 +340,249 @@ class DeclaredDocumentsITCase {
     }
   }
 
+  /**
+   * Soft deletes as row filters ({@code weir.where}): a review whose {@code deleted_at} is set
+   * leaves its book's reviews, a book whose {@code deleted_at} is set leaves the index and the
+   * copy; clearing it brings each back, its children with it, without the source being read again.
+   */
+  @Test
+  void softDeletedRowsLeaveTheirDocumentsAndComeBack() throws Exception {
+    start(
+        definition ->
+            definition
+                .replace(
+                    "\"transform\": {\"rename\": {\"published\": \"published_on\"}},",
+                    "\"transform\": {\"rename\": {\"published\": \"published_on\"}},"
+                        + " \"weir\": {\"where\": \"deleted_at IS NULL\"},")
+                .replace(
+                    "\"columns\": [\"id\", \"stars\", \"body\"],",
+                    "\"columns\": [\"id\", \"stars\", \"body\"],"
+                        + " \"weir\": {\"where\": \"deleted_at IS NULL AND stars >= 2\"},"),
+        List.of(
+            "ALTER TABLE book ADD COLUMN deleted_at timestamptz",
+            "ALTER TABLE review ADD COLUMN deleted_at timestamptz"),
+        "INSERT INTO publisher VALUES ('p-secker', 'Secker & Warburg')",
+        book("b-1984", "Nineteen Eighty-Four", "p-secker"),
+        book("b-farm", "Animal Farm", "p-secker"),
+        "INSERT INTO review VALUES ('00000000-0000-0000-0000-000000000001', 'b-1984', 5,"
+            + " 'Chilling'), ('00000000-0000-0000-0000-000000000002', 'b-1984', 1, 'Dull'),"
+            + " ('00000000-0000-0000-0000-000000000003', 'b-farm', 4, 'Sharp')");
+    awaitConverged("the snapshot");
+    assertThat(indexed().get("b-1984").get("reviews")).hasSize(1);
+
+    change(
+        "UPDATE review SET deleted_at = now() WHERE id = '00000000-0000-0000-0000-000000000001'");
+    awaitConverged("a child soft-deleted");
+    assertThat(indexed().get("b-1984").get("reviews")).isEmpty();
+
+    change("UPDATE book SET deleted_at = now() WHERE isbn = 'b-farm'");
+    awaitConverged("a root soft-deleted");
+    assertThat(indexed()).doesNotContainKey("b-farm").containsKey("b-1984");
+    assertThat(copied()).doesNotContainKey("b-farm");
+
+    change(
+        "UPDATE review SET stars = 3 WHERE id = '00000000-0000-0000-0000-000000000003'",
+        "UPDATE book SET deleted_at = NULL WHERE isbn = 'b-farm'",
+        "UPDATE review SET deleted_at = NULL WHERE id = '00000000-0000-0000-0000-000000000001'",
+        "UPDATE review SET stars = 2 WHERE id = '00000000-0000-0000-0000-000000000002'");
+    awaitConverged("both restored, a child changed while its root was out");
+    assertThat(indexed().get("b-1984").get("reviews")).hasSize(2);
+    assertThat(indexed().get("b-farm").at("/reviews/0/stars").asInt()).isEqualTo(3);
+  }
+
+  /**
+   * One file, two documents, each on its own database, neither the catalog URL's: each is read,
+   * captured (a slot and publication per database, named after it) and indexed from its own
+   * database, and a change in either reaches its documents.
+   */
+  @Test
+  void documentsOnTwoDatabasesOfOneFileAreEachReadInTheirOwn() throws Exception {
+    WeirConfig base = TestDatabases.fresh(LocalStackExtension.config(), "it_declared");
+    String[] databases = {"it_library_a_" + run, "it_library_b_" + run};
+    String[] urls = new String[2];
+    StringBuilder file = new StringBuilder("[");
+    for (int i = 0; i < 2; i++) {
+      LocalStackExtension.stack().ensurePostgresDatabase(databases[i]);
+      urls[i] = LocalStackExtension.connections().postgresJdbcUrl(databases[i]);
+      TestDatabases.execute(base, urls[i], resource("weir/schemas/documents/library.sql"));
+      String document =
+          resource("weir/schemas/documents/library.json")
+              .replace("\"database\": \"library\"", "\"database\": \"" + databases[i] + "\"")
+              .replace("\"index\": \"books\"", "\"index\": \"it-books-" + i + "-" + run + "\"")
+              .replace("book_document", "book_document_" + i)
+              .strip();
+      // Each file is a list of one document: the two documents in one list.
+      file.append(i == 0 ? "" : ",").append(document, 1, document.length() - 1);
+    }
+    Path definition = Files.writeString(dir.resolve("two.json"), file.append("]").toString());
+    String server = DocumentOptions.withDatabase(urls[0], "postgres");
+    config =
+        CaptureOptions.ownCatalog(
+                base, server, "it_two_" + run, "it.two." + run, "it-unused-" + run)
+            .with(DocumentOptions.DOCUMENTS, definition.toString())
+            .with(WeirOptions.DLQ_TOPIC, "it.two.dlq." + run)
+            .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
+    List<DocumentPlan> plans = Definitions.plans(config);
+    assertThat(plans).extracting(DocumentPlan::database).containsExactly(databases);
+    es = ElasticsearchClients.blocking(ElasticsearchConnection.settings(config));
+    for (int i = 0; i < 2; i++) {
+      TestDatabases.execute(
+          base,
+          urls[i],
+          "INSERT INTO publisher VALUES ('p-" + i + "', 'Publisher of database " + i + "')",
+          book("b-" + i, "A book of database " + i, "p-" + i));
+    }
+    capture = JobRunner.start(new CatalogCaptureJob(), env(), config);
+    indexer = JobRunner.start(new SearchIndexJob(), env(), config);
+    for (int i = 0; i < 2; i++) {
+      awaitConverged("the snapshot of database " + i, plans.get(i), urls[i]);
+      assertThat(indexed(plans.get(i))).containsOnlyKeys("b-" + i);
+    }
+    assertThat(
+            TestDatabases.strings(
+                base,
+                server,
+                "SELECT slot_name FROM pg_replication_slots WHERE slot_name LIKE 'it_two_%'"
+                    + " ORDER BY 1"))
+        // Flink CDC may hold a slot of its own for a snapshot reader (<slot>_0) a while.
+        .contains("it_two_" + run + "_" + databases[0], "it_two_" + run + "_" + databases[1]);
+
+    TestDatabases.execute(
+        base, urls[1], "UPDATE publisher SET name = 'Renamed in database 1' WHERE id = 'p-1'");
+    awaitConverged("a change in the second database", plans.get(1), urls[1]);
+    assertThat(indexed(plans.get(1)).get("b-1").at("/publisher/name").asText())
+        .isEqualTo("Renamed in database 1");
+    assertThat(indexed(plans.get(0)).get("b-0").at("/publisher/name").asText())
+        .isEqualTo("Publisher of database 0");
+  }
+
+  /**
+   * Generated rows of a column of every PostgreSQL type (see {@link EveryType}), inserted and then
+   * changed: every document in the index and the copy equals PostgreSQL's own {@code to_jsonb} of
+   * its row (the SQL join), and none is kept out of the index. The seed is printed ({@code
+   * -Dweir.types.seed=N} runs another).
+   */
+  @Test
+  void everyTypeRoundTripsAsToJsonbWrites() throws Exception {
+    long seed = Long.getLong("weir.types.seed", 20261128L);
+    System.out.println("DeclaredDocumentsITCase every type: seed " + seed);
+    EveryType types = new EveryType(new Random(seed));
+    List<String> keys = new ArrayList<>();
+    List<String> rows = new ArrayList<>();
+    for (int i = 0; i < 60; i++) {
+      keys.add(types.key(i));
+      rows.add(types.upsert(keys.get(i)));
+    }
+    start(EveryType.DEFINITION, EveryType.SCHEMA, rows.toArray(String[]::new));
+    awaitConverged("generated rows of every type, seed " + seed);
+    assertThat(indexed()).hasSize(60);
+
+    List<String> changes = new ArrayList<>();
+    for (int i = 0; i < 60; i += 3) {
+      changes.add(types.upsert(keys.get(i)));
+    }
+    change(changes.toArray(String[]::new));
+    awaitConverged("every third row changed, seed " + seed);
+  }
+
+  /**
+   * PGSync's own example, examples/book/schema.json, as it is but for what weir refuses (its
+   * plugins, Python classes; its routing; its unused whole-index mappings): its setting and
+   * mappings, transforms (rename, replace, concat, move) and JSON paths give, on a fixture of its
+   * tables (src/test/resources/pgsync), the documents PGSync gives, written out here; and after
+   * changes at every depth, the documents PGSync gives then.
+   */
+  @Test
+  void pgsyncsBookExampleGivesPgsyncsDocuments() throws Exception {
+    ObjectNode example =
+        (ObjectNode) Json.mapper().readTree(resource("pgsync/book-schema.json")).get(0);
+    example.remove(List.of("plugins", "routing", "mappings"));
+    // The stack's Elasticsearch (its integration-test build) has no analysis-common module: its
+    // ngram tokenizer and lowercase filter are not there. The analyzer keeps its name and place.
+    ((ObjectNode) example.at("/setting/analysis/tokenizer/ngram_tokenizer"))
+        .removeAll()
+        .put("type", "standard");
+    ((ObjectNode) example.at("/setting/analysis/analyzer/ngram_analyzer")).remove("filter");
+    start("[" + example + "]", List.of(resource("pgsync/book.sql")));
+    ObjectNode one =
+        (ObjectNode)
+            json(
+                """
+            {"book_id": 1, "book_isbn": "XX1", "book_title": "Nineteen Eighty-Four",
+             "description": "Big Brother", "tags": ["classic", "novel"],
+             "doc_firstname": "George", "doc_coordinates": [51.5, -0.1], "doc_a,b,c_4": "four",
+             "doc_x": [{"y": 1}, {"z": "zed"}], "doc_x_0_y": 1, "doc_x_1_z": "zed",
+             "publish_date": "1949-06-08T00:00:00",
+             "publisher_label": {"publisher_name": "Secker-Warburg", "publisher_id": 1,
+                                 "is_active": true, "xyz": "1_Secker-Warburg_True_foo",
+                                 "abc": "1-Secker-Warburg-True-bar"},
+             "book_languages": [{"book_isbn": "001", "language_id": 1},
+                                {"book_isbn": "001", "language_id": 2}],
+             "authors": [{"id": 1, "name": "George Orwell", "date_of_birth": "1903-06-25T00:00:00",
+                          "city_label": {"name": "Motihari", "id": 2,
+                                         "country_label": {"name": "India", "id": 2,
+                                                           "continent_label": {"name": "Asia"}}}}],
+             "languages": ["en=GB", "fr=FR"], "subjects": ["Dystopia", "Politics"],
+             "ratings": {"value": 4.5}}
+            """);
+    ObjectNode two =
+        (ObjectNode)
+            json(
+                """
+            {"book_id": 2, "book_isbn": "1XX2", "book_title": "Brave New World",
+             "description": null, "tags": null, "doc_firstname": "Aldous", "doc_coordinates": null,
+             "doc_a,b,c_4": null, "doc_x": null, "doc_x_0_y": null, "doc_x_1_z": null,
+             "publish_date": null,
+             "publisher_label": {"publisher_name": "Chatto", "publisher_id": 2, "is_active": false,
+                                 "xyz": "2_Chatto_foo", "abc": "2-Chatto-bar"},
+             "book_languages": [{"book_isbn": "1002", "language_id": 1}],
+             "authors": [{"id": 2, "name": "Aldous Huxley", "date_of_birth": "1894-07-26T08:30:00",
+                          "city_label": {"name": "London", "id": 1,
+                                         "country_label": {"name": "United Kingdom", "id": 1,
+                                                           "continent_label": {"name": "Europe"}}}}],
+             "languages": ["en=GB"], "subjects": ["Dystopia"], "ratings": null}
+            """);
+    awaitBooks("the snapshot", one, two);
+
+    change(
+        "UPDATE continent SET name = 'Eurasia' WHERE id = 1",
+        "UPDATE publisher SET is_active = true WHERE id = 2",
+        "UPDATE language SET code = 'de-DE' WHERE id = 2",
+        "UPDATE book SET doc = '{\"firstname\": \"Eric\", \"x\": [{\"y\": 2}]}' WHERE id = 1",
+        "DELETE FROM rating WHERE id = 1",
+        "INSERT INTO rating (id, book_isbn, value) VALUES (2, '1002', 3)",
+        "DELETE FROM book_subject WHERE id = 2");
+    ((ObjectNode) two.at("/authors/0/city_label/country_label/continent_label"))
+        .put("name", "Eurasia");
+    ((ObjectNode) two.get("publisher_label"))
+        .put("is_active", true)
+        .put("xyz", "2_Chatto_True_foo")
+        .put("abc", "2-Chatto-True-bar");
+    two.set("ratings", json("{\"value\": 3.0}"));
+    one.set("languages", json("[\"en=GB\", \"de=DE\"]"));
+    one.put("doc_firstname", "Eric")
+        .putNull("doc_coordinates")
+        .putNull("doc_a,b,c_4")
+        .putNull("doc_x_1_z")
+        .put("doc_x_0_y", 2)
+        .set("doc_x", json("[{\"y\": 2}]"));
+    one.putNull("ratings").set("subjects", json("[\"Dystopia\"]"));
+    awaitBooks("changes at every depth", one, two);
+  }
+
+  /** The index and the copy hold exactly these two books, as PGSync writes them. */
+  private void awaitBooks(String step, ObjectNode one, ObjectNode two) throws Exception {
+    Map<String, JsonNode> expected =
+        Map.of("1", SqlDocuments.normalized(one), "2", SqlDocuments.normalized(two));
+    Map<String, JsonNode> indexed = Await.until(WAIT, this::indexed, expected::equals);
+    assertThat(differences(expected, indexed)).as("%s: Elasticsearch", step).isEmpty();
+    assertThat(differences(expected, copied())).as("%s: the copy", step).isEmpty();
+  }
+
+  private static JsonNode json(String text) throws Exception {
+    return Json.mapper().readTree(text);
+  }
+
   // --- the stack
 
   private String cleanupPolicy(String topic) throws Exception {
@@ -355,20 +599,42 @@ class DeclaredDocumentsITCase {
   }
 
   private void start(String... statements) throws Exception {
+    start(definition -> definition, List.of(), statements);
+  }
+
+  /**
+   * @param edit changes to schemas/documents/library.json
+   * @param ddl statements run on the library database before the definition is planned
+   */
+  private void start(UnaryOperator<String> edit, List<String> ddl, String... statements)
+      throws Exception {
+    List<String> schema = new ArrayList<>();
+    schema.add(resource("weir/schemas/documents/library.sql"));
+    schema.addAll(ddl);
+    start(edit.apply(resource("weir/schemas/documents/library.json")), schema, statements);
+  }
+
+  /**
+   * Runs the capture and the indexer of {@code definition} (its database and index renamed to this
+   * run's) over a new database made by {@code schema}, holding the rows {@code statements} insert.
+   */
+  private void start(String definition, List<String> schema, String... statements)
+      throws Exception {
     WeirConfig base = TestDatabases.fresh(LocalStackExtension.config(), "it_declared");
     String libraryDb = "it_library_" + run;
     LocalStackExtension.stack().ensurePostgresDatabase(libraryDb);
     libraryUrl = LocalStackExtension.connections().postgresJdbcUrl(libraryDb);
-    TestDatabases.execute(base, libraryUrl, resource("weir/schemas/documents/library.sql"));
-    Path definition = dir.resolve("library.json");
+    TestDatabases.execute(base, libraryUrl, schema.toArray(String[]::new));
+    Path file = dir.resolve("definition.json");
     Files.writeString(
-        definition,
-        resource("weir/schemas/documents/library.json")
-            .replace("\"index\": \"books\"", "\"index\": \"it-books-" + run + "\""));
+        file,
+        definition
+            .replaceFirst("\"database\"\\s*:\\s*\"[^\"]*\"", "\"database\": \"" + libraryDb + "\"")
+            .replaceFirst("\"index\"\\s*:\\s*\"([^\"]*)\"", "\"index\": \"it-$1-" + run + "\""));
     config =
         CaptureOptions.ownCatalog(
                 base, libraryUrl, "it_declared_" + run, "it.declared." + run, "it-unused-" + run)
-            .with(DocumentOptions.DOCUMENTS, definition.toString())
+            .with(DocumentOptions.DOCUMENTS, file.toString())
             .with(WeirOptions.DLQ_TOPIC, "it.declared.dlq." + run)
             .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
     plan = Definitions.plans(config).get(0);
@@ -408,20 +674,67 @@ class DeclaredDocumentsITCase {
   }
 
   private void awaitConverged(String step) throws Exception {
-    Sides sides = Await.until(WAIT, this::sides, Sides::converged);
+    awaitConverged(step, plan, libraryUrl);
+  }
+
+  /** Every document of {@code plan} as the SQL join over its database at {@code url} gives it. */
+  private void awaitConverged(String step, DocumentPlan plan, String url) throws Exception {
+    Sides sides = Await.until(WAIT, () -> sides(plan, url), Sides::converged);
+    assertThat(differences(sides.expected(), sides.indexed()))
+        .as("%s: Elasticsearch, the fields that differ", step)
+        .isEmpty();
+    assertThat(differences(sides.expected(), sides.copied()))
+        .as("%s: the copy, the fields that differ", step)
+        .isEmpty();
     assertThat(sides.indexed()).as("%s: Elasticsearch", step).isEqualTo(sides.expected());
     assertThat(sides.copied()).as("%s: the copy", step).isEqualTo(sides.expected());
   }
 
-  private Sides sides() throws Exception {
+  /** Each document's fields that differ: {@code id.field: expected ≠ actual}; documents missing. */
+  private static List<String> differences(
+      Map<String, JsonNode> expected, Map<String, JsonNode> actual) {
+    List<String> differences = new ArrayList<>();
+    for (Map.Entry<String, JsonNode> e : expected.entrySet()) {
+      JsonNode got = actual.get(e.getKey());
+      if (got == null) {
+        differences.add(e.getKey() + ": missing");
+        continue;
+      }
+      e.getValue()
+          .fields()
+          .forEachRemaining(
+              f -> {
+                if (!f.getValue().equals(got.get(f.getKey()))) {
+                  differences.add(
+                      e.getKey()
+                          + "."
+                          + f.getKey()
+                          + ": "
+                          + f.getValue()
+                          + " ≠ "
+                          + got.get(f.getKey()));
+                }
+              });
+    }
+    actual.keySet().stream()
+        .filter(id -> !expected.containsKey(id))
+        .forEach(id -> differences.add(id + ": not expected"));
+    return differences;
+  }
+
+  private Sides sides(DocumentPlan plan, String url) throws Exception {
     Map<String, JsonNode> expected;
-    try (Connection c = PostgresConnectionProvider.open(config, libraryUrl)) {
+    try (Connection c = PostgresConnectionProvider.open(config, url)) {
       expected = SqlDocuments.read(c, plan);
     }
-    return new Sides(expected, indexed(), copied());
+    return new Sides(expected, indexed(plan), copied(plan));
   }
 
   private Map<String, JsonNode> indexed() throws Exception {
+    return indexed(plan);
+  }
+
+  private Map<String, JsonNode> indexed(DocumentPlan plan) throws Exception {
     es.indices().refresh(r -> r.index(plan.index()));
     var found = es.search(s -> s.index(plan.index()).size(10_000), ObjectNode.class);
     Map<String, JsonNode> docs = new TreeMap<>();
@@ -434,6 +747,10 @@ class DeclaredDocumentsITCase {
   }
 
   private Map<String, JsonNode> copied() throws Exception {
+    return copied(plan);
+  }
+
+  private Map<String, JsonNode> copied(DocumentPlan plan) throws Exception {
     Map<String, JsonNode> docs = new TreeMap<>();
     try (Connection c = PostgresConnectionProvider.open(config)) {
       for (DocumentCopy.CopiedDocument d : new DocumentCopy(plan).readRange(c, null, null)) {

@@ -18,6 +18,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -25,7 +27,8 @@ import java.util.stream.Collectors;
  * from the plan: {@code jsonb_build_object} per node, a correlated subquery per child label): what
  * search-index must converge to. Lists are ordered as weir orders them (by the key of the row that
  * links the child, integers numerically, text bytewise), and a link row without its child adds
- * nothing, as in an inner join.
+ * nothing, as in an inner join. A node's row filter ({@code weir.where}) is its WHERE, as written
+ * (the filter is SQL).
  */
 final class SqlDocuments {
 
@@ -40,6 +43,11 @@ final class SqlDocuments {
   static Map<String, JsonNode> read(Connection c, DocumentPlan plan) throws SQLException {
     String sql = new SqlDocuments(plan).query();
     Map<String, JsonNode> docs = new TreeMap<>();
+    try (Statement s = c.createStatement()) {
+      // weir's forms: intervals in ISO 8601, timestamps with time zone in UTC.
+      s.execute("SET intervalstyle = 'iso_8601'");
+      s.execute("SET TIME ZONE 'UTC'");
+    }
     try (Statement s = c.createStatement();
         ResultSet rs = s.executeQuery(sql)) {
       while (rs.next()) {
@@ -60,7 +68,8 @@ final class SqlDocuments {
         + ")::text FROM "
         + table(root)
         + " "
-        + t;
+        + t
+        + (root.filter() == null ? "" : " WHERE " + root.filter());
   }
 
   private String value(DocumentPlan.Node node, String t) {
@@ -81,7 +90,7 @@ final class SqlDocuments {
     }
     if (node.pathStep()) {
       // The values up the chain, root first, then this row's.
-      String own = "jsonb_build_array(" + field(t, node.fields().get(0).column()) + ")";
+      String own = "jsonb_build_array(" + field(node, t, node.fields().get(0).column()) + ")";
       if (node.children().isEmpty()) {
         return own;
       }
@@ -95,12 +104,17 @@ final class SqlDocuments {
           + ")";
     }
     if (node.scalar()) {
-      return field(t, node.fields().get(0).column());
+      return field(node, t, node.fields().get(0).column());
     }
     StringBuilder object = new StringBuilder("jsonb_build_object(");
     String sep = "";
     for (DocumentPlan.Field f : node.fields()) {
-      object.append(sep).append('\'').append(f.name()).append("', ").append(field(t, f.column()));
+      object
+          .append(sep)
+          .append('\'')
+          .append(f.name())
+          .append("', ")
+          .append(field(node, t, f.column()));
       sep = ", ";
     }
     for (int id : node.children()) {
@@ -124,7 +138,9 @@ final class SqlDocuments {
             + " "
             + c
             + " WHERE "
-            + join(child, parent, c);
+            + join(child, parent, c)
+            // Unqualified, the filter's columns are the child's: the innermost table that has them.
+            + (child.filter() == null ? "" : " AND (" + child.filter() + ")");
     if (child.many()) {
       return "COALESCE((SELECT jsonb_agg(s.v ORDER BY s.k) FROM ("
           + rows
@@ -172,7 +188,16 @@ final class SqlDocuments {
         + " || ']'";
   }
 
-  private static String field(String t, String column) {
+  private String field(DocumentPlan.Node node, String t, String column) {
+    String pgType = plan.source(node).columns().get(column);
+    if (pgType != null && ValueType.of(pgType) == ValueType.TIMETZ && !ValueType.isArray(pgType)) {
+      // Debezium sends a timetz in UTC (its offset is gone): weir writes it so, with Z.
+      return "COALESCE(to_jsonb(regexp_replace(("
+          + t
+          + "."
+          + column
+          + " AT TIME ZONE 'UTC')::text, '\\+00$', 'Z')), 'null'::jsonb)";
+    }
     return "COALESCE(to_jsonb(" + t + "." + column + "), 'null'::jsonb)";
   }
 
@@ -194,6 +219,27 @@ final class SqlDocuments {
   }
 
   /**
+   * A timestamp without a zone (or in UTC, {@code +00:00} or {@code Z}), of any year: {@code
+   * 2020-01-01T10:00:00} and weir's {@code 2020-01-01T10:00} are one value.
+   */
+  private static final Pattern LOCAL_TIMESTAMP =
+      Pattern.compile(
+          "(\\d{4,}-\\d\\d-\\d\\dT\\d\\d:\\d\\d)(?::(\\d\\d)(?:\\.(\\d+))?)?(Z|\\+00:00)?( BC)?");
+
+  private static String localTimestamp(String text) {
+    Matcher m = LOCAL_TIMESTAMP.matcher(text);
+    m.matches();
+    String seconds = m.group(2) == null ? "00" : m.group(2);
+    String fraction = m.group(3) == null ? "" : m.group(3).replaceAll("0+$", "");
+    return m.group(1)
+        + ":"
+        + seconds
+        + (fraction.isEmpty() ? "" : "." + fraction)
+        + (m.group(4) == null ? "" : "Z")
+        + (m.group(5) == null ? "" : " BC");
+  }
+
+  /**
    * A document with its numbers as exact decimals without trailing zeros and its timestamps in UTC
    * ({@code Instant} form), so that documents compare equal when their values are.
    */
@@ -202,6 +248,9 @@ final class SqlDocuments {
     if (node.isNumber()) {
       return nodes.numberNode(
           new BigDecimal(node.decimalValue().stripTrailingZeros().toPlainString()));
+    }
+    if (node.isTextual() && LOCAL_TIMESTAMP.matcher(node.asText()).matches()) {
+      return nodes.textNode(localTimestamp(node.asText()));
     }
     if (node.isTextual() && node.asText().length() > 19 && node.asText().charAt(10) == 'T') {
       try {

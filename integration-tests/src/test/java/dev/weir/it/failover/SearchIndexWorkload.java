@@ -85,6 +85,7 @@ final class SearchIndexWorkload extends Workload {
         BundledDocuments.write(
             Files.createTempDirectory("weir-failover-" + run).resolve("products.json"),
             "products.json",
+            DocumentOptions.database(config.get(DocumentOptions.CATALOG_URL)),
             config.get(DocumentOptions.ALIAS),
             config.get(DocumentOptions.PRICING_TOPIC));
     String definition = Files.readString(file);

@@ -10,9 +10,9 @@ import dev.weir.common.kafka.KafkaTopics;
 import dev.weir.common.metrics.WeirMetrics;
 import dev.weir.common.postgres.JobClassLoader;
 import dev.weir.common.postgres.PostgresConnectionProvider;
+import dev.weir.documents.ChangeTopicNames;
 import dev.weir.documents.Definitions;
 import dev.weir.documents.DocumentOptions;
-import dev.weir.documents.definition.DocumentPlan;
 import dev.weir.schema.Json;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -20,9 +20,11 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.cdc.connectors.base.relational.connection.JdbcConnectionPools;
@@ -31,6 +33,7 @@ import org.apache.flink.cdc.connectors.postgres.source.PostgresSourceBuilder.Pos
 import org.apache.flink.cdc.debezium.JsonDebeziumDeserializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
@@ -69,52 +72,50 @@ public final class CatalogCaptureJob implements WeirJob {
   }
 
   /**
-   * The tables captured ({@code schema.table}) and each one's key columns: those the definition
-   * declares, link tables included.
+   * The tables captured, by database: {@code schema.table} → its key columns (those the definition
+   * declares, link tables included).
    */
-  static Map<String, List<String>> capturedTables(WeirConfig config) {
-    Map<String, List<String>> tables = new LinkedHashMap<>();
-    for (DocumentPlan plan : Definitions.plans(config)) {
-      for (DocumentPlan.Source source : Definitions.tables(List.of(plan))) {
-        tables.putIfAbsent(source.name(), Definitions.keyColumns(plan, source));
-      }
-    }
-    return tables;
+  static Map<String, Map<String, List<String>>> capturedTables(WeirConfig config) {
+    return Definitions.tablesByDatabase(Definitions.plans(config));
   }
 
-  /** The topic of a catalog table's change events. */
+  /** The topic of a table of the catalog URL's database in {@code public}. */
   public static String topic(WeirConfig config, String table) {
     return config.get(DocumentOptions.CDC_TOPIC_PREFIX) + table;
   }
 
   /**
-   * Creates the publication of the captured tables, or sets its tables to exactly those (a
-   * definition that names a table more or less).
+   * Creates each database's publication of its captured tables, or sets its tables to exactly those
+   * (a definition that names a table more or less).
    */
   @Override
   public void prepare(WeirConfig config) {
-    String publication = DocumentOptions.identifier(config, CaptureOptions.CATALOG_PUBLICATION);
-    String tables =
-        String.join(
-            ", ", capturedTables(config).keySet().stream().map(CatalogCaptureJob::quoted).toList());
-    try (Connection c =
-        PostgresConnectionProvider.open(config, config.get(DocumentOptions.CATALOG_URL))) {
-      var exists = c.prepareStatement("SELECT 1 FROM pg_publication WHERE pubname = ?");
-      exists.setString(1, publication);
-      if (!exists.executeQuery().next()) {
-        c.createStatement().execute("CREATE PUBLICATION " + publication + " FOR TABLE " + tables);
-      } else {
-        c.createStatement().execute("ALTER PUBLICATION " + publication + " SET TABLE " + tables);
+    Map<String, Map<String, List<String>>> databases = capturedTables(config);
+    for (Map.Entry<String, Map<String, List<String>>> database : databases.entrySet()) {
+      String publication =
+          CaptureOptions.publication(config, database.getKey(), databases.size() > 1);
+      String url = Definitions.databaseUrl(config, database.getKey());
+      String tables =
+          String.join(
+              ", ", database.getValue().keySet().stream().map(CatalogCaptureJob::quoted).toList());
+      try (Connection c = PostgresConnectionProvider.open(config, url)) {
+        var exists = c.prepareStatement("SELECT 1 FROM pg_publication WHERE pubname = ?");
+        exists.setString(1, publication);
+        if (!exists.executeQuery().next()) {
+          c.createStatement().execute("CREATE PUBLICATION " + publication + " FOR TABLE " + tables);
+        } else {
+          c.createStatement().execute("ALTER PUBLICATION " + publication + " SET TABLE " + tables);
+        }
+      } catch (SQLException e) {
+        throw new IllegalStateException(
+            "cdc-catalog: cannot create the publication "
+                + publication
+                + " in "
+                + url
+                + ": "
+                + e.getMessage(),
+            e);
       }
-    } catch (SQLException e) {
-      throw new IllegalStateException(
-          "cdc-catalog: cannot create the publication "
-              + publication
-              + " in "
-              + config.get(DocumentOptions.CATALOG_URL)
-              + ": "
-              + e.getMessage(),
-          e);
     }
   }
 
@@ -132,42 +133,59 @@ public final class CatalogCaptureJob implements WeirJob {
   @Override
   public void build(StreamExecutionEnvironment env, WeirConfig config) {
     Properties debezium = new Properties();
-    debezium.setProperty("publication.name", config.get(CaptureOptions.CATALOG_PUBLICATION));
-    // Created by prepare() for the captured tables only (Debezium 1.9's own "filtered" creation
+    // The publication: created by prepare() for the captured tables only (Debezium 1.9's own
+    // "filtered" creation
     // finds no tables when run from Flink CDC's snapshot readers).
     debezium.setProperty("publication.autocreate.mode", "disabled");
     // Exact decimals and ISO timestamps, as Debezium Server and Kafka Connect users usually set.
     debezium.setProperty("decimal.handling.mode", "string");
+    // An interval as its ISO-8601 text: the default, microseconds, folds months and days into
+    // hours (-1 day 02:00 became -22 hours) and overflows past 292,000 years.
+    debezium.setProperty("interval.handling.mode", "string");
     // Debezium skips truncates by default ("t"): a truncated table would leave every document that
     // holds its rows in place without a word. Captured, each reaches the indexer (which
     // dead-letters it, naming the table) and the weirTruncates metric.
     debezium.setProperty("skipped.operations", "none");
     // Debezium 1.9's PostgreSQL connector also has its own switch, which skips them by default.
     debezium.setProperty("truncate.handling.mode", "include");
-    Map<String, List<String>> tables = capturedTables(config);
-    PostgresIncrementalSource<String> source =
-        CatalogSource.create(
-            config,
-            List.copyOf(tables.keySet()),
-            debezium,
-            new JsonDebeziumDeserializationSchema());
-    String prefix = config.get(DocumentOptions.CDC_TOPIC_PREFIX);
+    // One source per database (a slot reads one database), their events on one exactly-once sink.
+    Map<String, Map<String, List<String>>> databases = capturedTables(config);
+    String urlDatabase = DocumentOptions.database(config.get(DocumentOptions.CATALOG_URL));
+    // Slots and LSNs are the server's: one position stamps the snapshot reads of every database.
     long snapshotLsn = currentWalLsn(config);
-    env.fromSource(source, WatermarkStrategy.noWatermarks(), "catalog")
-        .uid(NAME + "-source")
-        .setParallelism(1) // one replication slot: one reader
-        .map(
-            new SlotMonitor(
-                config,
-                config.get(DocumentOptions.CATALOG_URL),
-                DocumentOptions.identifier(config, CaptureOptions.CATALOG_SLOT)))
-        .uid(NAME + "-slot")
-        .name("slot " + config.get(CaptureOptions.CATALOG_SLOT))
-        .setParallelism(1)
+    DataStream<String> changes = null;
+    for (Map.Entry<String, Map<String, List<String>>> database : databases.entrySet()) {
+      boolean several = databases.size() > 1;
+      Properties properties = new Properties();
+      properties.putAll(debezium);
+      properties.setProperty(
+          "publication.name", CaptureOptions.publication(config, database.getKey(), several));
+      String slot = CaptureOptions.slot(config, database.getKey(), several);
+      PostgresIncrementalSource<String> source =
+          CatalogSource.create(
+              config,
+              database.getKey(),
+              slot,
+              List.copyOf(database.getValue().keySet()),
+              properties,
+              new JsonDebeziumDeserializationSchema());
+      // The URL's database keeps the uids a capture of one database always had (and its state).
+      String suffix = database.getKey().equals(urlDatabase) ? "" : "-" + database.getKey();
+      DataStream<String> read =
+          env.fromSource(source, WatermarkStrategy.noWatermarks(), "catalog " + database.getKey())
+              .uid(NAME + "-source" + suffix)
+              .setParallelism(1) // one replication slot: one reader
+              .map(new SlotMonitor(config, config.get(DocumentOptions.CATALOG_URL), slot))
+              .uid(NAME + "-slot" + suffix)
+              .name("slot " + slot)
+              .setParallelism(1);
+      changes = changes == null ? read : changes.union(read);
+    }
+    changes
         .sinkTo(
             KafkaSinks.exactlyOnce(
                 config,
-                new TableTopics(prefix, tables, snapshotLsn),
+                new TableTopics(ChangeTopicNames.of(config), databases, snapshotLsn),
                 DeploymentNames.transactionalIdPrefix(config, NAME, "")))
         .uid(NAME + "-topics")
         .name("cdc.catalog.*");
@@ -176,14 +194,17 @@ public final class CatalogCaptureJob implements WeirJob {
   /** Each change event to its table's topic. */
   static final class TableTopics implements KafkaRecordSerializationSchema<String> {
     private static final long serialVersionUID = 1L;
-    private final String prefix;
-    private final Map<String, List<String>> keyColumns;
+    private final ChangeTopicNames topics;
+    private final Map<String, Map<String, List<String>>> keyColumns;
     private final long snapshotLsn;
 
-    TableTopics(String prefix, Map<String, List<String>> keyColumns, long snapshotLsn) {
-      this.prefix = prefix;
-      this.keyColumns = new LinkedHashMap<>(keyColumns);
+    TableTopics(
+        ChangeTopicNames topics,
+        Map<String, Map<String, List<String>>> keyColumns,
+        long snapshotLsn) {
+      this.topics = topics;
       this.snapshotLsn = snapshotLsn;
+      this.keyColumns = new LinkedHashMap<>(keyColumns);
     }
 
     private transient Counter truncates;
@@ -203,7 +224,7 @@ public final class CatalogCaptureJob implements WeirJob {
     @Override
     public ProducerRecord<byte[], byte[]> serialize(
         String json, KafkaSinkContext context, Long timestamp) {
-      ProducerRecord<byte[], byte[]> record = record(prefix, keyColumns, json, snapshotLsn);
+      ProducerRecord<byte[], byte[]> record = record(topics, keyColumns, json, snapshotLsn);
       if (truncates != null && isTruncate(record)) {
         truncates.inc();
       }
@@ -228,11 +249,11 @@ public final class CatalogCaptureJob implements WeirJob {
   }
 
   /**
-   * A change event on its table's topic ({@code <prefix><table>}, or {@code
-   * <prefix><schema>.<table>} outside {@code public}), keyed by the row's key columns as Debezium
-   * keys it ({@code {"id": 42}}), so that the changes of one row stay in order on one partition. A
-   * truncate has no row: Debezium gives it no key, which a compacted topic refuses; it is keyed
-   * {@code "TRUNCATE <schema>.<table>"}, a JSON string that no row's key (an object) can equal.
+   * A change event on its table's topic ({@link ChangeTopicNames}; {@code keyColumns} by database,
+   * then {@code schema.table}), keyed by the row's key columns as Debezium keys it ({@code {"id":
+   * 42}}), so that the changes of one row stay in order on one partition. A truncate has no row:
+   * Debezium gives it no key, which a compacted topic refuses; it is keyed {@code "TRUNCATE
+   * <schema>.<table>"}, a JSON string that no row's key (an object) can equal.
    *
    * <p>A snapshot read ({@code op = r}) comes from Flink CDC without a log position ({@code
    * source.lsn} 0): it gets {@code snapshotLsn}, the server's WAL position before the capture
@@ -242,7 +263,10 @@ public final class CatalogCaptureJob implements WeirJob {
    * over the read.
    */
   static ProducerRecord<byte[], byte[]> record(
-      String prefix, Map<String, List<String>> keyColumns, String json, long snapshotLsn) {
+      ChangeTopicNames topics,
+      Map<String, Map<String, List<String>>> keyColumns,
+      String json,
+      long snapshotLsn) {
     try {
       JsonNode event = Json.mapper().readTree(json);
       String op = event.path("op").asText();
@@ -253,19 +277,25 @@ public final class CatalogCaptureJob implements WeirJob {
       JsonNode row = op.equals("d") ? event.path("before") : event.path("after");
       String schema = event.path("source").path("schema").asText("public");
       String table = event.path("source").path("table").asText();
+      String database = event.path("source").path("db").asText(topics.urlDatabase());
       JsonNode key;
       if (op.equals("t")) {
         key = Json.mapper().getNodeFactory().textNode("TRUNCATE " + schema + "." + table);
       } else {
         ObjectNode columns = Json.mapper().createObjectNode();
-        for (String column : keyColumns.getOrDefault(schema + "." + table, List.of("id"))) {
+        List<String> keys =
+            keyColumns
+                .getOrDefault(database, Map.of())
+                .getOrDefault(schema + "." + table, List.of("id"));
+        for (String column : keys) {
           columns.set(column, row.path(column));
         }
         key = columns;
       }
-      String topic = "public".equals(schema) ? prefix + table : prefix + schema + "." + table;
       return new ProducerRecord<>(
-          topic, Json.mapper().writeValueAsBytes(key), json.getBytes(StandardCharsets.UTF_8));
+          topics.topic(database, schema, table),
+          Json.mapper().writeValueAsBytes(key),
+          json.getBytes(StandardCharsets.UTF_8));
     } catch (IOException e) {
       throw new IllegalStateException("Debezium produced invalid JSON: " + json, e);
     }
@@ -296,11 +326,20 @@ public final class CatalogCaptureJob implements WeirJob {
   }
 
   /**
-   * Drops the job's replication slot (cancelling the job does not: an abandoned slot keeps WAL
-   * forever). It stays active about a second after the job stops, so this retries.
+   * Drops the job's replication slots, one per database (cancelling the job does not: an abandoned
+   * slot keeps WAL forever). A slot stays active about a second after the job stops, so this
+   * retries.
    */
   public static void dropSlot(WeirConfig config) throws Exception {
-    String slot = config.get(CaptureOptions.CATALOG_SLOT);
+    Set<String> databases = new LinkedHashSet<>();
+    Definitions.specs(config).forEach(spec -> databases.add(spec.database()));
+    for (String database : databases) {
+      dropSlot(config, CaptureOptions.slot(config, database, databases.size() > 1));
+    }
+  }
+
+  private static void dropSlot(WeirConfig config, String slot) throws Exception {
+    // Slots are the server's: any database of it sees them all.
     String url = config.get(DocumentOptions.CATALOG_URL);
     SQLException last = null;
     for (int attempt = 0; attempt < 20; attempt++) {

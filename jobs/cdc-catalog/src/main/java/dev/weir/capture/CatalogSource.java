@@ -37,15 +37,18 @@ final class CatalogSource {
       List.of("sslmode", "sslrootcert", "sslcert", "sslkey"); // sslpassword: refused by WeirConfig
 
   /**
-   * Captures {@code tables} ({@code schema.table}) of the database of {@link
-   * SearchIndexOptions#CATALOG_URL} through the job's slot and publication.
+   * Captures {@code tables} ({@code schema.table}) of {@code database} on the server of {@link
+   * DocumentOptions#CATALOG_URL} through the replication slot {@code slot} (and the publication in
+   * {@code debezium}).
    */
   static <T> PostgresIncrementalSource<T> create(
       WeirConfig config,
+      String database,
+      String slot,
       List<String> tables,
       Properties debezium,
       DebeziumDeserializationSchema<T> deserializer) {
-    ConfigFactory factory = configFactory(config, tables, debezium);
+    ConfigFactory factory = configFactory(config, database, slot, tables, debezium);
     return new PostgresIncrementalSource<>(
         factory, deserializer, new PostgresOffsetFactory(), new Dialect(factory));
   }
@@ -55,7 +58,8 @@ final class CatalogSource {
    * apply them (each hands its value to the config factory), on the factory below instead of Flink
    * CDC's.
    */
-  static ConfigFactory configFactory(WeirConfig config, List<String> tables, Properties debezium) {
+  static ConfigFactory configFactory(
+      WeirConfig config, String database, String slot, List<String> tables, Properties debezium) {
     String url = config.get(DocumentOptions.CATALOG_URL);
     URI catalog = URI.create(url.substring("jdbc:".length()));
     Properties properties = new Properties();
@@ -64,12 +68,12 @@ final class CatalogSource {
     ConfigFactory factory = new ConfigFactory(config);
     factory.hostname(catalog.getHost());
     factory.port(catalog.getPort() < 0 ? 5432 : catalog.getPort());
-    factory.database(catalog.getPath().substring(1));
+    factory.database(database);
     factory.schemaList(
         tables.stream().map(t -> t.substring(0, t.indexOf('.'))).distinct().toArray(String[]::new));
     factory.tableList(tables.toArray(String[]::new));
     factory.username(config.get(WeirOptions.POSTGRES_USER));
-    factory.slotName(DocumentOptions.identifier(config, CaptureOptions.CATALOG_SLOT));
+    factory.slotName(slot);
     factory.decodingPluginName("pgoutput");
     factory.debeziumProperties(properties);
     factory.startupOptions(StartupOptions.initial());

@@ -3,6 +3,7 @@ package dev.weir.capture;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.weir.documents.ChangeTopicNames;
 import dev.weir.schema.Json;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -12,14 +13,18 @@ import org.junit.jupiter.api.Test;
 
 class CatalogCaptureJobTest {
 
-  private static final Map<String, List<String>> KEYS =
-      Map.of("public.book_author", List.of("book_isbn", "author_id"));
+  private static final ChangeTopicNames TOPICS = new ChangeTopicNames("cdc.", "shop");
+
+  private static final Map<String, Map<String, List<String>>> KEYS =
+      Map.of(
+          "shop", Map.of("public.book_author", List.of("book_isbn", "author_id")),
+          "library", Map.of("public.book_author", List.of("book_id", "author_id")));
 
   @Test
   void aRowChangeIsKeyedByItsKeyColumns() {
     ProducerRecord<byte[], byte[]> record =
         CatalogCaptureJob.record(
-            "cdc.",
+            TOPICS,
             KEYS,
             "{\"op\":\"d\",\"before\":{\"book_isbn\":\"b-1\",\"author_id\":\"a-1\"},\"after\":null,"
                 + "\"source\":{\"schema\":\"public\",\"table\":\"book_author\",\"lsn\":7}}",
@@ -27,6 +32,22 @@ class CatalogCaptureJobTest {
     assertThat(record.topic()).isEqualTo("cdc.book_author");
     assertThat(new String(record.key(), StandardCharsets.UTF_8))
         .isEqualTo("{\"book_isbn\":\"b-1\",\"author_id\":\"a-1\"}");
+  }
+
+  /** A table of another database than the catalog URL's: its topic and key are its database's. */
+  @Test
+  void aChangeOfAnotherDatabaseGoesToItsDatabasesTopic() {
+    ProducerRecord<byte[], byte[]> record =
+        CatalogCaptureJob.record(
+            TOPICS,
+            KEYS,
+            "{\"op\":\"c\",\"after\":{\"book_id\":1,\"author_id\":2,\"x\":3},"
+                + "\"source\":{\"db\":\"library\",\"schema\":\"public\","
+                + "\"table\":\"book_author\",\"lsn\":7}}",
+            1000);
+    assertThat(record.topic()).isEqualTo("cdc.library.public.book_author");
+    assertThat(new String(record.key(), StandardCharsets.UTF_8))
+        .isEqualTo("{\"book_id\":1,\"author_id\":2}");
   }
 
   /**
@@ -37,7 +58,7 @@ class CatalogCaptureJobTest {
   void aTruncateIsKeyedByItsTableAsAJsonString() {
     ProducerRecord<byte[], byte[]> record =
         CatalogCaptureJob.record(
-            "cdc.",
+            TOPICS,
             KEYS,
             "{\"before\":null,\"after\":null,\"source\":{\"schema\":\"library\","
                 + "\"table\":\"book_author\",\"lsn\":9},\"op\":\"t\",\"ts_ms\":1}",
@@ -61,9 +82,9 @@ class CatalogCaptureJobTest {
     String change =
         read.replace("\"op\":\"r\"", "\"op\":\"u\"").replace("\"lsn\":0", "\"lsn\":5000");
 
-    assertThat(lsn(CatalogCaptureJob.record("cdc.", KEYS, read, 4242))).isEqualTo(4242);
-    assertThat(lsn(CatalogCaptureJob.record("cdc.", KEYS, change, 4242))).isEqualTo(5000);
-    assertThat(new String(CatalogCaptureJob.record("cdc.", KEYS, change, 4242).value(), UTF_8))
+    assertThat(lsn(CatalogCaptureJob.record(TOPICS, KEYS, read, 4242))).isEqualTo(4242);
+    assertThat(lsn(CatalogCaptureJob.record(TOPICS, KEYS, change, 4242))).isEqualTo(5000);
+    assertThat(new String(CatalogCaptureJob.record(TOPICS, KEYS, change, 4242).value(), UTF_8))
         .as("a change is sent as it came")
         .isEqualTo(change);
   }

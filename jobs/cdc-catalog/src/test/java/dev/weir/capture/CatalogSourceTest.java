@@ -49,15 +49,13 @@ class CatalogSourceTest {
       throws Exception {
     WeirConfig config =
         WeirConfig.from(
-            Map.of(
-                "catalog.postgres.url",
-                "jdbc:postgresql://db:6543/shop?sslmode=verify-full",
-                "catalog.slot",
-                "shop_slot"),
+            Map.of("catalog.postgres.url", "jdbc:postgresql://db:6543/shop?sslmode=verify-full"),
             Map.of("PGPASSWORD", "client-secret-4711", "PGUSER", "capture"));
     PostgresIncrementalSource<String> source =
         CatalogSource.create(
             config,
+            "shop",
+            "shop_slot",
             List.of("public.product"),
             new Properties(),
             new JsonDebeziumDeserializationSchema());
@@ -92,12 +90,20 @@ class CatalogSourceTest {
     debezium.setProperty("decimal.handling.mode", "string");
 
     PostgresSourceConfig made =
-        CatalogSource.configFactory(config, List.of("public.product", "public.brand"), debezium)
+        CatalogSource.configFactory(
+                config,
+                "library",
+                "weir_library",
+                List.of("public.product", "public.brand"),
+                debezium)
             .create(0);
 
     assertThat(made.getHostname()).isEqualTo("db");
     assertThat(made.getPort()).isEqualTo(5432);
-    assertThat(made.getDatabaseList()).containsExactly("shop");
+    assertThat(made.getDatabaseList())
+        .as("the definition's, not the URL's")
+        .containsExactly("library");
+    assertThat(made.getDbzProperties()).containsEntry("slot.name", "weir_library");
     assertThat(made.getTableList()).containsExactly("public.product", "public.brand");
     assertThat(made.getUsername()).isEqualTo("capture");
     assertThat(made.getPassword()).isEqualTo("secret-4711");

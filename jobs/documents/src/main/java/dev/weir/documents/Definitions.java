@@ -19,8 +19,10 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -63,6 +65,8 @@ public final class Definitions {
     }
     ObjectNode document = (ObjectNode) file.get(0);
     document.put("index", config.get(DocumentOptions.ALIAS));
+    // weir's own document reads whatever database the URL names.
+    document.put("database", DocumentOptions.database(config.get(DocumentOptions.CATALOG_URL)));
     for (JsonNode child : document.path("nodes").path("children")) {
       if (child.path("weir").has("topic")) {
         ((ObjectNode) child.get("weir")).put("topic", config.get(DocumentOptions.PRICING_TOPIC));
@@ -72,36 +76,50 @@ public final class Definitions {
   }
 
   /**
-   * The documents of {@link #specs}, planned against the catalog of the source database ({@link
-   * SearchIndexOptions#CATALOG_URL}); a definition that does not fit it is refused here, with the
-   * node named, before any job starts.
+   * The documents of {@link #specs}, each planned against the catalog of its {@code database} on
+   * the server of {@link DocumentOptions#CATALOG_URL} ({@link #databaseUrl}); a definition that
+   * does not fit it is refused here, with the node named, before any job starts.
    */
   public static List<DocumentPlan> plans(WeirConfig config) {
     String file = config.getOptional(DocumentOptions.DOCUMENTS).orElse(PRODUCTS_RESOURCE);
     List<DocumentSpec> specs = specs(config);
-    String url = config.get(DocumentOptions.CATALOG_URL);
-    try (Connection c = PostgresConnectionProvider.open(config, url)) {
-      PostgresCatalog catalog = new PostgresCatalog(c);
-      List<DocumentPlan> plans = new ArrayList<>();
-      for (DocumentSpec spec : specs) {
-        plans.add(DocumentPlanner.plan(spec, catalog));
-      }
-      return plans;
-    } catch (SQLException e) {
-      throw new DefinitionException(
-          file + ": cannot read the catalog of the source database " + url + ": " + e.getMessage());
+    Map<String, List<DocumentSpec>> byDatabase = new LinkedHashMap<>();
+    for (DocumentSpec spec : specs) {
+      byDatabase.computeIfAbsent(spec.database(), d -> new ArrayList<>()).add(spec);
     }
+    Map<DocumentSpec, DocumentPlan> plans = new LinkedHashMap<>();
+    for (Map.Entry<String, List<DocumentSpec>> database : byDatabase.entrySet()) {
+      String url = databaseUrl(config, database.getKey());
+      try (Connection c = PostgresConnectionProvider.open(config, url)) {
+        PostgresCatalog catalog = new PostgresCatalog(c);
+        for (DocumentSpec spec : database.getValue()) {
+          plans.put(spec, DocumentPlanner.plan(spec, catalog));
+        }
+      } catch (SQLException e) {
+        throw new DefinitionException(
+            file
+                + ": cannot read the catalog of the database '"
+                + database.getKey()
+                + "' at "
+                + url
+                + ": "
+                + e.getMessage());
+      }
+    }
+    return specs.stream().map(plans::get).toList();
   }
 
   /**
-   * The change topic of a declared table: {@code <prefix><table>}, or {@code
-   * <prefix><schema>.<table>} outside {@code public}.
+   * Where a definition's {@code database} is: {@link DocumentOptions#CATALOG_URL} naming it (the
+   * same server, user and parameters).
    */
-  public static String topic(WeirConfig config, DocumentPlan.Source source) {
-    String prefix = config.get(DocumentOptions.CDC_TOPIC_PREFIX);
-    return "public".equals(source.schema())
-        ? prefix + source.table()
-        : prefix + source.schema() + "." + source.table();
+  public static String databaseUrl(WeirConfig config, String database) {
+    return DocumentOptions.withDatabase(config.get(DocumentOptions.CATALOG_URL), database);
+  }
+
+  /** The change topic of a declared table ({@link ChangeTopicNames}). */
+  public static String topic(WeirConfig config, DocumentPlan plan, DocumentPlan.Source source) {
+    return ChangeTopicNames.of(config).topic(plan.database(), source.schema(), source.table());
   }
 
   /** Every topic the documents of {@code plans} read. */
@@ -109,24 +127,28 @@ public final class Definitions {
     Set<String> topics = new LinkedHashSet<>();
     for (DocumentPlan plan : plans) {
       for (DocumentPlan.Source source : plan.sources().values()) {
-        topics.add(source.isTopic() ? source.topic() : topic(config, source));
+        topics.add(source.isTopic() ? source.topic() : topic(config, plan, source));
       }
     }
     return List.copyOf(topics);
   }
 
-  /** The tables every plan reads, for the capture: {@code schema.table}. */
-  public static List<DocumentPlan.Source> tables(List<DocumentPlan> plans) {
-    List<DocumentPlan.Source> tables = new ArrayList<>();
-    Set<String> seen = new LinkedHashSet<>();
+  /**
+   * The tables the plans read, for the capture, by database: {@code schema.table} → its key columns
+   * (those of every node that reads it).
+   */
+  public static Map<String, Map<String, List<String>>> tablesByDatabase(List<DocumentPlan> plans) {
+    Map<String, Map<String, List<String>>> databases = new LinkedHashMap<>();
     for (DocumentPlan plan : plans) {
+      Map<String, List<String>> tables =
+          databases.computeIfAbsent(plan.database(), d -> new LinkedHashMap<>());
       for (DocumentPlan.Source source : plan.sources().values()) {
-        if (!source.isTopic() && seen.add(source.name())) {
-          tables.add(source);
+        if (!source.isTopic()) {
+          tables.putIfAbsent(source.name(), keyColumns(plan, source));
         }
       }
     }
-    return tables;
+    return databases;
   }
 
   /** The key columns of a table: those of every node that reads it. */

@@ -15,8 +15,10 @@ public final class DocumentOptions {
           .stringType()
           .defaultValue("jdbc:postgresql://127.0.0.1:15432/catalog")
           .withDescription(
-              "cdc-catalog: the catalog database to capture (user and password as postgres.*)."
-                  + " Env: CATALOG_JDBC_URL.");
+              "The source databases' server: each document is read and captured in the database"
+                  + " its definition names, on this server with these parameters; the bundled"
+                  + " products definition in this URL's database (user and password as"
+                  + " postgres.*). Env: CATALOG_JDBC_URL.");
 
   public static final ConfigOption<String> DOCUMENTS =
       ConfigOptions.key("search.documents")
@@ -52,6 +54,37 @@ public final class DocumentOptions {
               "The bundled products definition's Elasticsearch alias, which searches use and the"
                   + " job writes to (its first index: <alias>-v1); a definition file names its own"
                   + " (its index).");
+
+  /** The database of a PostgreSQL JDBC URL ({@code jdbc:postgresql://host:port/database?...}). */
+  public static String database(String url) {
+    int[] at = databaseAt(url);
+    return url.substring(at[0], at[1]);
+  }
+
+  /**
+   * {@code url} naming {@code database} instead of its own: the same server, user and parameters,
+   * where a definition's {@code database} is read and captured.
+   */
+  public static String withDatabase(String url, String database) {
+    int[] at = databaseAt(url);
+    return url.substring(0, at[0]) + database + url.substring(at[1]);
+  }
+
+  /** Where the database's name starts and ends in the URL. */
+  private static int[] databaseAt(String url) {
+    int hosts = url.indexOf("//");
+    int slash = hosts < 0 ? -1 : url.indexOf('/', hosts + 2);
+    if (!url.startsWith("jdbc:postgresql:") || slash < 0) {
+      throw new IllegalArgumentException(
+          CATALOG_URL.key()
+              + " '"
+              + url
+              + "' is not jdbc:postgresql://host[:port]/database: weir reads each document's"
+              + " database on its server");
+    }
+    int query = url.indexOf('?', slash);
+    return new int[] {slash + 1, query < 0 ? url.length() : query};
+  }
 
   /**
    * A PostgreSQL identifier weir names in SQL (a slot, a publication): lower-case letters, digits

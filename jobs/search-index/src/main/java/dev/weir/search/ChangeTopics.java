@@ -57,7 +57,7 @@ public final class ChangeTopics {
                   env,
                   config,
                   dlq,
-                  Definitions.topic(config, source),
+                  Definitions.topic(config, plan, source),
                   EventCodec.of(EventSchema.CDC_CATALOG, ChangeEvent.class),
                   new ChangeRows(
                       source,

@@ -32,7 +32,11 @@ final class CopyColumnType {
           "jsonb",
           "timestamp with time zone",
           "timestamp without time zone",
-          "date");
+          "date",
+          "time with time zone",
+          "time without time zone",
+          "interval",
+          "bytea");
 
   /** Other spellings PostgreSQL accepts, to the name format_type prints. */
   private static final Map<String, String> ALIASES =
@@ -51,7 +55,9 @@ final class CopyColumnType {
           Map.entry("char", "character"),
           Map.entry("bpchar", "character"),
           Map.entry("timestamptz", "timestamp with time zone"),
-          Map.entry("timestamp", "timestamp without time zone"));
+          Map.entry("timestamp", "timestamp without time zone"),
+          Map.entry("timetz", "time with time zone"),
+          Map.entry("time", "time without time zone"));
 
   /** {@code name(modifier) rest}, e.g. {@code timestamp(3) with time zone}. */
   private static final Pattern TYPE =
@@ -73,13 +79,16 @@ final class CopyColumnType {
     }
     String base = (m.group(1) + " " + m.group(3)).replaceAll("\\s+", " ").trim();
     base = ALIASES.getOrDefault(base, base);
-    if (!BUILT_IN.contains(base)) {
+    // An interval's fields (interval year to month) restrict what it holds, not how it is written.
+    if (!BUILT_IN.contains(base) && !base.startsWith("interval ")) {
       return "text" + array;
     }
     String modifier = m.group(2) == null ? "" : m.group(2).replace(" ", "");
-    if (base.startsWith("timestamp ")) {
-      // format_type puts the precision after "timestamp": timestamp(3) with time zone.
-      return "timestamp" + modifier + base.substring("timestamp".length()) + array;
+    for (String timed : new String[] {"timestamp", "time"}) {
+      if (base.startsWith(timed + " ")) {
+        // format_type puts the precision after the name: timestamp(3) with time zone.
+        return timed + modifier + base.substring(timed.length()) + array;
+      }
     }
     return base + modifier + array;
   }

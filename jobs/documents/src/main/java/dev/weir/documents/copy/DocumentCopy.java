@@ -288,7 +288,7 @@ public final class DocumentCopy implements Serializable {
 
   /**
    * The documents with {@code from <= doc_id < until} (a null bound: no bound), by doc_id.
-   * Timestamps are written in UTC: the session's time zone is set to UTC.
+   * Timestamps are written in UTC and intervals in ISO-8601: the session is set so.
    */
   public List<CopiedDocument> readRange(Connection c, String from, String until)
       throws SQLException {
@@ -370,9 +370,11 @@ public final class DocumentCopy implements Serializable {
     return hashes;
   }
 
+  /** The session writes timestamps in UTC and intervals in ISO-8601, as the join writes them. */
   private static void inUtc(Connection c) throws SQLException {
     try (Statement s = c.createStatement()) {
       s.execute("SET TIME ZONE 'UTC'");
+      s.execute("SET intervalstyle = 'iso_8601'");
     }
   }
 

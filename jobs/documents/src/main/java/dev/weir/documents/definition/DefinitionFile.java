@@ -2,12 +2,16 @@ package dev.weir.documents.definition;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.weir.documents.filter.RowFilter;
+import dev.weir.documents.filter.RowFilterParser;
+import dev.weir.documents.transform.JsonPath;
 import dev.weir.schema.EventSchema;
 import dev.weir.schema.Json;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -24,27 +28,28 @@ import java.util.regex.Pattern;
  * index, nodes}}; {@code nodes} an object, or a one-element list as older files have it), plus
  * weir's extensions, each under a key {@code "weir"}: on a document, {@code copy_table}; on a node,
  * {@code topic}, {@code version}, {@code types} and {@code event_schema} (a node fed by Kafka),
- * {@code path} (a path up a tree). PGSync keys weir does not apply ({@code setting}, {@code
- * plugins}, {@code routing}, {@code transform.concat}, ...) are refused, not silently ignored,
+ * {@code path} (a path up a tree), {@code where} (the rows it takes). PGSync's transforms are read
+ * by {@link TransformSpecs}, its JSON-path columns by {@link JsonPath}. PGSync keys weir does not
+ * apply ({@code setting}, {@code plugins}, {@code routing}, ...) are refused, not silently ignored,
  * unless they are empty; so is any other key weir does not read.
  */
 public final class DefinitionFile {
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_$]{0,62}");
-  private static final Set<String> DOCUMENT_KEYS = Set.of("database", "index", "nodes", "weir");
+  private static final Set<String> DOCUMENT_KEYS =
+      Set.of("database", "index", "nodes", "weir", "setting", "mapping");
 
   /** PGSync's keys that weir does not apply, and why: refused unless empty (null, [] or {}). */
   private static final Map<String, String> PGSYNC_ONLY =
       Map.of(
-          "setting", "PGSync's index settings, where weir sets its index's own",
-          "mapping", "PGSync's index mapping, where weir derives it (see transform.mapping)",
-          "mappings", "PGSync's index mapping, where weir derives it (see transform.mapping)",
-          "plugins", "PGSync's plugins, Python code that weir cannot run",
-          "pipeline", "PGSync's ingest pipeline, which weir does not send documents through",
-          "routing", "PGSync's shard routing, which weir does not do",
-          "replace", "PGSync's transform, which weir does not do",
-          "concat", "PGSync's transform, which weir does not do",
-          "move", "PGSync's transform, which weir does not do");
+          "mappings",
+          "PGSync's whole index mapping, where weir derives it (see mapping and transform.mapping)",
+          "plugins",
+          "PGSync's plugins, Python code that weir cannot run",
+          "pipeline",
+          "PGSync's ingest pipeline, which weir does not send documents through",
+          "routing",
+          "PGSync's shard routing, which weir does not do");
 
   private static final Set<String> NODE_KEYS =
       Set.of(
@@ -132,6 +137,7 @@ public final class DefinitionFile {
     if (nodes == null || !nodes.isObject()) {
       throw new DefinitionException(where + ": 'nodes' must be the root node (an object)");
     }
+    nodes = nodes.deepCopy();
     JsonNode weir = d.path("weir");
     unknownKeys(weir, Set.of("copy_table"), where + ", 'weir'");
     String copyTable = text(weir, "copy_table", where);
@@ -140,8 +146,15 @@ public final class DefinitionFile {
     }
     name(copyTable, where + ": weir.copy_table");
     try {
+      TransformSpecs.nest(nodes, nodes.path("label").asText(nodes.path("table").asText("nodes")));
       NodeSpec root = node(nodes, "nodes", null);
-      return new DocumentSpec(database, index, copyTable, root);
+      return new DocumentSpec(
+          database,
+          index,
+          copyTable,
+          root,
+          objects(d, "setting", where),
+          objects(d, "mapping", where));
     } catch (DefinitionException e) {
       throw new DefinitionException(where + ", " + e.getMessage());
     }
@@ -174,7 +187,7 @@ public final class DefinitionFile {
       schema = "public";
     }
     name(schema, "node '" + path + "': schema");
-    List<String> columns = names(n, "columns", path);
+    List<String> columns = columns(n, path);
     List<String> primaryKey = names(n, "primary_key", path);
 
     NodeSpec.Relationship relationship = null;
@@ -191,46 +204,31 @@ public final class DefinitionFile {
       relationship = relationship(r, path);
     }
 
-    Map<String, String> rename = new LinkedHashMap<>();
-    Map<String, JsonNode> mapping = new LinkedHashMap<>();
     JsonNode transform = n.get("transform");
     if (transform != null) {
-      unknownKeys(transform, Set.of("rename", "mapping"), "node '" + path + "': transform");
-      object(transform, "rename", "transform.rename", path)
-          .fields()
-          .forEachRemaining(
-              e -> {
-                if (!e.getValue().isTextual()) {
-                  throw DefinitionException.at(
-                      path, "transform.rename." + e.getKey() + " must be a field name");
-                }
-                name(e.getValue().asText(), "node '" + path + "': transform.rename." + e.getKey());
-                rename.put(e.getKey(), e.getValue().asText());
-              });
-      object(transform, "mapping", "transform.mapping", path)
-          .fields()
-          .forEachRemaining(
-              e -> {
-                if (!e.getValue().isObject()) {
-                  throw DefinitionException.at(
-                      path, "transform.mapping." + e.getKey() + " must be a mapping object");
-                }
-                mapping.put(e.getKey(), e.getValue());
-              });
+      unknownKeys(
+          transform,
+          Set.of("rename", "mapping", "replace", "concat", "move"),
+          "node '" + path + "': transform");
     }
+    NodeSpec.Transforms transforms = TransformSpecs.read(transform, path);
 
     NodeSpec.TopicSource topic = null;
     NodeSpec.PathSpec pathSpec = null;
+    RowFilter where = null;
     JsonNode weir = n.get("weir");
     if (weir != null) {
       unknownKeys(
           weir,
-          Set.of("topic", "version", "types", "event_schema", "path"),
+          Set.of("topic", "version", "types", "event_schema", "path", "where"),
           "node '" + path + "': weir");
       if (weir.has("path")) {
         pathSpec = pathSpec(weir.get("path"), path, root, relationship);
       }
-      if (weir.has("topic") || !weir.has("path")) {
+      if (weir.has("where")) {
+        where = where(weir.get("where"), path);
+      }
+      if (weir.has("topic") || !weir.has("path") && !weir.has("where")) {
         topic = topicSource(weir, path, root, primaryKey, relationship);
       } else {
         for (String key : List.of("version", "types", "event_schema")) {
@@ -269,11 +267,11 @@ public final class DefinitionFile {
         columns,
         label,
         relationship,
-        rename,
-        mapping,
+        transforms,
         primaryKey,
         topic,
         pathSpec,
+        where,
         List.copyOf(children));
   }
 
@@ -403,6 +401,82 @@ public final class DefinitionFile {
       throw DefinitionException.at(path, what + " must be an object");
     }
     return v;
+  }
+
+  /** A node's columns: names, or PGSync's JSON paths of a json column ({@code doc->a}). */
+  private static List<String> columns(JsonNode n, String path) {
+    JsonNode list = n.get("columns");
+    if (list == null || !list.isArray()) {
+      return names(n, "columns", path);
+    }
+    List<String> columns = new ArrayList<>();
+    for (JsonNode c : list) {
+      if (!c.isTextual()) {
+        throw DefinitionException.at(path, "'columns' must be a list of names");
+      }
+      if (JsonPath.isPath(c.asText())) {
+        try {
+          JsonPath.parse(c.asText());
+        } catch (IllegalArgumentException e) {
+          throw DefinitionException.at(path, "columns: " + e.getMessage());
+        }
+      } else {
+        name(c.asText(), "node '" + path + "': columns");
+      }
+      if (columns.contains(c.asText())) {
+        throw DefinitionException.at(path, "'columns' names '" + c.asText() + "' twice");
+      }
+      columns.add(c.asText());
+    }
+    return List.copyOf(columns);
+  }
+
+  /** A document's {@code setting} or {@code mapping}: an object of objects, or empty. */
+  private static Map<String, JsonNode> objects(JsonNode d, String key, String where) {
+    JsonNode v = d.get(key);
+    if (v == null || v.isNull()) {
+      return Map.of();
+    }
+    Map<String, JsonNode> entries = new LinkedHashMap<>();
+    if (v.isObject()) {
+      v.fields().forEachRemaining(e -> entries.put(e.getKey(), e.getValue().deepCopy()));
+    }
+    if (!v.isObject() || entries.values().stream().anyMatch(e -> !e.isObject())) {
+      throw new DefinitionException(
+          where + ": '" + key + "' must be an object of objects (name → settings), not " + v);
+    }
+    return Collections.unmodifiableMap(entries);
+  }
+
+  /** {@code weir.where}: a row filter, its syntax checked here, its columns when planned. */
+  private static RowFilter where(JsonNode text, String path) {
+    if (!text.isTextual() || text.asText().isBlank()) {
+      throw DefinitionException.at(
+          path, "weir.where must be a filter, e.g. \"deleted_at IS NULL\"");
+    }
+    try {
+      return RowFilterParser.parse(text.asText());
+    } catch (RowFilter.FilterException e) {
+      throw DefinitionException.at(
+          path,
+          "weir.where, at "
+              + e.position()
+              + ": "
+              + e.getMessage()
+              + " (in \""
+              + text.asText()
+              + "\")");
+    }
+  }
+
+  /** Refuses a name that is not a plain SQL name; {@code where} says whose. */
+  static void checkName(String name, String where) {
+    name(name, where);
+  }
+
+  /** Refuses keys of {@code n} weir does not read. */
+  static void checkKeys(JsonNode n, Set<String> known, String where) {
+    unknownKeys(n, known, where);
   }
 
   private static List<String> names(JsonNode n, String key, String path) {

@@ -1,6 +1,9 @@
 package dev.weir.documents.definition;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.weir.documents.filter.RowFilter;
+import dev.weir.documents.transform.Concat;
+import dev.weir.documents.transform.FieldTransform;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,9 +18,17 @@ import java.util.Map;
  * @param copyTable the Postgres copy's table
  * @param nodes root first
  * @param sources every table or topic a node reads, by {@link Source#name}
+ * @param setting index settings over weir's ({@link DocumentSpec#setting})
+ * @param mapping a root field → its mapping over the derived one ({@link DocumentSpec#mapping})
  */
 public record DocumentPlan(
-    String database, String index, String copyTable, List<Node> nodes, Map<String, Source> sources)
+    String database,
+    String index,
+    String copyTable,
+    List<Node> nodes,
+    Map<String, Source> sources,
+    Map<String, JsonNode> setting,
+    Map<String, JsonNode> mapping)
     implements Serializable {
 
   /** Fields of the copy and the Elasticsearch document that weir owns. */
@@ -56,8 +67,22 @@ public record DocumentPlan(
     }
   }
 
-  /** A column of a node as the document shows it. */
-  public record Field(String column, String name, String pgType) implements Serializable {
+  /**
+   * A field of a node as the document shows it: a column's value, or one PGSync's transforms make
+   * of it ({@code transform}: a JSON path, a replace), or a concat of the node's other fields
+   * ({@code concat}; {@code column} null).
+   *
+   * @param column the column the value is read from (a JSON path's json column); null for a concat
+   * @param pgType the column's type; {@code jsonb} for a JSON path, {@code text} for a concat
+   */
+  public record Field(
+      String column, String name, String pgType, FieldTransform transform, Concat concat)
+      implements Serializable {
+
+    public Field(String column, String name, String pgType) {
+      this(column, name, pgType, null, null);
+    }
+
     public ValueType type() {
       return ValueType.of(pgType);
     }
@@ -81,6 +106,7 @@ public record DocumentPlan(
    *     value after it
    * @param keyColumns the row key (primary key)
    * @param fields the columns the document takes
+   * @param filter the rows the node takes ({@code weir.where}), or null: all
    */
   public record Node(
       int id,
@@ -98,7 +124,8 @@ public record DocumentPlan(
       List<String> keyColumns,
       List<Field> fields,
       List<Integer> children,
-      Map<String, JsonNode> mapping)
+      Map<String, JsonNode> mapping,
+      RowFilter filter)
       implements Serializable {
 
     public boolean isRoot() {

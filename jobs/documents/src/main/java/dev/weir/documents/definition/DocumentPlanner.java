@@ -4,6 +4,7 @@ import dev.weir.documents.definition.DocumentPlan.Field;
 import dev.weir.documents.definition.DocumentPlan.Node;
 import dev.weir.documents.definition.DocumentPlan.Source;
 import dev.weir.documents.definition.TableInfo.ForeignKey;
+import dev.weir.documents.filter.RowFilter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -35,20 +36,36 @@ public final class DocumentPlanner {
   public static DocumentPlan plan(DocumentSpec document, SourceCatalog catalog) {
     DocumentPlanner planner = new DocumentPlanner(document, catalog);
     try {
-      planner.add(document.root(), -1, 0, List.of(), null);
+      planner.add(document.root(), document.root().label(), -1, 0, List.of(), null);
     } catch (DefinitionException e) {
       throw new DefinitionException("document '" + document.index() + "', " + e.getMessage());
+    }
+    Set<String> rootFields = new HashSet<>();
+    planner.nodes.get(0).fields().forEach(f -> rootFields.add(f.name()));
+    planner.nodes.get(0).children().forEach(c -> rootFields.add(planner.nodes.get(c).label()));
+    for (String field : document.mapping().keySet()) {
+      if (!rootFields.contains(field)) {
+        throw new DefinitionException(
+            "document '"
+                + document.index()
+                + "': mapping names '"
+                + field
+                + "', which is not a field of the document");
+      }
     }
     return new DocumentPlan(
         document.database(),
         document.index(),
         document.copyTable(),
         List.copyOf(planner.nodes),
-        Collections.unmodifiableMap(new LinkedHashMap<>(planner.sources)));
+        Collections.unmodifiableMap(new LinkedHashMap<>(planner.sources)),
+        document.setting(),
+        document.mapping());
   }
 
   /** Adds a node (and its children); returns its id. */
-  private int add(NodeSpec spec, int parent, int depth, List<String> ancestors, Edge edge) {
+  private int add(
+      NodeSpec spec, String label, int parent, int depth, List<String> ancestors, Edge edge) {
     TableInfo table = table(spec);
     List<String> key = spec.primaryKey().isEmpty() ? table.primaryKey() : spec.primaryKey();
     if (key.isEmpty()) {
@@ -59,33 +76,20 @@ public final class DocumentPlanner {
     requireColumns(spec.path(), table, key, "primary_key");
     List<String> columns =
         spec.columns().isEmpty() ? List.copyOf(table.columns().keySet()) : spec.columns();
-    requireColumns(spec.path(), table, columns, "columns");
-    for (String renamed : spec.rename().keySet()) {
-      if (!columns.contains(renamed)) {
-        throw DefinitionException.at(
-            spec.path(),
-            "transform.rename names '" + renamed + "', which is not among its columns");
-      }
-    }
+    List<Field> fields = NodeFields.of(spec, table, columns, labels(spec));
     if (spec.relationship() != null
         && spec.relationship().variant() == NodeSpec.Variant.SCALAR
-        && columns.size() != 1) {
+        && fields.size() != 1) {
       throw DefinitionException.at(
-          spec.path(), "a scalar variant takes exactly one column, not " + columns.size());
+          spec.path(), "a scalar variant takes exactly one column, not " + fields.size());
     }
-    List<Field> fields = new ArrayList<>();
     Set<String> names = new HashSet<>();
-    for (String column : columns) {
-      String name = spec.fieldOf(column);
-      if (!names.add(name)) {
-        throw DefinitionException.at(spec.path(), "two columns are written as '" + name + "'");
-      }
-      fields.add(new Field(column, name, table.columns().get(column)));
-    }
+    fields.forEach(f -> names.add(f.name()));
     for (NodeSpec child : spec.children()) {
-      if (!names.add(child.label())) {
+      if (!names.add(labelOf(spec, child))) {
         throw DefinitionException.at(
-            child.path(), "its label '" + child.label() + "' is also a column of " + spec.path());
+            child.path(),
+            "its label '" + labelOf(spec, child) + "' is also a field of " + spec.path());
       }
     }
     if (parent < 0) {
@@ -103,6 +107,7 @@ public final class DocumentPlanner {
             spec.path(), "transform.mapping names '" + field + "', which is not one of its fields");
       }
     }
+    RowFilter filter = bound(spec, table);
     String source = source(spec, table);
     int id = nodes.size();
     boolean many = edge != null && edge.many;
@@ -113,7 +118,7 @@ public final class DocumentPlanner {
     List<String> path = new ArrayList<>(ancestors);
     path.add(table.qualifiedName());
     for (NodeSpec child : spec.children()) {
-      children.add(addChild(child, table, id, depth + 1, path));
+      children.add(addChild(child, labelOf(spec, child), table, id, depth + 1, path));
     }
     if (spec.chain() != null) {
       if (!spec.children().isEmpty()) {
@@ -129,7 +134,7 @@ public final class DocumentPlanner {
       }
       sameTypes(spec.path(), table, up, table, key);
       if (spec.chain().maxDepth() > 1) {
-        children.add(addPathStep(spec, source, key, fields, id, depth + 1, 1));
+        children.add(addPathStep(spec, label, source, key, fields, filter, id, depth + 1, 1));
       }
     }
     nodes.set(
@@ -137,7 +142,7 @@ public final class DocumentPlanner {
         new Node(
             id,
             spec.path(),
-            spec.label(),
+            label,
             source,
             parent,
             depth,
@@ -150,11 +155,44 @@ public final class DocumentPlanner {
             key,
             List.copyOf(fields),
             List.copyOf(children),
-            Map.copyOf(spec.mapping())));
+            Map.copyOf(spec.mapping()),
+            filter));
     return id;
   }
 
   private record Edge(List<String> parentColumns, List<String> childColumns, boolean many) {}
+
+  /** A child's field in its parent: its label, or the parent's rename of it. */
+  private static String labelOf(NodeSpec parent, NodeSpec child) {
+    return parent.rename().getOrDefault(child.label(), child.label());
+  }
+
+  /** The fields of the node's children, by their labels as the file names them. */
+  private static Set<String> labels(NodeSpec spec) {
+    Set<String> labels = new HashSet<>();
+    spec.children().forEach(c -> labels.add(c.label()));
+    return labels;
+  }
+
+  /** The node's filter bound to its columns' types; its errors name the node and the position. */
+  private static RowFilter bound(NodeSpec spec, TableInfo table) {
+    if (spec.where() == null) {
+      return null;
+    }
+    try {
+      return spec.where().bind(table.columns());
+    } catch (RowFilter.FilterException e) {
+      throw DefinitionException.at(
+          spec.path(),
+          "weir.where, at "
+              + e.position()
+              + ": "
+              + e.getMessage()
+              + " (read as: "
+              + spec.where()
+              + ")");
+    }
+  }
 
   /**
    * One more row up a path: the same table, joined on {@code parent row's path columns = this row's
@@ -162,9 +200,11 @@ public final class DocumentPlanner {
    */
   private int addPathStep(
       NodeSpec spec,
+      String label,
       String source,
       List<String> key,
       List<Field> fields,
+      RowFilter filter,
       int parent,
       int depth,
       int step) {
@@ -172,14 +212,15 @@ public final class DocumentPlanner {
     nodes.add(null);
     List<Integer> children =
         step + 1 < spec.chain().maxDepth()
-            ? List.of(addPathStep(spec, source, key, fields, id, depth + 1, step + 1))
+            ? List.of(
+                addPathStep(spec, label, source, key, fields, filter, id, depth + 1, step + 1))
             : List.of();
     nodes.set(
         id,
         new Node(
             id,
             spec.path() + "^" + step,
-            spec.label(),
+            label,
             source,
             parent,
             depth,
@@ -192,13 +233,19 @@ public final class DocumentPlanner {
             key,
             List.copyOf(fields),
             children,
-            Map.of()));
+            Map.of(),
+            filter));
     return id;
   }
 
   /** A child, directly or through a link table (a node of its own between the two). */
   private int addChild(
-      NodeSpec child, TableInfo parent, int parentId, int depth, List<String> ancestors) {
+      NodeSpec child,
+      String label,
+      TableInfo parent,
+      int parentId,
+      int depth,
+      List<String> ancestors) {
     NodeSpec.Relationship r = child.relationship();
     boolean many = r.type() == NodeSpec.Type.ONE_TO_MANY;
     TableInfo childTable = table(child);
@@ -220,7 +267,7 @@ public final class DocumentPlanner {
         edge = foreignKey(child.path(), parent, childTable, many);
       }
       sameTypes(child.path(), parent, edge.parentColumns, childTable, edge.childColumns);
-      return add(child, parentId, depth, ancestors, edge);
+      return add(child, label, parentId, depth, ancestors, edge);
     }
     // parent ← link → child: the link table is a node between them.
     String linkName = r.throughTables().get(0);
@@ -235,6 +282,7 @@ public final class DocumentPlanner {
     int childId =
         add(
             child,
+            label,
             linkId,
             depth + 1,
             ancestors,
@@ -245,7 +293,7 @@ public final class DocumentPlanner {
         new Node(
             linkId,
             child.path() + "#" + link.table(),
-            child.label(),
+            label,
             linkSource,
             parentId,
             depth,
@@ -258,7 +306,8 @@ public final class DocumentPlanner {
             link.primaryKey().isEmpty() ? List.copyOf(link.columns().keySet()) : link.primaryKey(),
             List.of(),
             List.of(childId),
-            Map.of()));
+            Map.of(),
+            null));
     return linkId;
   }
 
@@ -456,8 +505,7 @@ public final class DocumentPlanner {
         + (ValueType.isArray(pgType) ? "[]" : "");
   }
 
-  private static void requireColumns(
-      String path, TableInfo table, List<String> columns, String what) {
+  static void requireColumns(String path, TableInfo table, List<String> columns, String what) {
     for (String column : columns) {
       if (!table.columns().containsKey(column)) {
         throw DefinitionException.at(

@@ -21,14 +21,25 @@ public enum ValueType {
   TEXT("text"),
   /** uuid, char(n), enums, anything else: an exact string. */
   KEYWORD("keyword"),
-  /** json, jsonb: the JSON value (an object is indexed as a flattened field). */
-  JSON("flattened"),
+  /**
+   * json, jsonb: the JSON value, of any shape; kept in {@code _source} unindexed unless the
+   * definition maps it (a {@code flattened} field takes objects only).
+   */
+  JSON("object"),
   /** timestamp with time zone: ISO-8601 in UTC. */
   TIMESTAMPTZ("date"),
   /** timestamp without time zone: ISO-8601 local date-time. */
   TIMESTAMP("date"),
-  /** date: ISO-8601 date. */
-  DATE("date");
+  /** date: ISO-8601 date, as PostgreSQL writes it (a year past 9999, {@code BC}, infinity). */
+  DATE("date"),
+  /** time without time zone: {@code 13:14:15.5}, as PostgreSQL writes it. */
+  TIME("keyword"),
+  /** time with time zone: in UTC, {@code 11:14:15.5Z}. */
+  TIMETZ("keyword"),
+  /** interval: ISO-8601, as PostgreSQL's iso_8601 style writes it ({@code P1Y2M3DT4H5M6.5S}). */
+  INTERVAL("keyword"),
+  /** bytea: PostgreSQL's hex form, {@code \x0102ff}. */
+  BYTEA("keyword");
 
   /** The Elasticsearch field type a column of this type is mapped to. */
   public final String elasticsearchType;
@@ -62,8 +73,28 @@ public enum ValueType {
       case "timestamp with time zone", "timestamptz" -> TIMESTAMPTZ;
       case "timestamp without time zone", "timestamp" -> TIMESTAMP;
       case "date" -> DATE;
-      default -> KEYWORD;
+      case "time without time zone", "time" -> TIME;
+      case "time with time zone", "timetz" -> TIMETZ;
+      case "bytea" -> BYTEA;
+      default -> base.startsWith("interval") ? INTERVAL : KEYWORD;
     };
+  }
+
+  /**
+   * The fractional digits of a time or timestamp type, {@code timestamp(3) without time zone} → 3;
+   * 6 (PostgreSQL's default, microseconds) when it names none.
+   */
+  public static int precision(String pgType) {
+    int open = pgType.indexOf('(');
+    int close = pgType.indexOf(')', open + 1);
+    if (open < 0 || close < 0) {
+      return 6;
+    }
+    try {
+      return Integer.parseInt(pgType.substring(open + 1, close).trim());
+    } catch (NumberFormatException e) {
+      return 6;
+    }
   }
 
   /** Whether the type is an array of values ({@code text[]}). */

@@ -64,12 +64,24 @@ public final class DocumentIndex implements Serializable {
    */
   static ObjectNode mappingOf(DocumentPlan plan) {
     ObjectNode body = Json.mapper().createObjectNode();
-    body.putObject("settings")
-        .put("number_of_shards", 1)
-        .put("number_of_replicas", 0)
-        .put("index.gc_deletes", "1h");
+    ObjectNode settings =
+        body.putObject("settings")
+            .put("number_of_shards", 1)
+            .put("number_of_replicas", 0)
+            .put("index.gc_deletes", "1h");
+    // The definition's own (PGSync's setting: analyzers, tokenizers), as Elasticsearch nests them.
+    plan.setting().forEach((name, value) -> settings.set(name, value.deepCopy()));
     ObjectNode mappings = body.putObject("mappings").put("dynamic", "strict");
     ObjectNode properties = properties(plan, plan.root());
+    // PGSync's document mapping over the derived one, key by key ("type": "nested" on an object
+    // keeps its properties).
+    plan.mapping()
+        .forEach(
+            (field, given) -> {
+              ObjectNode merged = ((ObjectNode) properties.get(field)).deepCopy();
+              given.fields().forEachRemaining(e -> merged.set(e.getKey(), e.getValue().deepCopy()));
+              properties.set(field, withTermLimit(merged));
+            });
     // The hash is compared by the backfill, never searched.
     properties
         .putObject(DocumentPlan.CONTENT_HASH)
@@ -109,7 +121,13 @@ public final class DocumentIndex implements Serializable {
     return object;
   }
 
-  /** A column's mapping from its type (an array maps as its element). */
+  /**
+   * A column's mapping from its type (an array maps as its element). Where a value of the column's
+   * type may be one the field type cannot hold (a numeric beyond a double or NaN, a date of year
+   * 10000 or BC or infinity), the field ignores it: the value stays in {@code _source}, unindexed,
+   * rather than the whole document being refused. A json or jsonb value of any shape is kept in
+   * {@code _source} unindexed, unless the definition maps it (as {@code flattened}, for objects).
+   */
   private static ObjectNode fieldMapping(Field f) {
     ValueType type = f.type();
     ObjectNode mapping = Json.mapper().createObjectNode().put("type", type.elasticsearchType);
@@ -122,7 +140,9 @@ public final class DocumentIndex implements Serializable {
               .put("type", "keyword")
               .put("ignore_above", 256);
       // Longer values would make Elasticsearch refuse the whole document.
-      case KEYWORD -> mapping.put("ignore_above", 1024);
+      case KEYWORD, TIME, TIMETZ, INTERVAL, BYTEA -> mapping.put("ignore_above", 1024);
+      case DECIMAL, FLOAT, DATE, TIMESTAMP, TIMESTAMPTZ -> mapping.put("ignore_malformed", true);
+      case JSON -> mapping.put("enabled", false);
       default -> {}
     }
     return mapping;

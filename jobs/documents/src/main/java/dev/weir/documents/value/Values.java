@@ -4,18 +4,11 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import dev.weir.common.postgres.Timestamps;
 import dev.weir.documents.definition.ValueType;
-import dev.weir.schema.IsoInstant;
 import dev.weir.schema.Json;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
+import java.time.DateTimeException;
 import java.util.List;
 import java.util.Map;
 
@@ -54,7 +47,8 @@ public final class Values {
       String element = pgType.trim().substring(0, pgType.trim().length() - 2);
       ArrayNode array = NODES.arrayNode(list.size());
       for (Object v : list) {
-        array.add(normalize(column, v, element));
+        // A multidimensional array's type names one dimension (int[][] is integer[]).
+        array.add(normalize(column, v, v instanceof List<?> ? pgType : element));
       }
       return array;
     }
@@ -64,30 +58,22 @@ public final class Values {
       value =
           switch (type) {
             case INTEGER -> NODES.numberNode(integer(raw));
-            case DECIMAL -> NODES.numberNode(decimal(raw));
-            case FLOAT ->
-                raw instanceof Number n
-                    ? NODES.numberNode(n.doubleValue())
-                    : NODES.textNode(raw.toString());
+            case DECIMAL -> decimal(raw);
+            case FLOAT -> floating(raw);
             case BOOLEAN -> NODES.booleanNode(bool(raw));
             case TEXT, KEYWORD -> NODES.textNode(raw.toString());
             case JSON -> json(raw);
-            case TIMESTAMPTZ -> NODES.textNode(timestamptz(raw));
-            case TIMESTAMP -> NODES.textNode(timestamp(raw));
-            case DATE -> NODES.textNode(date(raw));
+            case TIMESTAMPTZ -> NODES.textNode(PgText.timestamptz(raw));
+            case TIMESTAMP -> NODES.textNode(PgText.timestamp(raw, pgType));
+            case DATE -> NODES.textNode(PgText.date(raw));
+            case TIME -> NODES.textNode(PgText.time(raw, pgType));
+            case TIMETZ -> NODES.textNode(PgText.timetz(raw));
+            case INTERVAL -> NODES.textNode(PgText.interval(raw));
+            case BYTEA -> NODES.textNode(PgText.bytea(raw));
           };
-    } catch (IllegalArgumentException | ArithmeticException | DateTimeParseException e) {
+    } catch (IllegalArgumentException | ArithmeticException | DateTimeException e) {
       throw new IllegalArgumentException(
           "'" + column + "' is not " + article(type) + ": " + brief(raw), e);
-    }
-    if (type == ValueType.JSON && objectDepth(value) > FLATTENED_DEPTH_LIMIT) {
-      throw new IllegalArgumentException(
-          "'"
-              + column
-              + "' nests objects "
-              + objectDepth(value)
-              + " deep; its index field (flattened) takes at most "
-              + FLATTENED_DEPTH_LIMIT);
     }
     if (hasNul(value)) {
       // PostgreSQL's text and jsonb take no U+0000: the copy's write would fail on every retry.
@@ -102,6 +88,15 @@ public final class Values {
    * of those (Elasticsearch refuses a number, a text or a list of them there).
    */
   public static void checkFlattened(String column, JsonNode value) {
+    if (objectDepth(value) > FLATTENED_DEPTH_LIMIT) {
+      throw new IllegalArgumentException(
+          "'"
+              + column
+              + "' nests objects "
+              + objectDepth(value)
+              + " deep; its index field (flattened) takes at most "
+              + FLATTENED_DEPTH_LIMIT);
+    }
     if (!takenByFlattened(value)) {
       throw new IllegalArgumentException(
           "'"
@@ -166,9 +161,34 @@ public final class Values {
     return i.longValue();
   }
 
-  private static BigDecimal decimal(Object raw) {
+  /** Exact, without trailing zeros; NaN and ±Infinity (numeric has them) as PostgreSQL's text. */
+  private static JsonNode decimal(Object raw) {
+    if (raw instanceof String s && PgText.isNonFinite(s.trim())) {
+      return NODES.textNode(s.trim());
+    }
     BigDecimal d = raw instanceof BigDecimal b ? b : new BigDecimal(raw.toString().trim());
-    return new BigDecimal(d.stripTrailingZeros().toPlainString());
+    return NODES.numberNode(new BigDecimal(d.stripTrailingZeros().toPlainString()));
+  }
+
+  /**
+   * real, double precision: a number; NaN and ±Infinity as PostgreSQL's text ({@code to_jsonb}).
+   */
+  private static JsonNode floating(Object raw) {
+    double d;
+    if (raw instanceof Number n) {
+      d = n.doubleValue();
+    } else if (PgText.isNonFinite(raw.toString().trim())) {
+      return NODES.textNode(raw.toString().trim());
+    } else {
+      d = Double.parseDouble(raw.toString().trim());
+    }
+    if (Double.isNaN(d)) {
+      return NODES.textNode("NaN");
+    }
+    if (Double.isInfinite(d)) {
+      return NODES.textNode(d > 0 ? "Infinity" : "-Infinity");
+    }
+    return NODES.numberNode(d);
   }
 
   private static boolean bool(Object raw) {
@@ -199,61 +219,6 @@ public final class Values {
     throw new IllegalArgumentException("not JSON");
   }
 
-  /** Years Elasticsearch's date and PostgreSQL's timestamptz both take, written the same way. */
-  private static String checkedYear(String iso, int year) {
-    Timestamps.checkedYear(year);
-    return iso;
-  }
-
-  static String timestamptz(Object raw) {
-    Instant instant;
-    if (raw instanceof Number n) {
-      long x = n.longValue();
-      // Debezium's MicroTimestamp vs Kafka Connect's Timestamp (milliseconds).
-      instant =
-          Math.abs(x) > 100_000_000_000_000L
-              ? Instant.ofEpochSecond(
-                  Math.floorDiv(x, 1_000_000), Math.floorMod(x, 1_000_000) * 1_000L)
-              : Instant.ofEpochMilli(x);
-    } else {
-      String s = raw.toString().trim().replace(' ', 'T');
-      instant = IsoInstant.parse(s);
-      if (instant == null) {
-        instant = OffsetDateTime.parse(s.endsWith("Z") || hasOffset(s) ? s : s + "Z").toInstant();
-      }
-    }
-    return checkedYear(instant.toString(), instant.atOffset(ZoneOffset.UTC).getYear());
-  }
-
-  private static boolean hasOffset(String s) {
-    int t = s.indexOf('T');
-    return t > 0 && (s.indexOf('+', t) > 0 || s.indexOf('-', t) > 0);
-  }
-
-  static String timestamp(Object raw) {
-    LocalDateTime time;
-    if (raw instanceof Number n) {
-      long x = n.longValue();
-      Instant i =
-          Math.abs(x) > 100_000_000_000_000L
-              ? Instant.ofEpochSecond(
-                  Math.floorDiv(x, 1_000_000), Math.floorMod(x, 1_000_000) * 1_000L)
-              : Instant.ofEpochMilli(x);
-      time = LocalDateTime.ofInstant(i, ZoneOffset.UTC);
-    } else {
-      time = LocalDateTime.parse(raw.toString().trim().replace(' ', 'T'));
-    }
-    return checkedYear(time.toString(), time.getYear());
-  }
-
-  static String date(Object raw) {
-    LocalDate date =
-        raw instanceof Number n
-            ? LocalDate.ofEpochDay(n.longValue())
-            : LocalDate.parse(raw.toString().trim());
-    return checkedYear(date.toString(), date.getYear());
-  }
-
   /**
    * The text of a key or join value: a one-column key is its value's text (an integer as its
    * digits), several columns the JSON array of their values; null if any value is null (SQL's
@@ -281,8 +246,11 @@ public final class Values {
       case FLOAT -> "a number";
       case BOOLEAN -> "a boolean";
       case JSON -> "JSON";
-      case TIMESTAMPTZ, TIMESTAMP -> "a timestamp weir can index";
-      case DATE -> "a date weir can index";
+      case TIMESTAMPTZ, TIMESTAMP -> "a timestamp";
+      case DATE -> "a date";
+      case TIME, TIMETZ -> "a time of day";
+      case INTERVAL -> "an interval";
+      case BYTEA -> "bytes (base64 or \\x hex)";
       default -> "text";
     };
   }

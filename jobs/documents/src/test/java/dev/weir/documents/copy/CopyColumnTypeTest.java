@@ -35,8 +35,14 @@ class CopyColumnTypeTest {
         "mood | text",
         "public.mood[] | text[]",
         "citext | text",
-        "interval | text",
-        "bytea | text",
+        "interval | interval",
+        "interval year to month | interval year to month",
+        "interval(3) | interval(3)",
+        "bytea | bytea",
+        "time without time zone | time without time zone",
+        "time(3) without time zone | time(3) without time zone",
+        "timetz | time with time zone",
+        "time with time zone[] | time with time zone[]",
         "\"Odd Type\" | text"
       })
   void theCopyTypeOfASourceType(String source, String copy) {

@@ -313,8 +313,8 @@ class DefinitionFileTest {
   void aDocumentsUnknownKeyIsRefusedNamingTheKnownOnesInOrder() {
     refused(
         "[{'database': 'library', 'index': 'books', 'node': {'table': 'book'}}]",
-        "document 'books': 'node' is not something weir reads (it reads [database, index, nodes,"
-            + " weir])");
+        "document 'books': 'node' is not something weir reads (it reads [database, index,"
+            + " mapping, nodes, setting, weir])");
     refused(
         "[{'database': 'library', 'index': 'books', 'weir': {'copytable': 'x'},"
             + " 'nodes': {'table': 'book'}}]",
@@ -325,15 +325,34 @@ class DefinitionFileTest {
         "document 'books', 'weir' must be an object");
   }
 
+  /** PGSync's index settings (its analyzers) and its document mapping are read. */
+  @Test
+  void pgsyncsSettingAndDocumentMappingAreRead() {
+    DocumentSpec d =
+        one(
+            json(
+                """
+                [{'database': 'library', 'index': 'books', 'nodes': {'table': 'book'},
+                  'setting': {'analysis': {'analyzer': {'a': {'type': 'custom',
+                                                              'tokenizer': 'standard'}}}},
+                  'mapping': {'authors': {'type': 'nested'}}}]
+                """));
+    assertThat(d.setting().get("analysis").at("/analyzer/a/tokenizer").asText())
+        .isEqualTo("standard");
+    assertThat(d.mapping().get("authors").get("type").asText()).isEqualTo("nested");
+    refused(
+        "[{'database': 'library', 'index': 'books', 'mapping': {'isbn': 'keyword'},"
+            + " 'nodes': {'table': 'book'}}]",
+        "document 'books': 'mapping' must be an object of objects");
+  }
+
   @Test
   void pgsyncsDocumentKeysWeirDoesNotApplyAreRefused() {
     for (String key :
         List.of(
-            "'setting': {'analysis': {'analyzer': {}}}",
             "'plugins': ['Hero']",
             "'pipeline': 'attachment'",
             "'routing': 'isbn'",
-            "'mapping': {'isbn': {'type': 'keyword'}}",
             "'mappings': {'properties': {}}")) {
       String name = key.substring(1, key.indexOf('\'', 1));
       refused(
@@ -577,16 +596,11 @@ class DefinitionFileTest {
   // --- what is refused: transform
 
   @Test
-  void transformIsRenameAndMappingOnly() {
+  void transformIsPgsyncsFive() {
     refused(
         file("{'table': 'book', 'transform': {'renames': {'a': 'b'}}}"),
-        "node 'book': transform: 'renames' is not something weir reads (it reads [mapping,"
-            + " rename])");
-    for (String pgsync : List.of("replace", "concat", "move")) {
-      refused(
-          file("{'table': 'book', 'transform': {'" + pgsync + "': {'a': 'b'}}}"),
-          "node 'book': transform: '" + pgsync + "' is not something weir reads: PGSync's");
-    }
+        "node 'book': transform: 'renames' is not something weir reads (it reads [concat, mapping,"
+            + " move, rename, replace])");
     refused(file("{'table': 'book', 'transform': []}"), "node 'book': transform must be an object");
   }
 
@@ -616,7 +630,7 @@ class DefinitionFileTest {
     refused(
         child("{'table': 'prices', 'weir': {'topics': 'x'}}", "object"),
         "node 'book.prices': weir: 'topics' is not something weir reads (it reads [event_schema,"
-            + " path, topic, types, version])");
+            + " path, topic, types, version, where])");
     refused(
         child("{'table': 'prices', 'weir': 'pricing.events'}", "object"),
         "node 'book.prices': weir must be an object");

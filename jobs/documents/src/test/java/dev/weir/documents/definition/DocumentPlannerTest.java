@@ -155,7 +155,7 @@ class DocumentPlannerTest {
             "book",
             "[\"title\", \"publisher_id\"]",
             child("publisher", "title", "one_to_one", "object", "")),
-        "node 'book.title': its label 'title' is also a column of book");
+        "node 'book.title': its label 'title' is also a field of book");
   }
 
   @Test
@@ -163,9 +163,11 @@ class DocumentPlannerTest {
     assertThatThrownBy(
             () ->
                 DefinitionFile.parse(
-                    "[{\"database\": \"d\", \"index\": \"i\", \"nodes\": {\"table\": \"book\","
-                        + " \"transform\": {\"replace\": {\"isbn\": {\"00\": \"XX\"}}}}}]"))
-        .hasMessageContaining("node 'book': transform: 'replace' is not something weir reads");
+                    "[{\"database\": \"d\", \"index\": \"i\", \"plugins\": [\"Hero\"],"
+                        + " \"nodes\": {\"table\": \"book\"}}]"))
+        .hasMessageContaining(
+            "document 'i': 'plugins' is not something weir reads: PGSync's plugins, Python code"
+                + " that weir cannot run");
     assertThatThrownBy(
             () ->
                 DefinitionFile.parse(

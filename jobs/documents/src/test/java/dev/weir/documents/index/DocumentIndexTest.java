@@ -1,6 +1,7 @@
 package dev.weir.documents.index;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.weir.connector.elasticsearch.DocumentOperation;
@@ -51,10 +52,10 @@ class DocumentIndexTest {
        "mappings": {"dynamic": "strict", "properties": {
          "id": {"type": "long"},
          "title": {"type": "text", "analyzer": "english"},
-         "price": {"type": "double"},
-         "published": {"type": "date"},
-         "updated_at": {"type": "date"},
-         "attributes": {"type": "flattened"},
+         "price": {"type": "double", "ignore_malformed": true},
+         "published": {"type": "date", "ignore_malformed": true},
+         "updated_at": {"type": "date", "ignore_malformed": true},
+         "attributes": {"type": "object", "enabled": false},
          "tags": {"type": "text", "fields": {"keyword": {"type": "keyword", "ignore_above": 256}}},
          "isbn": {"type": "keyword", "ignore_above": 1024},
          "available": {"type": "boolean"},
@@ -66,7 +67,7 @@ class DocumentIndexTest {
                       "fields": {"keyword": {"type": "keyword", "ignore_above": 256}}}}}}},
          "authors": {"properties": {
            "name": {"type": "text", "fields": {"keyword": {"type": "keyword", "ignore_above": 256}}},
-           "born": {"type": "date"}}},
+           "born": {"type": "date", "ignore_malformed": true}}},
          "keywords": {"type": "text",
                       "fields": {"keyword": {"type": "keyword", "ignore_above": 256}}},
          "ratings": {"type": "long"},
@@ -82,6 +83,53 @@ class DocumentIndexTest {
       throws Exception {
     assertThat(Json.mapper().readTree(index.mapping()))
         .isEqualTo(Json.mapper().readTree(EXPECTED_MAPPING));
+  }
+
+  /**
+   * PGSync's {@code setting} goes into the index's settings, its document {@code mapping} over the
+   * derived field's ({@code nested} keeps the object's properties); a field it names that the
+   * document does not have is refused.
+   */
+  @Test
+  void pgsyncsSettingAndDocumentMappingGoOverTheDerivedOnes() throws Exception {
+    String withBoth =
+        DEFINITION.replace(
+            "\"index\": \"books\",",
+            """
+            "index": "books",
+            "setting": {"analysis": {"analyzer": {"ngram": {"type": "custom",
+                                                            "tokenizer": "standard"}}}},
+            "mapping": {"authors": {"type": "nested"}},
+            """);
+    JsonNode mapping =
+        Json.mapper()
+            .readTree(
+                new DocumentIndex(
+                        DocumentPlanner.plan(
+                            DefinitionFile.parse(withBoth).get(0), DocumentIndexTest::table))
+                    .mapping());
+    assertThat(mapping.at("/settings/analysis/analyzer/ngram/tokenizer").asText())
+        .isEqualTo("standard");
+    assertThat(mapping.at("/settings/number_of_shards").asInt()).isEqualTo(1);
+    assertThat(mapping.at("/mappings/properties/authors"))
+        .isEqualTo(
+            Json.mapper()
+                .readTree(
+                    """
+                    {"type": "nested", "properties": {
+                      "name": {"type": "text",
+                               "fields": {"keyword": {"type": "keyword", "ignore_above": 256}}},
+                      "born": {"type": "date", "ignore_malformed": true}}}
+                    """));
+    assertThatThrownBy(
+            () ->
+                DocumentPlanner.plan(
+                    DefinitionFile.parse(
+                            withBoth.replace("\"authors\": {\"type\"", "\"writers\": {\"type\""))
+                        .get(0),
+                    DocumentIndexTest::table))
+        .hasMessage(
+            "document 'books': mapping names 'writers', which is not a field of the document");
   }
 
   @Test

@@ -209,6 +209,15 @@ public abstract class Assembler<OUT> extends KeyedProcessFunction<String, Assemb
       return;
     }
     RowValues values = RowValues.of(held.values);
+    if (node.filter() != null && !node.filter().matches(values::value)) {
+      // Out of the node's rows: gone for its parent (or, at the root, its document), but kept
+      // here with its labels, as it holds values a later change may leave unavailable.
+      if (waitsForTheWatermark() && due(held.time, coalesceMs) > watermark) {
+        return; // a later timer comes
+      }
+      removed(node, rowKey, held.stamp, held.time, out);
+      return;
+    }
     String[] labelValues = new String[node.children().size()];
     long stamp = held.stamp;
     long time = held.time;

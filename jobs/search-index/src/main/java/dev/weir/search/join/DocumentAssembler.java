@@ -3,6 +3,7 @@ package dev.weir.search.join;
 import dev.weir.common.job.Tombstones;
 import dev.weir.documents.DocumentChange;
 import dev.weir.documents.definition.DocumentPlan;
+import dev.weir.documents.transform.FieldValues;
 import dev.weir.documents.value.Hashes;
 import java.time.Duration;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -73,13 +74,11 @@ public class DocumentAssembler extends Assembler<DocumentChange> {
       long time,
       Collector<DocumentChange> out)
       throws Exception {
-    int columns = root.fields().size();
-    String[] fields = new String[columns + labelValues.length];
+    String[] own = FieldValues.of(root, values::json);
+    String[] fields = new String[own.length + labelValues.length];
     long[] hashes = new long[fields.length];
-    for (int i = 0; i < columns; i++) {
-      fields[i] = values.json(root.fields().get(i).column());
-    }
-    System.arraycopy(labelValues, 0, fields, columns, labelValues.length);
+    System.arraycopy(own, 0, fields, 0, own.length);
+    System.arraycopy(labelValues, 0, fields, own.length, labelValues.length);
     for (int i = 0; i < fields.length; i++) {
       hashes[i] = Hashes.of(fields[i]);
     }

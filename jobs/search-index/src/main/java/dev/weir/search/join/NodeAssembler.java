@@ -1,6 +1,7 @@
 package dev.weir.search.join;
 
 import dev.weir.documents.definition.DocumentPlan;
+import dev.weir.documents.transform.FieldValues;
 import dev.weir.documents.value.Hashes;
 import java.time.Duration;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -99,17 +100,18 @@ public class NodeAssembler extends Assembler<ChildValue> {
     if (node.pathStep()) {
       // The values up the chain (root first), then this row's.
       String up = labelValues.length == 0 ? "[]" : labelValues[0];
-      String own = values.json(node.fields().get(0).column());
+      String own = FieldValues.of(node.fields().get(0), values::json);
       return up.startsWith("[") && up.length() > 2
           ? up.substring(0, up.length() - 1) + "," + own + "]"
           : "[" + own + "]";
     }
     if (node.scalar()) {
-      return values.json(node.fields().get(0).column());
+      return FieldValues.of(node.fields().get(0), values::json);
     }
     StringBuilder object = new StringBuilder("{");
-    for (DocumentPlan.Field f : node.fields()) {
-      RowValues.field(object, f.name(), values.json(f.column()));
+    String[] fields = FieldValues.of(node, values::json);
+    for (int i = 0; i < fields.length; i++) {
+      RowValues.field(object, node.fields().get(i).name(), fields[i]);
     }
     for (int i = 0; i < labelValues.length; i++) {
       RowValues.field(object, plan.node(node.children().get(i)).label(), labelValues[i]);

@@ -56,10 +56,16 @@ public class NodeRows implements FlatMapFunction<SourceRow, RowChange> {
     }
   }
 
-  /** The columns a node reads: its fields, its join column to its parent and to its children. */
+  /**
+   * The columns a node reads: its fields' (a JSON path's json column), its join columns to its
+   * parent and to its children, its filter's.
+   */
   static Set<String> neededColumns(DocumentPlan plan, DocumentPlan.Node node) {
     Set<String> columns = new LinkedHashSet<>(node.keyColumns());
-    node.fields().forEach(f -> columns.add(f.column()));
+    node.fields().stream().filter(f -> f.column() != null).forEach(f -> columns.add(f.column()));
+    if (node.filter() != null) {
+      columns.addAll(node.filter().columns());
+    }
     columns.addAll(node.childColumns());
     for (int child : node.children()) {
       columns.addAll(plan.node(child).parentColumns());

@@ -64,6 +64,19 @@ final class RowValues {
     return value == null ? "null" : value;
   }
 
+  /** The value of {@code column}, parsed; null if the row has none or a JSON null. */
+  JsonNode value(String column) {
+    String json = fields.get(column);
+    if (json == null || "null".equals(json)) {
+      return null;
+    }
+    try {
+      return Json.mapper().readTree(json);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** The value of {@code columns} as a key ({@link Values#key}); null if any is null. */
   String key(List<String> columns) {
     List<JsonNode> parts = new ArrayList<>(columns.size());

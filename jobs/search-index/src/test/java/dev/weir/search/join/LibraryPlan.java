@@ -46,19 +46,60 @@ final class LibraryPlan {
                             "through_tables": ["book_subject"]}}]}}]
       """;
 
+  /**
+   * The same tables as a shelf of the books on sale: soft-deleted books, authors and unpublished
+   * reviews filtered out ({@code weir.where}), fields renamed, replaced, concatenated and read at a
+   * JSON path (PGSync's transforms).
+   */
+  static final String SHELF =
+      """
+      [{"database": "library", "index": "shelf", "nodes": {
+        "table": "book", "columns": ["isbn", "title", "publisher_id", "info->lang"],
+        "weir": {"where": "deleted_at IS NULL"},
+        "transform": {"rename": {"title": "book_title", "info_lang": "language"},
+                      "replace": {"title": {"-": " "}},
+                      "concat": {"columns": ["isbn", "book_title"], "destination": "label",
+                                 "delimiter": ": "}},
+        "children": [
+          {"table": "publisher", "columns": ["name"],
+           "relationship": {"type": "one_to_one", "variant": "object"},
+           "transform": {"rename": {"name": "publisher_name"}}},
+          {"table": "review", "label": "reviews", "columns": ["id", "stars"],
+           "weir": {"where": "stars >= 2 AND status IN ('published', 'featured')"},
+           "relationship": {"type": "one_to_many", "variant": "object"}},
+          {"table": "author", "label": "authors", "columns": ["name"],
+           "weir": {"where": "NOT (deleted_at IS NOT NULL)"},
+           "relationship": {"type": "one_to_many", "variant": "scalar",
+                            "through_tables": ["book_author"]}}]}}]
+      """;
+
   static DocumentPlan plan() {
+    return plan(DEFINITION);
+  }
+
+  static DocumentPlan plan(String definition) {
     Map<String, TableInfo> tables = new LinkedHashMap<>();
     table(
         tables,
         "book",
-        cols("isbn", "text", "title", "text", "publisher_id", "text"),
+        cols(
+            "isbn",
+            "text",
+            "title",
+            "text",
+            "publisher_id",
+            "text",
+            "info",
+            "jsonb",
+            "deleted_at",
+            "timestamp with time zone"),
         List.of("isbn"),
         fk(List.of("publisher_id"), "publisher", List.of("id")));
     table(tables, "publisher", cols("id", "text", "name", "text"), List.of("id"));
     table(
         tables,
         "review",
-        cols("id", "text", "book_isbn", "text", "stars", "integer"),
+        cols("id", "text", "book_isbn", "text", "stars", "integer", "status", "text"),
         List.of("id"),
         fk(List.of("book_isbn"), "book", List.of("isbn")));
     table(
@@ -71,7 +112,15 @@ final class LibraryPlan {
     table(
         tables,
         "author",
-        cols("id", "text", "name", "text", "city_id", "text"),
+        cols(
+            "id",
+            "text",
+            "name",
+            "text",
+            "city_id",
+            "text",
+            "deleted_at",
+            "timestamp with time zone"),
         List.of("id"),
         fk(List.of("city_id"), "city", List.of("id")));
     table(
@@ -96,7 +145,7 @@ final class LibraryPlan {
         fk(List.of("subject_id"), "subject", List.of("id")));
     table(tables, "subject", cols("id", "integer", "name", "text"), List.of("id"));
     return DocumentPlanner.plan(
-        DefinitionFile.parse(DEFINITION).get(0),
+        DefinitionFile.parse(definition).get(0),
         (schema, table) -> Optional.ofNullable(tables.get(table)));
   }
 

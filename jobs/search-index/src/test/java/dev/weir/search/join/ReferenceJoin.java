@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.documents.DocumentChange;
 import dev.weir.documents.definition.DocumentPlan;
+import dev.weir.documents.transform.FieldValues;
 import dev.weir.documents.value.Values;
 import dev.weir.schema.Json;
 import java.util.ArrayList;
@@ -17,7 +18,8 @@ import java.util.TreeMap;
 
 /**
  * The documents a definition gives over tables held in memory, computed the plain way (what a SQL
- * join of the tables gives): the answer the streaming join must converge to.
+ * join of the tables gives, each node's {@code weir.where} in its WHERE, PGSync's transforms
+ * applied to each row's fields): the answer the streaming join must converge to.
  */
 final class ReferenceJoin {
 
@@ -58,7 +60,9 @@ final class ReferenceJoin {
     Map<String, JsonNode> docs = new TreeMap<>();
     DocumentPlan.Node root = plan.root();
     for (var e : rows(root.source()).entrySet()) {
-      docs.put(e.getKey(), object(root, e.getValue()));
+      if (kept(root, e.getValue())) {
+        docs.put(e.getKey(), object(root, e.getValue()));
+      }
     }
     return docs;
   }
@@ -75,8 +79,9 @@ final class ReferenceJoin {
 
   private JsonNode object(DocumentPlan.Node node, ObjectNode row) {
     ObjectNode o = NODES.objectNode();
-    for (DocumentPlan.Field f : node.fields()) {
-      o.set(f.name(), row.has(f.column()) ? row.get(f.column()) : NODES.nullNode());
+    String[] fields = FieldValues.of(node, c -> column(row, c));
+    for (int i = 0; i < fields.length; i++) {
+      o.set(node.fields().get(i).name(), parse(fields[i]));
     }
     for (int child : node.children()) {
       DocumentPlan.Node c = plan.node(child);
@@ -91,7 +96,8 @@ final class ReferenceJoin {
     List<Map.Entry<String, JsonNode>> values = new ArrayList<>();
     if (joinValue != null) {
       for (var e : rows(child.source()).entrySet()) {
-        if (joinValue.equals(RowValues.of(e.getValue().toString()).key(child.childColumns()))) {
+        if (joinValue.equals(RowValues.of(e.getValue().toString()).key(child.childColumns()))
+            && kept(child, e.getValue())) {
           JsonNode v = value(child, e.getValue());
           if (v != null) {
             values.add(Map.entry(keyOf(child, e.getValue()), v));
@@ -122,15 +128,31 @@ final class ReferenceJoin {
           path.addAll((ArrayNode) up);
         }
       }
-      JsonNode own = row.get(node.fields().get(0).column());
-      path.add(own == null ? NODES.nullNode() : own);
+      path.add(parse(FieldValues.of(node.fields().get(0), c -> column(row, c))));
       return path;
     }
     if (node.scalar()) {
-      JsonNode v = row.get(node.fields().get(0).column());
-      return v == null ? NODES.nullNode() : v;
+      return parse(FieldValues.of(node.fields().get(0), c -> column(row, c)));
     }
     return object(node, row);
+  }
+
+  /** Whether the node takes the row: its filter holds (SQL's WHERE: true, not null). */
+  private static boolean kept(DocumentPlan.Node node, ObjectNode row) {
+    return node.filter() == null
+        || node.filter().matches(c -> row.has(c) && !row.get(c).isNull() ? row.get(c) : null);
+  }
+
+  private static String column(ObjectNode row, String column) {
+    return row.has(column) ? row.get(column).toString() : "null";
+  }
+
+  private static JsonNode parse(String json) {
+    try {
+      return Json.mapper().readTree(json);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   private String key(String source, ObjectNode values) {
