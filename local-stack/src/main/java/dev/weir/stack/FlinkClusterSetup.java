@@ -111,10 +111,10 @@ final class FlinkClusterSetup {
         "taskmanager.numberOfTaskSlots: 4",
         // Every job on a session cluster loads its own copy of the job jar's classes, and a
         // process keeps an ended job's until a collection finds them unreachable. With four slots
-        // and a job submitted every minute, Flink's default 256 MB comes close, and a TaskManager
-        // past it dies of "OutOfMemoryError: Metaspace". Kubernetes deployments run one job per
-        // cluster and keep the default. (The
-        // process sizes above grew by as much, so heap and managed memory stay about as they were.)
+        // and a job submitted every minute, Flink's default metaspace comes close, and a
+        // TaskManager past it dies of "OutOfMemoryError: Metaspace". Kubernetes deployments run
+        // one job per cluster and keep the default. (The process sizes above grew by as much, so
+        // heap and managed memory stay about as they were.)
         "taskmanager.memory.jvm-metaspace.size: 512m",
         "jobmanager.memory.jvm-metaspace.size: 512m",
         "parallelism.default: 1",
@@ -126,7 +126,7 @@ final class FlinkClusterSetup {
         "classloader.parent-first-patterns.additional: org.postgresql.",
         // Tasks spread over the TaskManagers, as over pods: losing one loses part of the job.
         "cluster.evenly-spread-out-slots: true",
-        // A killed TaskManager is noticed within seconds, not the default 50 s.
+        // A killed TaskManager is noticed within seconds, not after Flink's default timeout.
         "heartbeat.interval: 1000",
         "heartbeat.timeout: 5000",
         "execution.checkpointing.dir: file://" + dir.resolve("checkpoints"),
@@ -158,9 +158,9 @@ final class FlinkClusterSetup {
         "high-availability.type: zookeeper",
         "high-availability.zookeeper.quorum: " + zookeeper.address(),
         "high-availability.zookeeper.path.root: /weir-flink",
-        // How long a dead JobManager holds the leadership: Flink asks for 60 s, which ZooKeeper
-        // caps at 20 ticks, far over the design's 30 s to run again. 15 s, as Kubernetes HA's
-        // lease, brings it under with room for pauses.
+        // How long a dead JobManager holds the leadership: Flink's default, capped by ZooKeeper's
+        // tick limit, is far over the design's time to run again; the Kubernetes HA lease's
+        // length brings it under with room for pauses.
         "high-availability.zookeeper.client.session-timeout: 15000",
         "high-availability.cluster-id: /" + restPort + "-" + System.currentTimeMillis(),
         "high-availability.storageDir: file://" + dir.resolve("ha"));

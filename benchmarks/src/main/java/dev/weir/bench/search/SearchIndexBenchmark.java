@@ -230,7 +230,7 @@ public final class SearchIndexBenchmark {
           }
           long walBytes = TableStats.walBytesSince(c, wal);
           List<WalRecords> records = WalRecords.between(c, wal, TableStats.walPosition(c));
-          // The job's connections report their counts when they close (an idle one may wait 10 s).
+          // The job's connections report their counts when they close (an idle one may wait).
           job.cancel().get();
           job = null;
           TableStats written = TableStats.read(c, copy.table()).minus(before);

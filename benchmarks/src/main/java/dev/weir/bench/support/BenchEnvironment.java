@@ -56,7 +56,7 @@ public final class BenchEnvironment {
   public static StreamExecutionEnvironment miniClusterAsDeployed(Configuration conf) {
     conf.setString("state.backend.type", "rocksdb");
     conf.setString("execution.checkpointing.incremental", "true");
-    // The memory one slot has in the manifests (a 4 GB TaskManager, 2 slots). In a MiniCluster's
+    // The memory one slot has in the manifests (k8s/base). In a MiniCluster's
     // default managed memory RocksDB's write buffer manager flushes a memtable every few kB, and
     // those flushes, not the job, bound the rate.
     conf.setString("taskmanager.memory.managed.size", "640m");

@@ -83,7 +83,7 @@ public final class JobRunner {
     // After a TaskManager dies, every attempt fails at once until its replacement registers (a
     // few seconds for a fresh JVM). Flink's ×1.5 spreads the attempts so far apart that a
     // replacement a moment late waits seconds more; ×1.2 keeps the gaps short through the first
-    // seconds and still reaches the 30 s cap for a failure that persists.
+    // seconds and still reaches the cap for a failure that persists.
     options.set(RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_BACKOFF_MULTIPLIER, 1.2);
     // A failure that cannot heal (a record a sink always refuses, a topic deleted under the job)
     // must end the job with its cause, not restart it for ever.
