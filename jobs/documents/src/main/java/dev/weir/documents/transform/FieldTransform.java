@@ -82,25 +82,15 @@ public record FieldTransform(
    * (or each object of its list).
    */
   static JsonNode replaceWithin(JsonNode value, JsonNode spec) {
-    if (value.isArray()) {
-      ArrayNode out = NODES.arrayNode(value.size());
-      value.forEach(e -> out.add(replaceWithin(e, spec)));
-      return out;
-    }
-    if (!value.isObject()) {
-      return value;
-    }
-    ObjectNode out = NODES.objectNode();
-    for (Iterator<Map.Entry<String, JsonNode>> it = value.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> e = it.next();
-      JsonNode rule = spec.get(e.getKey());
-      JsonNode v = e.getValue();
-      if (rule != null && rule.isObject()) {
-        v = isReplacementMap(rule) ? replace(v, replacementMap(rule)) : replaceWithin(v, rule);
-      }
-      out.set(e.getKey(), v);
-    }
-    return out;
+    return within(
+        value,
+        spec,
+        (out, key, rule, v) -> {
+          if (rule != null && rule.isObject()) {
+            v = isReplacementMap(rule) ? replace(v, replacementMap(rule)) : replaceWithin(v, rule);
+          }
+          out.set(key, v);
+        });
   }
 
   /**
@@ -108,9 +98,32 @@ public record FieldTransform(
    * renamed; a nested spec goes into its value's objects (or each object of its list).
    */
   static JsonNode renameWithin(JsonNode value, JsonNode spec) {
+    return within(
+        value,
+        spec,
+        (out, key, rule, v) -> {
+          if (rule != null && rule.isTextual()) {
+            out.set(rule.textValue(), v);
+          } else if (rule != null && rule.isObject()) {
+            out.set(key, renameWithin(v, rule));
+          } else {
+            out.set(key, v);
+          }
+        });
+  }
+
+  /** What a nested spec does to one field of an object: puts its result into {@code out}. */
+  private interface FieldRule {
+    void apply(ObjectNode out, String key, JsonNode rule, JsonNode value);
+  }
+
+  /**
+   * Applies {@code field} to each field of {@code value}'s objects (or each object of its list).
+   */
+  private static JsonNode within(JsonNode value, JsonNode spec, FieldRule field) {
     if (value.isArray()) {
       ArrayNode out = NODES.arrayNode(value.size());
-      value.forEach(e -> out.add(renameWithin(e, spec)));
+      value.forEach(e -> out.add(within(e, spec, field)));
       return out;
     }
     if (!value.isObject()) {
@@ -119,14 +132,7 @@ public record FieldTransform(
     ObjectNode out = NODES.objectNode();
     for (Iterator<Map.Entry<String, JsonNode>> it = value.fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> e = it.next();
-      JsonNode rule = spec.get(e.getKey());
-      if (rule != null && rule.isTextual()) {
-        out.set(rule.textValue(), e.getValue());
-      } else if (rule != null && rule.isObject()) {
-        out.set(e.getKey(), renameWithin(e.getValue(), rule));
-      } else {
-        out.set(e.getKey(), e.getValue());
-      }
+      field.apply(out, e.getKey(), spec.get(e.getKey()), e.getValue());
     }
     return out;
   }
