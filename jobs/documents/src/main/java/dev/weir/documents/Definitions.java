@@ -84,13 +84,26 @@ public final class Definitions {
       PostgresCatalog catalog = new PostgresCatalog(c);
       List<DocumentPlan> plans = new ArrayList<>();
       for (DocumentSpec spec : specs) {
-        plans.add(DocumentPlanner.plan(spec, catalog));
+        DocumentPlan plan = DocumentPlanner.plan(spec, catalog);
+        plans.add(plan.with(plan.search().withSettings(indexSettings(config))));
       }
       return plans;
     } catch (SQLException e) {
       throw new DefinitionException(
           file + ": cannot read the catalog of the source database " + url + ": " + e.getMessage());
     }
+  }
+
+  /** The index settings the options give, over every definition's: shards and replicas. */
+  static ObjectNode indexSettings(WeirConfig config) {
+    ObjectNode settings = Json.mapper().createObjectNode();
+    config
+        .getOptional(DocumentOptions.INDEX_SHARDS)
+        .ifPresent(n -> settings.put("number_of_shards", n));
+    config
+        .getOptional(DocumentOptions.INDEX_REPLICAS)
+        .ifPresent(n -> settings.put("number_of_replicas", n));
+    return settings;
   }
 
   /**

@@ -24,24 +24,30 @@ import java.util.regex.Pattern;
  * index, nodes}}; {@code nodes} an object, or a one-element list as older files have it), plus
  * weir's extensions, each under a key {@code "weir"}: on a document, {@code copy_table}; on a node,
  * {@code topic}, {@code version}, {@code types} and {@code event_schema} (a node fed by Kafka),
- * {@code path} (a path up a tree). PGSync keys weir does not apply ({@code setting}, {@code
- * plugins}, {@code routing}, {@code transform.concat}, ...) are refused, not silently ignored,
- * unless they are empty; so is any other key weir does not read.
+ * {@code path} (a path up a tree). PGSync's index keys ({@code setting}, {@code mapping}, {@code
+ * mappings}, {@code routing}, {@code pipeline}) are read into an {@link IndexDefinition}. PGSync keys
+ * weir does not apply ({@code plugins}, {@code transform.concat}, ...) are refused, not silently
+ * ignored, unless they are empty; so is any other key weir does not read.
  */
 public final class DefinitionFile {
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_$]{0,62}");
-  private static final Set<String> DOCUMENT_KEYS = Set.of("database", "index", "nodes", "weir");
+  private static final Set<String> DOCUMENT_KEYS =
+      Set.of(
+          "database",
+          "index",
+          "nodes",
+          "weir",
+          "setting",
+          "mapping",
+          "mappings",
+          "routing",
+          "pipeline");
 
   /** PGSync's keys that weir does not apply, and why: refused unless empty (null, [] or {}). */
   private static final Map<String, String> PGSYNC_ONLY =
       Map.of(
-          "setting", "PGSync's index settings, where weir sets its index's own",
-          "mapping", "PGSync's index mapping, where weir derives it (see transform.mapping)",
-          "mappings", "PGSync's index mapping, where weir derives it (see transform.mapping)",
           "plugins", "PGSync's plugins, Python code that weir cannot run",
-          "pipeline", "PGSync's ingest pipeline, which weir does not send documents through",
-          "routing", "PGSync's shard routing, which weir does not do",
           "replace", "PGSync's transform, which weir does not do",
           "concat", "PGSync's transform, which weir does not do",
           "move", "PGSync's transform, which weir does not do");
@@ -139,12 +145,53 @@ public final class DefinitionFile {
       copyTable = index.replaceAll("[^a-z0-9_]", "_") + "_document";
     }
     name(copyTable, where + ": weir.copy_table");
+    IndexDefinition search = indexDefinition(d, where);
     try {
       NodeSpec root = node(nodes, "nodes", null);
-      return new DocumentSpec(database, index, copyTable, root);
+      return new DocumentSpec(database, index, copyTable, root, search);
     } catch (DefinitionException e) {
       throw new DefinitionException(where + ", " + e.getMessage());
     }
+  }
+
+  /**
+   * PGSync's index keys of a document: {@code setting} (index settings), {@code mappings} (a
+   * mappings object) and {@code mapping} (as PGSync reads it: the fields' mappings, or a whole
+   * mappings object when it has {@code dynamic_templates}), {@code routing} and {@code pipeline}.
+   */
+  private static IndexDefinition indexDefinition(JsonNode d, String where) {
+    JsonNode setting = objectOrNothing(d, "setting", where);
+    JsonNode mappings = objectOrNothing(d, "mappings", where);
+    JsonNode mapping = objectOrNothing(d, "mapping", where);
+    var merged = Json.mapper().createObjectNode();
+    IndexDefinition.merge(merged, mappings);
+    if (mapping.has("dynamic_templates")) {
+      IndexDefinition.merge(merged, mapping);
+    } else if (!mapping.isEmpty()) {
+      IndexDefinition.merge(merged, Json.mapper().createObjectNode().set("properties", mapping));
+    }
+    for (String owned : List.of(DocumentPlan.CONTENT_HASH)) {
+      if (merged.path("properties").has(owned)) {
+        throw new DefinitionException(
+            where + ": the mapping of '" + owned + "' is weir's own (it compares documents by it)");
+      }
+    }
+    String routing = text(d, "routing", where);
+    String pipeline = text(d, "pipeline", where);
+    return new IndexDefinition(
+        IndexDefinition.normalizedSettings(setting), merged, routing, pipeline);
+  }
+
+  /** The object under {@code key}; an empty one when absent or null; anything else refused. */
+  private static JsonNode objectOrNothing(JsonNode n, String key, String where) {
+    JsonNode v = n.get(key);
+    if (v == null || v.isNull()) {
+      return Json.mapper().createObjectNode();
+    }
+    if (!v.isObject()) {
+      throw new DefinitionException(where + ": '" + key + "' must be an object, not " + v);
+    }
+    return v;
   }
 
   /**

@@ -39,12 +39,54 @@ public final class DocumentPlanner {
     } catch (DefinitionException e) {
       throw new DefinitionException("document '" + document.index() + "', " + e.getMessage());
     }
-    return new DocumentPlan(
-        document.database(),
-        document.index(),
-        document.copyTable(),
-        List.copyOf(planner.nodes),
-        Collections.unmodifiableMap(new LinkedHashMap<>(planner.sources)));
+    DocumentPlan plan =
+        new DocumentPlan(
+            document.database(),
+            document.index(),
+            document.copyTable(),
+            List.copyOf(planner.nodes),
+            Collections.unmodifiableMap(new LinkedHashMap<>(planner.sources)),
+            document.search());
+    requireRoutingField(plan);
+    return plan;
+  }
+
+  /**
+   * The routing field is a column of the root (its value known with the root row), of one value
+   * that reads as a routing text: not a list, not JSON.
+   */
+  private static void requireRoutingField(DocumentPlan plan) {
+    String routing = plan.search().routing();
+    if (routing == null) {
+      return;
+    }
+    List<String> columns = new ArrayList<>();
+    for (Field f : plan.root().fields()) {
+      if (f.name().equals(routing)) {
+        if (f.isArray() || f.type() == ValueType.JSON) {
+          throw new DefinitionException(
+              "document '"
+                  + plan.index()
+                  + "': routing '"
+                  + routing
+                  + "' is a "
+                  + f.pgType()
+                  + " column: a document is routed by one value (a key, a name, a number)");
+        }
+        return;
+      }
+      columns.add(f.name());
+    }
+    throw new DefinitionException(
+        "document '"
+            + plan.index()
+            + "': routing '"
+            + routing
+            + "' is not a field of the root "
+            + plan.root().label()
+            + " (its fields: "
+            + String.join(", ", columns)
+            + ")");
   }
 
   /** Adds a node (and its children); returns its id. */
