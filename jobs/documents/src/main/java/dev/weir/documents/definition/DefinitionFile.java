@@ -25,9 +25,9 @@ import java.util.regex.Pattern;
  * weir's extensions, each under a key {@code "weir"}: on a document, {@code copy_table}; on a node,
  * {@code topic}, {@code version}, {@code types} and {@code event_schema} (a node fed by Kafka),
  * {@code path} (a path up a tree). PGSync's index keys ({@code setting}, {@code mapping}, {@code
- * mappings}, {@code routing}, {@code pipeline}) are read into an {@link IndexDefinition}. PGSync keys
- * weir does not apply ({@code plugins}, {@code transform.concat}, ...) are refused, not silently
- * ignored, unless they are empty; so is any other key weir does not read.
+ * mappings}, {@code routing}, {@code pipeline}) are read into an {@link IndexDefinition}. PGSync
+ * keys weir does not apply ({@code plugins}, {@code transform.concat}, ...) are refused, not
+ * silently ignored, unless they are empty; so is any other key weir does not read.
  */
 public final class DefinitionFile {
 

@@ -9,9 +9,9 @@ import java.util.Map;
 
 /**
  * What a definition says of its index besides the fields, in PGSync's keys: {@code setting} (index
- * settings: analysis, shards, replicas, refresh), {@code mapping} and {@code mappings} (applied over
- * the mapping weir derives), {@code routing} (the document field whose value routes a document to
- * its shard) and {@code pipeline} (the ingest pipeline documents go through).
+ * settings: analysis, shards, replicas, refresh), {@code mapping} and {@code mappings} (applied
+ * over the mapping weir derives), {@code routing} (the document field whose value routes a document
+ * to its shard) and {@code pipeline} (the ingest pipeline documents go through).
  *
  * @param settings index settings, nested, relative to {@code index.} ({@code {"number_of_shards":
  *     3, "analysis": {...}}}); empty for none

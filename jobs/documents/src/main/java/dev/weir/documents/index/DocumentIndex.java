@@ -62,8 +62,8 @@ public final class DocumentIndex implements Serializable {
   }
 
   /**
-   * The settings and mappings of the index, as the create-index request's body (for
-   * Elasticsearch; {@link SearchCluster#createIndex} puts it in the engine's terms).
+   * The settings and mappings of the index, as the create-index request's body (for Elasticsearch;
+   * {@link SearchCluster#createIndex} puts it in the engine's terms).
    */
   public String mapping() {
     return mapping;
@@ -262,8 +262,8 @@ public final class DocumentIndex implements Serializable {
 
   /**
    * Checks, before anything is written, that the cluster takes this document's index as the
-   * definition makes it: an index of its settings and mapping is created under a throwaway name
-   * and deleted (an engine checks settings, analyzers and mappings only then); its ingest pipeline
+   * definition makes it: an index of its settings and mapping is created under a throwaway name and
+   * deleted (an engine checks settings, analyzers and mappings only then); its ingest pipeline
    * exists.
    *
    * @throws DefinitionException naming the document and what the engine refused, in its words
@@ -325,8 +325,7 @@ public final class DocumentIndex implements Serializable {
     DocumentIndex index = this;
     return (change, context) -> {
       if (change.deleted) {
-        return DocumentOperation.delete(target, change.id, change.version)
-            .routedBy(change.routing);
+        return DocumentOperation.delete(target, change.id, change.version).routedBy(change.routing);
       }
       DocumentOperation op =
           DocumentOperation.index(target, change.id, change.version, index.document(change))
