@@ -1,6 +1,5 @@
 package dev.weir.bench;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.bench.SearchIndexBenchmark.Load;
 import dev.weir.bench.SearchIndexBenchmark.Writes;
@@ -15,7 +14,7 @@ import dev.weir.common.kafka.KafkaTopics;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.common.postgres.TableStats;
 import dev.weir.connector.elasticsearch.DocumentOperation;
-import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.documents.Definitions;
 import dev.weir.documents.DocumentOptions;
 import dev.weir.documents.definition.DocumentPlan;
@@ -188,10 +187,10 @@ public final class DocumentsBenchmark {
             prefix + "brand",
             prefix + "category",
             live.get(DocumentOptions.PRICING_TOPIC)));
-    ElasticsearchClient es = ElasticsearchClients.blocking(ElasticsearchConnection.settings(live));
+    SearchCluster es = ElasticsearchConnection.cluster(live);
     try {
-      for (String index : es.indices().get(g -> g.index(INDEX + "*")).result().keySet()) {
-        es.indices().delete(d -> d.index(index));
+      for (String index : es.indices(INDEX + "*")) {
+        es.deleteIndex(index);
       }
       String catalogUrl = live.get(DocumentOptions.CATALOG_URL);
       String pricing = live.get(DocumentOptions.PRICING_TOPIC);
@@ -290,7 +289,7 @@ public final class DocumentsBenchmark {
           declaredPass);
     } finally {
       CatalogCaptureJob.dropSlot(live);
-      es._transport().close();
+      es.close();
     }
   }
 
@@ -298,7 +297,7 @@ public final class DocumentsBenchmark {
   private record Renames(
       LocalStack stack,
       WeirConfig config,
-      ElasticsearchClient es,
+      SearchCluster es,
       String alias,
       String copyTable,
       String catalogUrl,
@@ -359,12 +358,24 @@ public final class DocumentsBenchmark {
 
   /** Until a search finds the brand {@code name} in all {@code products} documents. */
   private static void awaitBrandEverywhere(
-      ElasticsearchClient es, String alias, String name, int products) throws Exception {
+      SearchCluster es, String alias, String name, int products) throws Exception {
     SearchIndexBenchmark.awaitCount(
         () ->
-            es.count(
-                    c -> c.index(alias).query(q -> q.match(m -> m.field("brand_name").query(name))))
-                .count(),
+            es.post(
+                    "/" + alias + "/_count",
+                    dev.weir.schema.Json.mapper()
+                        .createObjectNode()
+                        .set(
+                            "query",
+                            dev.weir.schema.Json.mapper()
+                                .createObjectNode()
+                                .set(
+                                    "match",
+                                    dev.weir.schema.Json.mapper()
+                                        .createObjectNode()
+                                        .put("brand_name", name))))
+                .path("count")
+                .asLong(),
         products);
   }
 
@@ -376,17 +387,11 @@ public final class DocumentsBenchmark {
    * deleted), and this is the raw bulk doing the same.
    */
   private static FanOut rawOverwrite(
-      LocalStack stack,
-      ElasticsearchClient es,
-      String alias,
-      int products,
-      String brandName,
-      String step)
+      LocalStack stack, SearchCluster es, String alias, int products, String brandName, String step)
       throws Exception {
     List<DocumentOperation> ops = new ArrayList<>();
-    for (SearchIndexBenchmark.Json d : SearchIndexBenchmark.documents(es, alias)) {
-      ObjectNode source =
-          (ObjectNode) dev.weir.schema.Json.mapper().readTree(d.source().toJson().toString());
+    for (SearchIndexBenchmark.Indexed d : SearchIndexBenchmark.documents(es, alias)) {
+      ObjectNode source = (ObjectNode) dev.weir.schema.Json.mapper().readTree(d.source());
       source.put("brand_name", brandName);
       ops.add(
           DocumentOperation.index(
@@ -414,7 +419,7 @@ public final class DocumentsBenchmark {
    * its refresh (1 s).
    */
   private static PacedInput.Latency priceLatency(
-      WeirConfig config, ElasticsearchClient es, String alias, String pricing, int products)
+      WeirConfig config, SearchCluster es, String alias, String pricing, int products)
       throws Exception {
     int total = Math.min(products, LATENCY_RATE * LATENCY_SECONDS);
     long[] sentAt = new long[total + 1]; // by product id
@@ -456,14 +461,14 @@ public final class DocumentsBenchmark {
       if (ids.isEmpty()) {
         continue;
       }
-      var docs = es.mget(m -> m.index(alias).ids(ids), ObjectNode.class).docs();
+      ObjectNode request = dev.weir.schema.Json.mapper().createObjectNode();
+      ids.forEach(request.putArray("ids")::add);
+      var docs = es.post("/" + alias + "/_mget", request).path("docs");
       long now = System.currentTimeMillis();
-      for (var d : docs) {
-        var got = d.result();
-        if (got.found()
-            && got.source() != null
-            && got.source().path("price").decimalValue().compareTo(LIVE_PRICE) == 0) {
-          int id = Integer.parseInt(got.id());
+      for (var got : docs) {
+        if (got.path("found").asBoolean()
+            && got.path("_source").path("price").decimalValue().compareTo(LIVE_PRICE) == 0) {
+          int id = Integer.parseInt(got.path("_id").asText());
           seen[id] = true;
           visible[seenCount++] = now - sentAt[id];
         }
@@ -580,7 +585,7 @@ public final class DocumentsBenchmark {
 
   private static EndToEnd endToEnd(
       LocalStack stack,
-      ElasticsearchClient es,
+      SearchCluster es,
       WeirConfig config,
       String alias,
       String mapping,

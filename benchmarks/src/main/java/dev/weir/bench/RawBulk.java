@@ -1,14 +1,13 @@
 package dev.weir.bench;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import co.elastic.clients.elasticsearch._types.VersionType;
-import co.elastic.clients.elasticsearch.core.BulkRequest;
-import co.elastic.clients.elasticsearch.core.BulkResponse;
-import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
-import co.elastic.clients.util.BinaryData;
-import co.elastic.clients.util.ContentType;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.connector.elasticsearch.DocumentOperation;
+import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.documents.index.DocumentIndex;
+import dev.weir.schema.Json;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -33,7 +32,7 @@ final class RawBulk {
    * {@code mapping}; returns the seconds from the first request until the last answered.
    */
   static double load(
-      ElasticsearchClient es,
+      SearchCluster es,
       String index,
       String mapping,
       List<DocumentOperation> documents,
@@ -49,14 +48,13 @@ final class RawBulk {
    * A fresh index (an old one of that name deleted) from {@code mapping}, a create-index body: the
    * job's own ({@link DocumentIndex#mapping()}), so both sides index the same fields.
    */
-  static void createIndex(ElasticsearchClient es, String index, String mapping) throws Exception {
-    es.indices().delete(d -> d.index(index).ignoreUnavailable(true));
-    DocumentIndex.create(es, index, mapping);
+  static void createIndex(SearchCluster es, String index, String mapping) throws Exception {
+    es.deleteIndex(index);
+    es.createIndex(index, Json.mapper().readTree(mapping));
   }
 
   /** Bulk requests of {@link #BATCH} documents, {@code loaders} at a time, into an index. */
-  static void send(
-      ElasticsearchClient es, String index, List<DocumentOperation> documents, int loaders)
+  static void send(SearchCluster es, String index, List<DocumentOperation> documents, int loaders)
       throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(loaders);
     try {
@@ -86,23 +84,25 @@ final class RawBulk {
     }
   }
 
-  private static void bulk(ElasticsearchClient es, String index, List<DocumentOperation> batch)
-      throws Exception {
-    List<BulkOperation> ops = new ArrayList<>();
+  /**
+   * One bulk request of index operations, with their external versions (none for {@link
+   * DocumentOperation#NO_VERSION}); fails on any refused item.
+   */
+  static void bulk(SearchCluster es, String index, List<DocumentOperation> batch) throws Exception {
+    ByteArrayOutputStream body = new ByteArrayOutputStream();
     for (DocumentOperation d : batch) {
-      ops.add(
-          BulkOperation.of(
-              b ->
-                  b.index(
-                      i ->
-                          i.index(index)
-                              .id(d.id())
-                              .version(d.version())
-                              .versionType(VersionType.External)
-                              .document(BinaryData.of(d.source(), ContentType.APPLICATION_JSON)))));
+      ObjectNode meta = Json.mapper().createObjectNode().put("_index", index).put("_id", d.id());
+      if (d.version() != DocumentOperation.NO_VERSION) {
+        meta.put("version", d.version()).put("version_type", "external");
+      }
+      String action = Json.mapper().createObjectNode().set("index", meta).toString();
+      body.write(action.getBytes(StandardCharsets.UTF_8));
+      body.write('\n');
+      body.write(d.source());
+      body.write('\n');
     }
-    BulkResponse response = es.bulk(BulkRequest.of(b -> b.operations(ops)));
-    if (response.errors()) {
+    JsonNode response = es.post("/_bulk?filter_path=errors,items.*.error", body.toByteArray());
+    if (response.path("errors").asBoolean()) {
       throw new IllegalStateException("raw bulk failed: " + response);
     }
   }

@@ -1,10 +1,7 @@
 package dev.weir.bench;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import co.elastic.clients.elasticsearch._types.FieldValue;
-import co.elastic.clients.elasticsearch._types.SortOrder;
-import co.elastic.clients.elasticsearch.core.search.Hit;
-import co.elastic.clients.json.JsonData;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.capture.CaptureOptions;
 import dev.weir.capture.CatalogCaptureJob;
 import dev.weir.cli.load.CatalogLoader;
@@ -18,13 +15,14 @@ import dev.weir.common.kafka.KafkaTopics;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.common.postgres.TableStats;
 import dev.weir.connector.elasticsearch.DocumentOperation;
-import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.documents.Definitions;
 import dev.weir.documents.DocumentOptions;
 import dev.weir.documents.copy.DocumentCopy;
 import dev.weir.documents.definition.DocumentPlan;
 import dev.weir.documents.index.DocumentIndex;
 import dev.weir.documents.index.ElasticsearchConnection;
+import dev.weir.schema.Json;
 import dev.weir.search.SearchIndexJob;
 import dev.weir.stack.Connections;
 import dev.weir.stack.LocalStack;
@@ -179,7 +177,7 @@ public final class SearchIndexBenchmark {
         long startNanos,
         IndexProgress progress,
         CpuUse cpu,
-        ElasticsearchClient es,
+        SearchCluster es,
         String index)
         throws Exception {
       CountTimeline.Sample warm = progress.applied.await(documents / 5, Duration.ofMinutes(3));
@@ -219,7 +217,7 @@ public final class SearchIndexBenchmark {
      * sooner leaves more of its segments to merge after its window. Leaves Elasticsearch idle for
      * the next load.
      */
-    Load settle(ElasticsearchClient es, String index, CpuUse meter) throws Exception {
+    Load settle(SearchCluster es, String index, CpuUse meter) throws Exception {
       Thread.sleep(1000); // the last refresh (once a second) may still have a merge to schedule
       awaitMergesDone(es);
       Settled s =
@@ -415,8 +413,7 @@ public final class SearchIndexBenchmark {
     DocumentCopy copy = new DocumentCopy(plan);
     String mapping = new DocumentIndex(plan).mapping();
     KafkaTopics.deleteTopics(config, SearchIndexJob.inputs(config));
-    ElasticsearchClient es =
-        ElasticsearchClients.blocking(ElasticsearchConnection.settings(config));
+    SearchCluster es = ElasticsearchConnection.cluster(config);
     try {
       // Every index of an earlier run, behind the three aliases (the job makes its own, <alias>-v1,
       // only where the alias is missing) or the raw bulk's: each pass starts on an empty alias.
@@ -494,7 +491,7 @@ public final class SearchIndexBenchmark {
                   written.toastInserted(),
                   records);
         }
-        List<Json> documents = documents(es, ALIAS);
+        List<Indexed> documents = documents(es, ALIAS);
         Load raw = rawBulk(stack, es, mapping, documents, ALIAS + "-raw");
         Writes naive = naiveUpserts(stack, connections, copy, seeded, afterEachRound);
         Pass separate =
@@ -513,7 +510,7 @@ public final class SearchIndexBenchmark {
       }
     } finally {
       CatalogCaptureJob.dropSlot(config);
-      es._transport().close();
+      es.close();
     }
   }
 
@@ -553,7 +550,7 @@ public final class SearchIndexBenchmark {
    */
   private static Pass pass(
       LocalStack stack,
-      ElasticsearchClient es,
+      SearchCluster es,
       String mapping,
       WeirConfig config,
       int products,
@@ -570,7 +567,7 @@ public final class SearchIndexBenchmark {
    * behind its alias.
    */
   private static Load weirLoad(
-      LocalStack stack, ElasticsearchClient es, WeirConfig config, int products, String name)
+      LocalStack stack, SearchCluster es, WeirConfig config, int products, String name)
       throws Exception {
     forgetOffsets(config);
     String alias = config.get(DocumentOptions.ALIAS);
@@ -589,9 +586,9 @@ public final class SearchIndexBenchmark {
     }
   }
 
-  private static void deleteIndices(ElasticsearchClient es, String pattern) throws IOException {
-    for (String index : es.indices().get(g -> g.index(pattern)).result().keySet()) {
-      es.indices().delete(d -> d.index(index));
+  private static void deleteIndices(SearchCluster es, String pattern) throws IOException {
+    for (String index : es.indices(pattern)) {
+      es.deleteIndex(index);
     }
   }
 
@@ -612,7 +609,7 @@ public final class SearchIndexBenchmark {
    */
   private static Pass separateCores(
       LocalStack stack,
-      ElasticsearchClient es,
+      SearchCluster es,
       String mapping,
       Supplier<WeirConfig> freshConfig,
       int products)
@@ -648,10 +645,10 @@ public final class SearchIndexBenchmark {
    * with this wait in {@link Load#settle}; the raw bulk also waits for it, as it may follow weir's
    * price rounds).
    */
-  static void awaitMergesDone(ElasticsearchClient es) throws Exception {
+  static void awaitMergesDone(SearchCluster es) throws Exception {
     long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
     while (System.nanoTime() < deadline
-        && IndexWork.runningMerges(es.indices().stats(s -> s.metric("merge")).all().total()) > 0) {
+        && IndexWork.runningMerges(es.get("/_stats/merge").path("_all").path("total")) > 0) {
       Thread.sleep(200);
     }
   }
@@ -671,33 +668,30 @@ public final class SearchIndexBenchmark {
     return StreamExecutionEnvironment.getExecutionEnvironment();
   }
 
-  /** A document as Elasticsearch holds it: id, version, source. */
-  record Json(String id, long version, JsonData source) {}
+  /** A document as the engine holds it: id, version, source (JSON). */
+  record Indexed(String id, long version, byte[] source) {}
 
-  static List<Json> documents(ElasticsearchClient es, String index) throws Exception {
-    List<Json> documents = new ArrayList<>();
-    List<FieldValue> after = null;
+  static List<Indexed> documents(SearchCluster es, String index) throws Exception {
+    List<Indexed> documents = new ArrayList<>();
+    JsonNode after = null;
     while (true) {
-      List<FieldValue> from = after;
-      var hits =
-          es.search(
-                  s -> {
-                    s.index(index)
-                        .size(1000)
-                        .version(true)
-                        .sort(o -> o.field(f -> f.field("product_id").order(SortOrder.Asc)));
-                    return from == null ? s : s.searchAfter(from);
-                  },
-                  JsonData.class)
-              .hits()
-              .hits();
+      ObjectNode search = Json.mapper().createObjectNode().put("size", 1000).put("version", true);
+      search.putArray("sort").addObject().put("product_id", "asc");
+      if (after != null) {
+        search.set("search_after", after);
+      }
+      JsonNode hits = es.search(index, search).path("hits").path("hits");
       if (hits.isEmpty()) {
         return documents;
       }
-      for (Hit<JsonData> hit : hits) {
-        documents.add(new Json(hit.id(), hit.version(), hit.source()));
+      for (JsonNode hit : hits) {
+        documents.add(
+            new Indexed(
+                hit.path("_id").asText(),
+                hit.path("_version").asLong(),
+                Json.mapper().writeValueAsBytes(hit.get("_source"))));
       }
-      after = hits.get(hits.size() - 1).sort();
+      after = hits.get(hits.size() - 1).get("sort");
     }
   }
 
@@ -714,7 +708,7 @@ public final class SearchIndexBenchmark {
    * fresh index on an idle node; the median pass ({@link Load#median}), with every pass's rate.
    */
   static Load rawBulk(
-      LocalStack stack, ElasticsearchClient es, String mapping, List<Json> documents, String index)
+      LocalStack stack, SearchCluster es, String mapping, List<Indexed> documents, String index)
       throws Exception {
     return rawBulk(stack, es, mapping, documents, index, RAW_BULK_PASSES);
   }
@@ -722,21 +716,16 @@ public final class SearchIndexBenchmark {
   /** The same, {@code passCount} times: one pass is that pass itself, without a median. */
   static Load rawBulk(
       LocalStack stack,
-      ElasticsearchClient es,
+      SearchCluster es,
       String mapping,
-      List<Json> documents,
+      List<Indexed> documents,
       String index,
       int passCount)
       throws Exception {
     int loaders = Runtime.getRuntime().availableProcessors();
     List<DocumentOperation> ops = new ArrayList<>();
-    for (Json d : documents) {
-      ops.add(
-          DocumentOperation.index(
-              index,
-              d.id(),
-              d.version(),
-              d.source().toJson().toString().getBytes(StandardCharsets.UTF_8)));
+    for (Indexed d : documents) {
+      ops.add(DocumentOperation.index(index, d.id(), d.version(), d.source()));
     }
     List<Load> passes = new ArrayList<>();
     for (int pass = 0; pass < passCount; pass++) {
@@ -897,8 +886,8 @@ public final class SearchIndexBenchmark {
         .count();
   }
 
-  static long count(ElasticsearchClient es, String index) throws Exception {
-    return es.count(c -> c.index(index)).count();
+  static long count(SearchCluster es, String index) throws Exception {
+    return es.count(index);
   }
 
   /** Until the job is RUNNING: scheduled, its tasks deploying. */
