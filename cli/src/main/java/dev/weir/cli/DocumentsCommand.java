@@ -2,11 +2,14 @@ package dev.weir.cli;
 
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.postgres.PostgresConnectionProvider;
+import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.documents.DocumentOptions;
 import dev.weir.documents.definition.DefinitionException;
 import dev.weir.documents.definition.DefinitionFile;
 import dev.weir.documents.definition.DocumentSpec;
 import dev.weir.documents.definition.PostgresCatalog;
+import dev.weir.documents.index.ElasticsearchConnection;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -38,7 +41,8 @@ final class DocumentsCommand {
       description = {
         "Resolve each document of FILE against the source database's catalog and print its tables"
             + " and keys, its relationships, the Postgres copy's table and the Elasticsearch"
-            + " mapping; or what is wrong, naming the node.",
+            + " mapping, tried on the search cluster (elasticsearch.url: its settings, mapping and"
+            + " pipeline); or what is wrong, naming the node or the setting.",
         "User and password as for weir's PostgreSQL (PGUSER, PGPASSWORD or the local stack's)."
             + " Exit code 0 only if weir can use every document."
       })
@@ -49,7 +53,7 @@ final class DocumentsCommand {
               paramLabel = "JDBC_URL",
               description = "The source database (default: ${DEFAULT-VALUE}).")
           String catalogUrl)
-      throws SQLException {
+      throws SQLException, IOException {
     List<DocumentSpec> documents;
     try {
       documents = DefinitionFile.read(file);
@@ -58,12 +62,15 @@ final class DocumentsCommand {
       return 1;
     }
     WeirConfig config = WeirConfig.from(Map.of(), System.getenv());
-    try (Connection source = PostgresConnectionProvider.open(config, catalogUrl)) {
+    try (Connection source = PostgresConnectionProvider.open(config, catalogUrl);
+        SearchCluster cluster = ElasticsearchConnection.cluster(config)) {
       source.setReadOnly(true);
       int failed =
           DefinitionCheck.check(
               documents,
               new PostgresCatalog(source),
+              config,
+              cluster,
               spec.commandLine().getOut(),
               spec.commandLine().getErr());
       return failed == 0 ? 0 : 1;

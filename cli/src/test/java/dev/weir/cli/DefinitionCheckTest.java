@@ -2,6 +2,7 @@ package dev.weir.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.weir.common.config.WeirConfig;
 import dev.weir.documents.definition.DefinitionFile;
 import dev.weir.documents.definition.SourceCatalog;
 import dev.weir.documents.definition.TableInfo;
@@ -186,7 +187,12 @@ class DefinitionCheckTest {
 
   private int check(String definition) {
     return DefinitionCheck.check(
-        DefinitionFile.parse(definition), CATALOG, new PrintWriter(out), new PrintWriter(err));
+        DefinitionFile.parse(definition),
+        CATALOG,
+        WeirConfig.from(Map.of(), Map.of()),
+        null,
+        new PrintWriter(out),
+        new PrintWriter(err));
   }
 
   private static Map<String, String> columns(String... namesAndTypes) {

@@ -183,7 +183,7 @@ class BackfillITCase {
       assertThatThrownBy(() -> backfill(target, true))
           .isInstanceOf(BackfillException.class)
           .hasMessageContaining("copy pass failed")
-          .hasMessageContaining("Elasticsearch rejected index " + target + "/")
+          .hasMessageContaining("The search cluster rejected index " + target + "/")
           .hasMessageContaining("cluster_block_exception");
       assertThat(es.indicesBehind(alias)).containsExactly(alias + "-v1");
     } finally {

@@ -95,7 +95,7 @@ public final class Definitions {
   }
 
   /** The index settings the options give, over every definition's: shards and replicas. */
-  static ObjectNode indexSettings(WeirConfig config) {
+  public static ObjectNode indexSettings(WeirConfig config) {
     ObjectNode settings = Json.mapper().createObjectNode();
     config
         .getOptional(DocumentOptions.INDEX_SHARDS)

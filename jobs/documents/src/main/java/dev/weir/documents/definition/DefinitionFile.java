@@ -176,8 +176,8 @@ public final class DefinitionFile {
             where + ": the mapping of '" + owned + "' is weir's own (it compares documents by it)");
       }
     }
-    String routing = text(d, "routing", where);
-    String pipeline = text(d, "pipeline", where);
+    String routing = d.path("routing").isNull() ? null : text(d, "routing", where);
+    String pipeline = d.path("pipeline").isNull() ? null : text(d, "pipeline", where);
     return new IndexDefinition(
         IndexDefinition.normalizedSettings(setting), merged, routing, pipeline);
   }

@@ -313,8 +313,8 @@ class DefinitionFileTest {
   void aDocumentsUnknownKeyIsRefusedNamingTheKnownOnesInOrder() {
     refused(
         "[{'database': 'library', 'index': 'books', 'node': {'table': 'book'}}]",
-        "document 'books': 'node' is not something weir reads (it reads [database, index, nodes,"
-            + " weir])");
+        "document 'books': 'node' is not something weir reads (it reads [database, index, mapping,"
+            + " mappings, nodes, pipeline, routing, setting, weir])");
     refused(
         "[{'database': 'library', 'index': 'books', 'weir': {'copytable': 'x'},"
             + " 'nodes': {'table': 'book'}}]",
@@ -327,19 +327,53 @@ class DefinitionFileTest {
 
   @Test
   void pgsyncsDocumentKeysWeirDoesNotApplyAreRefused() {
-    for (String key :
-        List.of(
-            "'setting': {'analysis': {'analyzer': {}}}",
-            "'plugins': ['Hero']",
-            "'pipeline': 'attachment'",
-            "'routing': 'isbn'",
-            "'mapping': {'isbn': {'type': 'keyword'}}",
-            "'mappings': {'properties': {}}")) {
-      String name = key.substring(1, key.indexOf('\'', 1));
-      refused(
-          "[{'database': 'library', 'index': 'books', " + key + ", 'nodes': {'table': 'book'}}]",
-          "document 'books': '" + name + "' is not something weir reads: PGSync's");
-    }
+    refused(
+        "[{'database': 'library', 'index': 'books', 'plugins': ['Hero'], 'nodes': {'table':"
+            + " 'book'}}]",
+        "document 'books': 'plugins' is not something weir reads: PGSync's");
+  }
+
+  @Test
+  void pgsyncsIndexKeysAreReadIntoTheIndexDefinition() {
+    DocumentSpec d =
+        one(
+            json(
+                """
+                [{'database': 'library', 'index': 'books',
+                  'setting': {'number_of_shards': 3, 'index.refresh_interval': '5s',
+                              'index': {'analysis': {'analyzer': {'folded': {'type': 'custom',
+                                        'tokenizer': 'standard', 'filter': ['lowercase']}}}}},
+                  'mapping': {'isbn': {'type': 'keyword'}},
+                  'mappings': {'_source': {'excludes': ['secret']}},
+                  'routing': 'isbn', 'pipeline': 'books-in',
+                  'nodes': {'table': 'book'}}]
+                """));
+    IndexDefinition search = d.search();
+    assertThat(search.settings().toString())
+        .isEqualTo(
+            "{\"number_of_shards\":3,\"refresh_interval\":\"5s\",\"analysis\":{\"analyzer\":"
+                + "{\"folded\":{\"type\":\"custom\",\"tokenizer\":\"standard\","
+                + "\"filter\":[\"lowercase\"]}}}}");
+    assertThat(search.mappings().toString())
+        .isEqualTo(
+            "{\"_source\":{\"excludes\":[\"secret\"]},\"properties\":{\"isbn\":"
+                + "{\"type\":\"keyword\"}}}");
+    assertThat(search.routing()).isEqualTo("isbn");
+    assertThat(search.pipeline()).isEqualTo("books-in");
+  }
+
+  @Test
+  void anIndexKeyOfTheWrongShapeIsRefused() {
+    refused(
+        "[{'database': 'library', 'index': 'books', 'setting': 'x', 'nodes': {'table': 'book'}}]",
+        "document 'books': 'setting' must be an object, not \"x\"");
+    refused(
+        "[{'database': 'library', 'index': 'books', 'routing': 5, 'nodes': {'table': 'book'}}]",
+        "document 'books': 'routing' must be a non-empty string, not 5");
+    refused(
+        "[{'database': 'library', 'index': 'books', 'mapping': {'content_hash': {'type':"
+            + " 'keyword'}}, 'nodes': {'table': 'book'}}]",
+        "the mapping of 'content_hash' is weir's own");
   }
 
   @Test
