@@ -1,9 +1,9 @@
 package dev.weir.cli;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.backfill.Backfill;
 import dev.weir.backfill.BackfillOptions;
+import dev.weir.connector.elasticsearch.SearchCluster;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +29,7 @@ final class BackfillDemo {
 
   static Result run(PrintWriter out, PrintWriter err, CatalogDemo.Running catalog)
       throws Exception {
-    ElasticsearchClient es = catalog.es;
+    SearchCluster es = catalog.es;
     Set<String> before = indicesOf(es);
     out.printf(
         "== 8. backfill: rebuild %s from its Postgres copy (%s) into the new index %s while"
@@ -83,7 +83,7 @@ final class BackfillDemo {
   }
 
   /** The indices the catalog's alias points to. */
-  private static Set<String> indicesOf(ElasticsearchClient es) throws Exception {
-    return new TreeSet<>(es.indices().getAlias(a -> a.name(CatalogDemo.ALIAS)).result().keySet());
+  private static Set<String> indicesOf(SearchCluster es) throws Exception {
+    return new TreeSet<>(es.indicesBehind(CatalogDemo.ALIAS));
   }
 }

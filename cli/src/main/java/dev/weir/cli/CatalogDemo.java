@@ -1,6 +1,5 @@
 package dev.weir.cli;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.capture.CaptureOptions;
@@ -11,7 +10,7 @@ import dev.weir.common.job.JobRunner;
 import dev.weir.common.kafka.KafkaTopics;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.common.postgres.TableStats;
-import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.documents.DocumentOptions;
 import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.documents.index.SearchContract;
@@ -53,11 +52,11 @@ final class CatalogDemo {
    */
   static final class Running implements AutoCloseable {
     final WeirConfig config;
-    final ElasticsearchClient es;
+    final SearchCluster es;
     private final List<JobClient> jobs = new ArrayList<>();
     String summary = "search-index: did not finish";
 
-    private Running(WeirConfig config, ElasticsearchClient es) {
+    private Running(WeirConfig config, SearchCluster es) {
       this.config = config;
       this.es = es;
     }
@@ -70,7 +69,7 @@ final class CatalogDemo {
         }
         CatalogCaptureJob.dropSlot(config);
       } finally {
-        es._transport().close();
+        es.close();
       }
     }
   }
@@ -99,13 +98,12 @@ final class CatalogDemo {
             CatalogCaptureJob.topic(config, "brand"),
             CatalogCaptureJob.topic(config, "category"),
             config.get(DocumentOptions.PRICING_TOPIC)));
-    ElasticsearchClient es =
-        ElasticsearchClients.blocking(ElasticsearchConnection.settings(config));
+    SearchCluster es = ElasticsearchConnection.cluster(config);
     Running running = new Running(config, es);
     try {
       // Deleting by wildcard is refused (action.destructive_requires_name): name each index.
-      for (String index : es.indices().get(g -> g.index(ALIAS + "-*")).result().keySet()) {
-        es.indices().delete(d -> d.index(index));
+      for (String index : es.indices(ALIAS + "-*")) {
+        es.deleteIndex(index);
       }
 
       out.printf(
@@ -185,17 +183,15 @@ final class CatalogDemo {
   }
 
   /** Rows in the copy, a digest of their versions, documents in Elasticsearch. */
-  private static long[] documents(WeirConfig config, ElasticsearchClient es) throws Exception {
+  private static long[] documents(WeirConfig config, SearchCluster es) throws Exception {
     try (Connection c = PostgresConnectionProvider.open(config);
         ResultSet rs =
             c.createStatement()
                 .executeQuery(
                     "SELECT count(*), coalesce(sum(doc_version::numeric), 0)::text FROM " + COPY)) {
       rs.next();
-      es.indices().refresh(r -> r.index(ALIAS));
-      return new long[] {
-        rs.getLong(1), rs.getString(2).hashCode(), es.count(c2 -> c2.index(ALIAS)).count()
-      };
+      es.refresh(ALIAS);
+      return new long[] {rs.getLong(1), rs.getString(2).hashCode(), es.count(ALIAS)};
     }
   }
 
@@ -206,7 +202,7 @@ final class CatalogDemo {
   }
 
   /** Runs example query {@code name} on the alias, prints it and its first hits; all its hits. */
-  static List<ObjectNode> printQuery(PrintWriter out, ElasticsearchClient es, String name)
+  static List<ObjectNode> printQuery(PrintWriter out, SearchCluster es, String name)
       throws Exception {
     String body = SearchContract.exampleQuery(name);
     JsonNode query = Json.mapper().readTree(body).get("query");

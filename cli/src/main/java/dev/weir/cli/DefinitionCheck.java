@@ -1,6 +1,10 @@
 package dev.weir.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.weir.common.config.WeirConfig;
+import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.connector.elasticsearch.SearchCluster;
+import dev.weir.documents.Definitions;
 import dev.weir.documents.copy.DocumentCopy;
 import dev.weir.documents.definition.DefinitionException;
 import dev.weir.documents.definition.DocumentPlan;
@@ -12,6 +16,7 @@ import dev.weir.documents.definition.DocumentSpec;
 import dev.weir.documents.definition.SourceCatalog;
 import dev.weir.documents.index.DocumentIndex;
 import dev.weir.schema.Json;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.sql.SQLException;
@@ -41,7 +46,8 @@ final class DefinitionCheck {
   }
 
   /**
-   * Plans and prints each document; returns how many weir cannot use (their reason on err).
+   * Plans and prints each document, and has {@code cluster} (when given) try its index's settings,
+   * mapping and pipeline; returns how many weir cannot use (their reason on err).
    *
    * @param where where a database is read (its URL), as the report names it
    */
@@ -49,14 +55,33 @@ final class DefinitionCheck {
       List<DocumentSpec> documents,
       UnaryOperator<String> where,
       Catalogs catalogs,
+      WeirConfig config,
+      SearchCluster cluster,
       PrintWriter out,
       PrintWriter err) {
     int failed = 0;
+    boolean clusterAnswers = cluster != null;
     for (DocumentSpec document : documents) {
       String url = where.apply(document.database());
       try {
-        DocumentPlan plan = DocumentPlanner.plan(document, catalogs.of(document.database()));
-        new DefinitionCheck(out).print(plan, url, new DocumentCopy(plan), new DocumentIndex(plan));
+        DocumentPlan planned = DocumentPlanner.plan(document, catalogs.of(document.database()));
+        DocumentPlan plan =
+            planned.with(planned.search().withSettings(Definitions.indexSettings(config)));
+        DocumentIndex index = new DocumentIndex(plan);
+        new DefinitionCheck(out).print(plan, url, new DocumentCopy(plan), index);
+        if (clusterAnswers) {
+          try {
+            index.check(cluster);
+          } catch (DefinitionException refused) {
+            throw refused;
+          } catch (IOException | RuntimeException unreachable) {
+            clusterAnswers = false;
+            err.println(
+                "not checked against the search cluster (its index settings, mapping and"
+                    + " pipeline): "
+                    + ElasticsearchClients.explain(cluster.settings(), unreachable));
+          }
+        }
       } catch (DefinitionException e) {
         err.println("invalid: " + e.getMessage() + " (read at " + url + ")");
         failed++;

@@ -2,11 +2,14 @@ package dev.weir.cli;
 
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.postgres.PostgresConnectionProvider;
+import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.documents.DocumentOptions;
 import dev.weir.documents.definition.DefinitionException;
 import dev.weir.documents.definition.DefinitionFile;
 import dev.weir.documents.definition.DocumentSpec;
 import dev.weir.documents.definition.PostgresCatalog;
+import dev.weir.documents.index.ElasticsearchConnection;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -40,7 +43,8 @@ final class DocumentsCommand {
         "Resolve each document of FILE against the catalog of its database (on the server of"
             + " --catalog-url) and print where it looked, its tables"
             + " and keys, its relationships, the Postgres copy's table and the Elasticsearch"
-            + " mapping; or what is wrong, naming the node.",
+            + " mapping, tried on the search cluster (elasticsearch.url: its settings, mapping and"
+            + " pipeline); or what is wrong, naming the node or the setting.",
         "User and password as for weir's PostgreSQL (PGUSER, PGPASSWORD or the local stack's)."
             + " Exit code 0 only if weir can use every document."
       })
@@ -53,7 +57,7 @@ final class DocumentsCommand {
                   "The source database's server: each document is read in its own database there"
                       + " (default: ${DEFAULT-VALUE}).")
           String catalogUrl)
-      throws SQLException {
+      throws SQLException, IOException {
     List<DocumentSpec> documents;
     try {
       documents = DefinitionFile.read(file);
@@ -64,7 +68,7 @@ final class DocumentsCommand {
     WeirConfig config = WeirConfig.from(Map.of(), System.getenv());
     // Each document's database on the server of the URL, read once however many documents name it.
     Map<String, Connection> connections = new LinkedHashMap<>();
-    try {
+    try (SearchCluster cluster = ElasticsearchConnection.cluster(config)) {
       int failed =
           DefinitionCheck.check(
               documents,
@@ -78,6 +82,8 @@ final class DocumentsCommand {
                 }
                 return new PostgresCatalog(c);
               },
+              config,
+              cluster,
               spec.commandLine().getOut(),
               spec.commandLine().getErr());
       SlotList.print(spec.commandLine().getOut(), catalogUrl, config);

@@ -1,6 +1,5 @@
 package dev.weir.cli;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.capture.CaptureOptions;
@@ -10,7 +9,7 @@ import dev.weir.common.job.JobRunner;
 import dev.weir.common.kafka.KafkaTopics;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.common.postgres.TableStats;
-import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.documents.Definitions;
 import dev.weir.documents.DocumentOptions;
 import dev.weir.documents.definition.DocumentPlan;
@@ -127,11 +126,10 @@ final class LibraryDemo {
     execute(config, libraryUrl, LIBRARY);
     DocumentPlan plan = Definitions.plans(config).get(0);
     KafkaTopics.deleteTopics(config, Definitions.topics(config, List.of(plan)));
-    ElasticsearchClient es =
-        ElasticsearchClients.blocking(ElasticsearchConnection.settings(config));
+    SearchCluster es = ElasticsearchConnection.cluster(config);
     try {
-      for (String index : es.indices().get(g -> g.index(INDEX + "*")).result().keySet()) {
-        es.indices().delete(d -> d.index(index));
+      for (String index : es.indices(INDEX + "*")) {
+        es.deleteIndex(index);
       }
 
       out.printf(
@@ -187,7 +185,7 @@ final class LibraryDemo {
         CatalogCaptureJob.dropSlot(config);
       }
     } finally {
-      es._transport().close();
+      es.close();
     }
   }
 
@@ -218,7 +216,7 @@ final class LibraryDemo {
   }
 
   /** Rows in the copy, a digest of their versions, documents in Elasticsearch. */
-  private static long[] documents(WeirConfig config, DocumentPlan plan, ElasticsearchClient es)
+  private static long[] documents(WeirConfig config, DocumentPlan plan, SearchCluster es)
       throws Exception {
     try (Connection c = PostgresConnectionProvider.open(config);
         ResultSet rs =
@@ -229,10 +227,8 @@ final class LibraryDemo {
                         + "::numeric), 0)::text FROM "
                         + plan.copyTable())) {
       rs.next();
-      es.indices().refresh(r -> r.index(INDEX));
-      return new long[] {
-        rs.getLong(1), rs.getString(2).hashCode(), es.count(c2 -> c2.index(INDEX)).count()
-      };
+      es.refresh(INDEX);
+      return new long[] {rs.getLong(1), rs.getString(2).hashCode(), es.count(INDEX)};
     } catch (SQLException e) {
       return new long[] {0, 0, 0}; // the copy table is made when the job starts
     }
@@ -244,8 +240,9 @@ final class LibraryDemo {
     }
   }
 
-  private static JsonNode document(ElasticsearchClient es, String id) throws IOException {
-    ObjectNode source = es.get(g -> g.index(INDEX).id(id), ObjectNode.class).source();
+  private static JsonNode document(SearchCluster es, String id) throws IOException {
+    ObjectNode source =
+        (ObjectNode) es.get("/" + INDEX + "/_doc/" + SearchCluster.encode(id)).get("_source");
     source.remove(DocumentPlan.CONTENT_HASH);
     String description = source.path("description").asText("");
     if (description.length() > 40) {

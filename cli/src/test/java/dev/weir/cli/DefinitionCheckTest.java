@@ -2,6 +2,7 @@ package dev.weir.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.weir.common.config.WeirConfig;
 import dev.weir.documents.definition.DefinitionFile;
 import dev.weir.documents.definition.SourceCatalog;
 import dev.weir.documents.definition.TableInfo;
@@ -226,6 +227,8 @@ class DefinitionCheckTest {
         DefinitionFile.parse(definition),
         database -> "jdbc:postgresql://db:5432/" + database,
         database -> CATALOG,
+        WeirConfig.from(Map.of(), Map.of()),
+        null,
         new PrintWriter(out),
         new PrintWriter(err));
   }

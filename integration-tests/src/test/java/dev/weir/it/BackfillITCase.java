@@ -3,8 +3,7 @@ package dev.weir.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import co.elastic.clients.elasticsearch._types.VersionType;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.backfill.Backfill;
 import dev.weir.backfill.BackfillException;
@@ -14,7 +13,7 @@ import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.JobRunner;
 import dev.weir.common.postgres.PostgresConnectionProvider;
-import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.documents.Definitions;
 import dev.weir.documents.DocumentChange;
 import dev.weir.documents.DocumentOptions;
@@ -25,10 +24,7 @@ import dev.weir.documents.index.DocumentIndex;
 import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.schema.Json;
 import dev.weir.search.SearchIndexJob;
-import java.io.IOException;
-import java.io.StringReader;
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -66,7 +62,7 @@ class BackfillITCase {
   private String alias;
   private WeirConfig config;
   private DocumentPlan plan;
-  private ElasticsearchClient es;
+  private SearchCluster es;
 
   @BeforeEach
   void copyAndOldIndex() throws Exception {
@@ -81,7 +77,7 @@ class BackfillITCase {
     plan = Definitions.plans(config).get(0);
     // The copy table and the alias's first index, as the streaming job's start makes them.
     new SearchIndexJob().prepare(config);
-    es = ElasticsearchClients.blocking(ElasticsearchConnection.settings(config));
+    es = ElasticsearchConnection.cluster(config);
   }
 
   @Test
@@ -99,7 +95,7 @@ class BackfillITCase {
             () -> {
               while (searching.get()) {
                 try {
-                  long n = es.count(c -> c.index(alias)).count();
+                  long n = es.count(alias);
                   searches.incrementAndGet();
                   if (n < 1000) {
                     badSearch.compareAndSet(null, "the alias counted " + n + " documents");
@@ -137,8 +133,7 @@ class BackfillITCase {
     // The alias answered throughout: never an error, never an empty or partial index.
     assertThat(badSearch.get()).isNull();
     assertThat(searches.get()).isGreaterThan(10);
-    assertThat(es.indices().getAlias(a -> a.name(alias)).result().keySet())
-        .containsExactly(alias + "-v2");
+    assertThat(es.indicesBehind(alias)).containsExactly(alias + "-v2");
     // Every update made during the rebuild is in the new index, none regressed, deletes included.
     assertThat(indexed(alias + "-v2")).isEqualTo(copy());
 
@@ -161,13 +156,13 @@ class BackfillITCase {
         Await.until(
             Duration.ofSeconds(60),
             () -> {
-              es.indices().refresh(r -> r.index(alias + "-v2"));
-              return es.count(c -> c.index(alias + "-v2")).count();
+              es.refresh(alias + "-v2");
+              return es.count(alias + "-v2");
             },
             n -> n >= 500);
     killed.cancel().get();
-    es.indices().refresh(r -> r.index(alias + "-v2"));
-    long held = es.count(c -> c.index(alias + "-v2")).count();
+    es.refresh(alias + "-v2");
+    long held = es.count(alias + "-v2");
     assertThat(held).as("killed midway").isBetween(before, docs.size() - 1L);
 
     Backfill.Summary resumed = backfill(alias + "-v2", false);
@@ -183,17 +178,16 @@ class BackfillITCase {
     String target = alias + "-v2";
     new DocumentIndex(plan).create(es, target);
     // A refusal retrying cannot fix (403): an index someone made read-only.
-    es.indices().putSettings(p -> p.index(target).settings(x -> x.blocks(b -> b.write(true))));
+    SearchDocuments.blockWrites(es, target, true);
     try {
       assertThatThrownBy(() -> backfill(target, true))
           .isInstanceOf(BackfillException.class)
           .hasMessageContaining("copy pass failed")
-          .hasMessageContaining("Elasticsearch rejected index " + target + "/")
+          .hasMessageContaining("The search cluster rejected index " + target + "/")
           .hasMessageContaining("cluster_block_exception");
-      assertThat(es.indices().getAlias(a -> a.name(alias)).result().keySet())
-          .containsExactly(alias + "-v1");
+      assertThat(es.indicesBehind(alias)).containsExactly(alias + "-v1");
     } finally {
-      es.indices().putSettings(p -> p.index(target).settings(x -> x.blocks(b -> b.write(false))));
+      SearchDocuments.blockWrites(es, target, false);
     }
   }
 
@@ -224,7 +218,7 @@ class BackfillITCase {
       index(d);
     }
     // Searchable before anyone counts them (the refresh interval is a second).
-    es.indices().refresh(r -> r.index(alias));
+    es.refresh(alias);
   }
 
   /** Documents in the copy only. */
@@ -255,16 +249,8 @@ class BackfillITCase {
         long version = 64 * id + 1_000_000 * round++;
         if (random.nextInt(20) == 0) {
           store.write(List.of(DocumentChange.deletion(Long.toString(id), version)));
-          try {
-            es.delete(
-                d ->
-                    d.index(alias)
-                        .id(Long.toString(id))
-                        .version(version)
-                        .versionType(VersionType.External));
-          } catch (co.elastic.clients.elasticsearch._types.ElasticsearchException | IOException e) {
-            // already deleted (404) or newer (409)
-          }
+          // Not applied when already deleted (404) or newer (409).
+          SearchDocuments.delete(es, alias, Long.toString(id), version);
         } else {
           DocumentChange d = doc(id, version, (1 + random.nextInt(9000)) / 100.0 + "");
           store.write(List.of(d));
@@ -278,20 +264,8 @@ class BackfillITCase {
   }
 
   private void index(DocumentChange d) throws Exception {
-    byte[] source = new DocumentIndex(plan).document(d);
-    try {
-      es.index(
-          i ->
-              i.index(alias)
-                  .id(d.id)
-                  .version(d.version)
-                  .versionType(VersionType.External)
-                  .withJson(new StringReader(new String(source, StandardCharsets.UTF_8))));
-    } catch (co.elastic.clients.elasticsearch._types.ElasticsearchException e) {
-      if (e.status() != 409) {
-        throw e;
-      }
-    }
+    // Not applied when a newer version is there (409).
+    SearchDocuments.index(es, alias, d.id, d.version, new DocumentIndex(plan).document(d));
   }
 
   /** A product's document, whole (written as new: on conflict only a newer version applies). */
@@ -330,30 +304,27 @@ class BackfillITCase {
 
   /** document id → version#content hash, of an index. */
   private Map<String, String> indexed(String index) throws Exception {
-    es.indices().refresh(r -> r.index(index));
+    es.refresh(index);
     Map<String, String> docs = new TreeMap<>();
-    List<co.elastic.clients.elasticsearch._types.FieldValue> after = null;
+    JsonNode after = null;
     while (true) {
-      List<co.elastic.clients.elasticsearch._types.FieldValue> from = after;
-      var hits =
-          es.search(
-                  s -> {
-                    s.index(index)
-                        .size(5_000)
-                        .version(true)
-                        .sort(o -> o.field(f -> f.field("product_id")));
-                    return from == null ? s : s.searchAfter(from);
-                  },
-                  ObjectNode.class)
-              .hits()
-              .hits();
+      ObjectNode search = Json.mapper().createObjectNode().put("size", 5_000).put("version", true);
+      search.putArray("sort").add("product_id");
+      if (after != null) {
+        search.set("search_after", after);
+      }
+      JsonNode hits = es.search(index, search).path("hits").path("hits");
       if (hits.isEmpty()) {
         return docs;
       }
-      for (var hit : hits) {
-        docs.put(hit.id(), hit.version() + "#" + hit.source().get("content_hash").asText());
+      for (JsonNode hit : hits) {
+        docs.put(
+            hit.path("_id").asText(),
+            hit.path("_version").asLong()
+                + "#"
+                + hit.path("_source").path("content_hash").asText());
       }
-      after = hits.get(hits.size() - 1).sort();
+      after = hits.get(hits.size() - 1).get("sort");
     }
   }
 }

@@ -2,24 +2,16 @@ package dev.weir.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import co.elastic.clients.elasticsearch._types.VersionType;
-import co.elastic.clients.elasticsearch.core.GetResponse;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.connector.elasticsearch.DocumentOperation;
-import dev.weir.connector.elasticsearch.ElasticsearchClients;
-import dev.weir.connector.elasticsearch.ElasticsearchSettings;
+import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.documents.DocumentChange;
 import dev.weir.documents.definition.DocumentPlan;
 import dev.weir.documents.index.DocumentIndex;
 import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.schema.Json;
-import java.io.ByteArrayInputStream;
-import java.io.InputStream;
-import java.io.StringReader;
 import java.util.UUID;
-import org.elasticsearch.client.Request;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -35,36 +27,39 @@ class DocumentIndexITCase {
   private final String alias = "it-books-" + UUID.randomUUID().toString().substring(0, 8);
   private final DocumentPlan plan = BookDocuments.plan(alias, "book_document");
   private final DocumentIndex index = new DocumentIndex(plan);
-  private ElasticsearchSettings settings;
-  private ElasticsearchClient es;
+  private SearchCluster es;
 
   @BeforeEach
   void connect() {
-    settings = ElasticsearchConnection.settings(LocalStackExtension.config());
-    es = ElasticsearchClients.blocking(settings);
+    es = ElasticsearchConnection.cluster(LocalStackExtension.config());
+  }
+
+  @AfterEach
+  void close() throws Exception {
+    es.close();
   }
 
   @Test
   void theAliasIsCreatedOnceWithTheDerivedMapping() throws Exception {
-    assertThat(index.ensureAlias(settings)).containsExactly(alias + "-v1");
-    assertThat(index.ensureAlias(settings)).containsExactly(alias + "-v1");
+    assertThat(index.ensureAlias(es)).containsExactly(alias + "-v1");
+    assertThat(index.ensureAlias(es)).containsExactly(alias + "-v1");
 
-    JsonNode created = get("/" + alias + "-v1/_mapping").path(alias + "-v1").path("mappings");
-    assertThat(created).isEqualTo(Json.mapper().readTree(index.mapping()).path("mappings"));
+    JsonNode created = es.mappings(alias + "-v1");
+    assertThat(created).isEqualTo(es.engine().indexBody(index.body()).path("mappings"));
   }
 
   @Test
   void aDocumentWithEveryKindOfValueIsIndexedSearchableAndDeleted() throws Exception {
-    index.ensureAlias(settings);
+    index.ensureAlias(es);
     DocumentChange change =
         BookDocuments.change(plan, "1", 5, BookDocuments.values("A desert planet."));
 
     send(index.converter(alias).apply(change, null));
-    es.indices().refresh(r -> r.index(alias));
+    es.refresh(alias);
 
-    GetResponse<ObjectNode> got = es.get(g -> g.index(alias).id("1"), ObjectNode.class);
-    assertThat(got.version()).isEqualTo(5);
-    assertThat(got.source()).isEqualTo(Json.mapper().readTree(index.document(change)));
+    JsonNode got = SearchDocuments.get(es, alias, "1", null);
+    assertThat(got.path("_version").asLong()).isEqualTo(5);
+    assertThat(got.get("_source")).isEqualTo(Json.mapper().readTree(index.document(change)));
     assertThat(count("{\"match\": {\"title\": \"dune\"}}")).as("text").isEqualTo(1);
     assertThat(count("{\"term\": {\"title.keyword\": \"Dune\"}}")).as("keyword").isEqualTo(1);
     assertThat(count("{\"match\": {\"description\": \"desert\"}}")).isEqualTo(1);
@@ -88,37 +83,18 @@ class DocumentIndexITCase {
     assertThat(count("{\"match\": {\"title\": \"messiah\"}}")).as("no false hit").isZero();
 
     send(index.converter(alias).apply(DocumentChange.deletion("1", 6), null));
-    assertThat(es.exists(e -> e.index(alias).id("1")).value()).isFalse();
+    assertThat(SearchDocuments.exists(es, alias, "1")).isFalse();
   }
 
   private void send(DocumentOperation op) throws Exception {
     if (op.isDelete()) {
-      es.delete(
-          d ->
-              d.index(op.index())
-                  .id(op.id())
-                  .version(op.version())
-                  .versionType(VersionType.External));
+      SearchDocuments.delete(es, op.index(), op.id(), op.version());
     } else {
-      es.index(
-          i ->
-              i.index(op.index())
-                  .id(op.id())
-                  .version(op.version())
-                  .versionType(VersionType.External)
-                  .withJson(new ByteArrayInputStream(op.source())));
+      SearchDocuments.index(es, op.index(), op.id(), op.version(), op.source());
     }
   }
 
   private long count(String query) throws Exception {
-    return es.count(c -> c.index(alias).withJson(new StringReader("{\"query\": " + query + "}")))
-        .count();
-  }
-
-  private JsonNode get(String path) throws Exception {
-    var response = ElasticsearchClients.rest(es).performRequest(new Request("GET", path));
-    try (InputStream in = response.getEntity().getContent()) {
-      return Json.mapper().readTree(in);
-    }
+    return SearchDocuments.count(es, alias, query);
   }
 }

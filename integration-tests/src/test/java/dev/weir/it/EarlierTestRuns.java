@@ -1,11 +1,9 @@
 package dev.weir.it;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import co.elastic.clients.elasticsearch.cat.indices.IndicesRecord;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.kafka.KafkaClients;
 import dev.weir.common.postgres.PostgresConnectionProvider;
-import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.documents.index.ElasticsearchConnection;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -60,16 +58,13 @@ final class EarlierTestRuns {
   }
 
   private static int deleteIndices(WeirConfig config) throws Exception {
-    ElasticsearchClient es =
-        ElasticsearchClients.blocking(ElasticsearchConnection.settings(config));
-    List<String> names =
-        es.cat().indices(i -> i.index(INDICES)).valueBody().stream()
-            .map(IndicesRecord::index)
-            .toList();
-    if (!names.isEmpty()) {
-      es.indices().delete(d -> d.index(names));
+    try (SearchCluster es = ElasticsearchConnection.cluster(config)) {
+      List<String> names = es.indices(INDICES);
+      if (!names.isEmpty()) {
+        es.deleteIndex(String.join(",", names));
+      }
+      return names.size();
     }
-    return names.size();
   }
 
   private static int deleteTopics(WeirConfig config) throws Exception {

@@ -10,7 +10,7 @@ import org.apache.flink.api.common.JobID;
 import org.apache.flink.client.program.rest.RestClusterClient;
 
 /** What a test reads from a MiniCluster's REST API that the cluster client does not offer. */
-final class FlinkRest {
+public final class FlinkRest {
 
   private static final HttpClient HTTP = HttpClient.newHttpClient();
 
@@ -27,7 +27,7 @@ final class FlinkRest {
   }
 
   /** Every exception the job has had (its history, stack traces included), as one text. */
-  static String exceptions(RestClusterClient<?> flink, JobID job) throws Exception {
+  public static String exceptions(RestClusterClient<?> flink, JobID job) throws Exception {
     return get(flink, job, "/exceptions").toString();
   }
 

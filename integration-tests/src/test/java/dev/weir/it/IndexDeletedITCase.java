@@ -2,21 +2,18 @@ package dev.weir.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import dev.weir.backfill.Backfill;
 import dev.weir.backfill.BackfillOptions;
 import dev.weir.capture.CatalogCaptureJob;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.job.JobRunner;
 import dev.weir.common.postgres.PostgresConnectionProvider;
-import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.documents.DocumentOptions;
 import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.search.SearchIndexJob;
 import java.sql.Connection;
 import java.time.Duration;
-import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 import org.apache.flink.client.program.rest.RestClusterClient;
 import org.apache.flink.configuration.CheckpointingOptions;
@@ -75,8 +72,7 @@ class IndexDeletedITCase {
             TestDatabases.fresh(LocalStackExtension.config(), "it_deleted"), "it.deleted", run);
     String alias = config.get(DocumentOptions.ALIAS);
     String index = alias + "-v1"; // the index the job creates behind a new alias
-    ElasticsearchClient es =
-        ElasticsearchClients.blocking(ElasticsearchConnection.settings(config));
+    SearchCluster es = ElasticsearchConnection.cluster(config);
     catalog(
         "INSERT INTO brand VALUES (1, 'Acme')",
         "INSERT INTO category VALUES (1, 'Outdoor', NULL)",
@@ -91,7 +87,7 @@ class IndexDeletedITCase {
     Thread.sleep(2_500);
 
     // 1. The index goes (and the alias with it); a change follows.
-    es.indices().delete(d -> d.index(index));
+    es.deleteIndex(index);
     catalog("UPDATE product SET name = 'Trail Backpack 32L', updated_at = now() WHERE id = 1");
 
     // 2. The job fails and says why and what to do; nothing was created in the index's place.
@@ -104,12 +100,8 @@ class IndexDeletedITCase {
         .contains("alias " + alias + " has no index behind it")
         .contains("weir backfill");
     Thread.sleep(3_000); // the job's next attempts, restarting, write the same change again
-    assertThat(es.indices().exists(e -> e.index(alias)).value())
-        .as("an index (or alias) named %s", alias)
-        .isFalse();
-    assertThat(es.indices().get(g -> g.index(alias + "*")).result().keySet())
-        .as("indices named like the alias")
-        .isEmpty();
+    assertThat(es.indexExists(alias)).as("an index (or alias) named %s", alias).isFalse();
+    assertThat(es.indices(alias + "*")).as("indices named like the alias").isEmpty();
 
     // 3. Start the job again from its last checkpoint: prepare recreates the alias's index from
     //    the mapping, and the change is written to it. The other document was written before the
@@ -119,7 +111,7 @@ class IndexDeletedITCase {
     Configuration restore = retained();
     restore.set(SavepointConfigOptions.SAVEPOINT_PATH, checkpoint);
     indexer = JobRunner.start(new SearchIndexJob(), env(restore), config);
-    assertThat(TargetAliases.behind(es, alias)).containsExactly(index);
+    assertThat(es.indicesBehind(alias)).containsExactly(index);
     awaitName(es, alias, 1, "Trail Backpack 32L");
     assertThat(name(es, alias, 2)).as("document 2 before the backfill").isNull();
 
@@ -133,13 +125,7 @@ class IndexDeletedITCase {
     System.out.println("refill: " + refill);
     assertThat(name(es, alias, 2)).isEqualTo("Summit Tent");
     assertThat(name(es, alias, 1)).isEqualTo("Trail Backpack 32L");
-    es.indices().refresh(r -> r.index(alias));
-    assertThat(
-            es.search(
-                    s -> s.index(alias).query(q -> q.match(m -> m.field("name").query("tent"))),
-                    Map.class)
-                .hits()
-                .hits())
+    assertThat(SearchDocuments.search(es, alias, "{\"query\": {\"match\": {\"name\": \"tent\"}}}"))
         .as("document 2 found by a search")
         .hasSize(1);
   }
@@ -173,12 +159,12 @@ class IndexDeletedITCase {
     }
   }
 
-  private static String name(ElasticsearchClient es, String alias, long id) throws Exception {
-    var got = es.get(g -> g.index(alias).id(Long.toString(id)), Map.class);
-    return got.found() ? (String) got.source().get("name") : null;
+  private static String name(SearchCluster es, String alias, long id) throws Exception {
+    var source = SearchDocuments.source(es, alias, Long.toString(id));
+    return source == null ? null : source.path("name").asText(null);
   }
 
-  private static void awaitName(ElasticsearchClient es, String alias, long id, String expected)
+  private static void awaitName(SearchCluster es, String alias, long id, String expected)
       throws Exception {
     assertThat(
             Await.until(
@@ -193,12 +179,5 @@ class IndexDeletedITCase {
                 expected::equals))
         .as("document %d", id)
         .isEqualTo(expected);
-  }
-
-  /** The indices behind an alias. */
-  private static final class TargetAliases {
-    static Set<String> behind(ElasticsearchClient es, String alias) throws Exception {
-      return es.indices().getAlias(a -> a.name(alias)).result().keySet();
-    }
   }
 }

@@ -3,10 +3,9 @@ package dev.weir.it;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.common.config.WeirConfig;
-import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.documents.Definitions;
 import dev.weir.documents.DocumentChange;
 import dev.weir.documents.DocumentOptions;
@@ -15,7 +14,6 @@ import dev.weir.documents.index.DocumentIndex;
 import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.documents.index.SearchContract;
 import dev.weir.schema.Json;
-import java.io.StringReader;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +35,7 @@ class SearchContractITCase {
   private static final String RUN = UUID.randomUUID().toString().substring(0, 8);
   private static String alias;
   private static DocumentPlan plan;
-  private static ElasticsearchClient es;
+  private static SearchCluster es;
 
   @BeforeAll
   static void indexSomeProducts() throws Exception {
@@ -47,10 +45,12 @@ class SearchContractITCase {
     alias = config.get(DocumentOptions.ALIAS);
     plan = Definitions.plans(config).get(0);
     DocumentIndex index = new DocumentIndex(plan);
-    es = ElasticsearchClients.blocking(ElasticsearchConnection.settings(config));
+    es = ElasticsearchConnection.cluster(config);
     index.create(es, alias + "-v1");
-    es.indices()
-        .updateAliases(u -> u.actions(a -> a.add(add -> add.index(alias + "-v1").alias(alias))));
+    es.updateAliases(
+        Json.mapper()
+            .createArrayNode()
+            .add(SearchCluster.aliasAction("add", alias + "-v1", alias)));
     List<DocumentChange> docs =
         List.of(
             doc(
@@ -92,13 +92,9 @@ class SearchContractITCase {
                 "100.00",
                 "EUR"));
     for (DocumentChange d : docs) {
-      es.index(
-          i ->
-              i.index(alias)
-                  .id(d.id)
-                  .withJson(new StringReader(new String(index.document(d), UTF_8))));
+      SearchDocuments.index(es, alias, d.id, d.version, index.document(d));
     }
-    es.indices().refresh(r -> r.index(alias));
+    es.refresh(alias);
   }
 
   @Test

@@ -2,8 +2,6 @@ package dev.weir.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import co.elastic.clients.elasticsearch.core.search.Hit;
 import dev.weir.capture.CatalogCaptureJob;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
@@ -11,10 +9,11 @@ import dev.weir.common.job.JobRunner;
 import dev.weir.common.kafka.DeploymentNames;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.common.postgres.TableStats;
-import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.documents.Definitions;
 import dev.weir.documents.DocumentOptions;
 import dev.weir.documents.index.ElasticsearchConnection;
+import dev.weir.schema.Json;
 import dev.weir.search.SearchIndexJob;
 import java.sql.Connection;
 import java.time.Duration;
@@ -52,7 +51,7 @@ class SearchIndexITCase {
   private WeirConfig config;
   private String catalogUrl;
   private String copyUrl;
-  private ElasticsearchClient es;
+  private SearchCluster es;
   private JobClient capture;
   private JobClient indexer;
 
@@ -72,7 +71,7 @@ class SearchIndexITCase {
     catalogUrl = config.get(DocumentOptions.CATALOG_URL);
     copyTable = Definitions.plans(config).get(0).copyTable();
     copyUrl = config.get(WeirOptions.POSTGRES_URL);
-    es = ElasticsearchClients.blocking(ElasticsearchConnection.settings(config));
+    es = ElasticsearchConnection.cluster(config);
 
     catalog(
         "INSERT INTO brand VALUES (1, 'Acme'), (2, 'Globex')",
@@ -282,11 +281,10 @@ class SearchIndexITCase {
   }
 
   private Map<String, Object> document(long id) throws Exception {
-    var got =
-        es.get(g -> g.index(config.get(DocumentOptions.ALIAS)).id(Long.toString(id)), Map.class);
+    var source = SearchDocuments.source(es, config.get(DocumentOptions.ALIAS), Long.toString(id));
     @SuppressWarnings("unchecked")
-    Map<String, Object> source = got.found() ? (Map<String, Object>) got.source() : null;
-    return source;
+    Map<String, Object> doc = source == null ? null : Json.mapper().convertValue(source, Map.class);
+    return doc;
   }
 
   private Map<String, Object> awaitDocument(long id, Predicate<Map<String, Object>> done)
@@ -298,13 +296,11 @@ class SearchIndexITCase {
   }
 
   private Map<String, String> indexedVersions() throws Exception {
-    es.indices().refresh(r -> r.index(config.get(DocumentOptions.ALIAS)));
-    var found =
-        es.search(
-            s -> s.index(config.get(DocumentOptions.ALIAS)).version(true).size(100), Map.class);
     Map<String, String> versions = new TreeMap<>();
-    for (Hit<Map> hit : found.hits().hits()) {
-      versions.put(hit.id(), hit.version() + "#" + hit.source().get("content_hash"));
+    for (var hit : SearchDocuments.hits(es, config.get(DocumentOptions.ALIAS))) {
+      versions.put(
+          hit.path("_id").asText(),
+          hit.path("_version").asLong() + "#" + hit.path("_source").path("content_hash").asText());
     }
     return versions;
   }

@@ -4,14 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import dev.weir.capture.CatalogCaptureJob;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.JobRunner;
 import dev.weir.common.job.WeirJob;
 import dev.weir.common.kafka.KafkaClients;
-import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.documents.DocumentOptions;
 import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.feed.ActivityFeedJob;
@@ -27,7 +26,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import org.apache.flink.core.execution.JobClient;
@@ -266,15 +264,13 @@ class SecuredConnectionsITCase {
           List.of(
               "{\"op\":\"c\",\"after\":{\"id\":1,\"sku\":\"S1\",\"name\":\"Secured Tent\","
                   + "\"description\":\"d\",\"attributes\":\"{}\"},\"source\":{\"lsn\":10}}"));
-      ElasticsearchClient es =
-          ElasticsearchClients.blocking(ElasticsearchConnection.settings(config));
+      SearchCluster es = ElasticsearchConnection.cluster(config);
       assertThat(
               Await.until(
                   Duration.ofSeconds(60),
                   () -> {
-                    var doc =
-                        es.get(g -> g.index(config.get(DocumentOptions.ALIAS)).id("1"), Map.class);
-                    return doc.found() ? String.valueOf(doc.source().get("name")) : "";
+                    var doc = SearchDocuments.source(es, config.get(DocumentOptions.ALIAS), "1");
+                    return doc == null ? "" : doc.path("name").asText();
                   },
                   "Secured Tent"::equals))
           .isEqualTo("Secured Tent");

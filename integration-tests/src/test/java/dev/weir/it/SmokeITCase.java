@@ -2,7 +2,6 @@ package dev.weir.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.dlq.DeadLetters;
@@ -12,8 +11,8 @@ import dev.weir.common.kafka.KafkaTopics;
 import dev.weir.common.kafka.Watermarks;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.connector.elasticsearch.DocumentOperation;
-import dev.weir.connector.elasticsearch.ElasticsearchClients;
 import dev.weir.connector.elasticsearch.ElasticsearchSink;
+import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.schema.ActivityEvent;
 import dev.weir.schema.DeadLetter;
@@ -178,17 +177,12 @@ class SmokeITCase {
   }
 
   private long documentsInElasticsearch() throws Exception {
-    ElasticsearchClient es =
-        ElasticsearchClients.blocking(
-            ElasticsearchConnection.settings(LocalStackExtension.config()));
-    try {
-      if (!es.indices().exists(r -> r.index(index)).value()) {
+    try (SearchCluster es = ElasticsearchConnection.cluster(LocalStackExtension.config())) {
+      if (!es.indexExists(index)) {
         return 0;
       }
-      es.indices().refresh(r -> r.index(index));
-      return es.count(r -> r.index(index)).count();
-    } finally {
-      es._transport().close();
+      es.refresh(index);
+      return es.count(index);
     }
   }
 }

@@ -1,6 +1,5 @@
 package dev.weir.bench.backfill;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import dev.weir.backfill.Backfill;
 import dev.weir.backfill.BackfillOptions;
 import dev.weir.bench.support.BenchEnvironment;
@@ -11,7 +10,7 @@ import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.connector.elasticsearch.DocumentOperation;
-import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.documents.Definitions;
 import dev.weir.documents.DocumentChange;
 import dev.weir.documents.DocumentOptions;
@@ -105,8 +104,7 @@ public final class BackfillBenchmark {
     DocumentPlan plan = Definitions.plans(config).get(0);
     fill(config, plan, documents);
     String mapping = new DocumentIndex(plan).mapping();
-    try (var transport = ElasticsearchClients.transport(ElasticsearchConnection.settings(config))) {
-      ElasticsearchClient es = new ElasticsearchClient(transport);
+    try (SearchCluster es = ElasticsearchConnection.cluster(config)) {
       List<DocumentOperation> copy = copy(config, plan);
       // Warm the node (JIT, first index creation) so neither side pays for it.
       RawBulk.load(es, RAW, mapping, copy.subList(0, Math.min(documents, 2 * RawBulk.BATCH)), 1);
@@ -124,8 +122,8 @@ public final class BackfillBenchmark {
           raw = seconds;
           rawCpu = cpu.seconds();
         }
-        es.indices().delete(d -> d.index(RAW));
-        es.indices().delete(d -> d.index(TARGET).ignoreUnavailable(true));
+        es.deleteIndex(RAW);
+        es.deleteIndex(TARGET);
         Run run = backfill(stack, config);
         if (first == null || run.copyPassSeconds() < first.copyPassSeconds()) {
           first = run;

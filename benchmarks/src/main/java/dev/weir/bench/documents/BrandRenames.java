@@ -1,6 +1,5 @@
 package dev.weir.bench.documents;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.bench.documents.DocumentsBenchmark.FanOut;
 import dev.weir.bench.support.BenchEnvironment;
@@ -13,6 +12,7 @@ import dev.weir.common.config.WeirConfig;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.common.postgres.TableStats;
 import dev.weir.connector.elasticsearch.DocumentOperation;
+import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.schema.Json;
 import dev.weir.stack.LocalStack;
 import java.nio.charset.StandardCharsets;
@@ -32,7 +32,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 record BrandRenames(
     LocalStack stack,
     WeirConfig config,
-    ElasticsearchClient es,
+    SearchCluster es,
     String alias,
     String copyTable,
     String catalogUrl,
@@ -88,13 +88,17 @@ record BrandRenames(
 
   /** Until a search finds the brand {@code name} in all {@code products} documents. */
   private static void awaitBrandEverywhere(
-      ElasticsearchClient es, String alias, String name, int products) throws Exception {
+      SearchCluster es, String alias, String name, int products) throws Exception {
     BenchEnvironment.awaitCount(
-        () ->
-            es.count(
-                    c -> c.index(alias).query(q -> q.match(m -> m.field("brand_name").query(name))))
-                .count(),
+        () -> es.post("/" + alias + "/_count", matching("brand_name", name)).path("count").asLong(),
         products);
+  }
+
+  /** A query body matching {@code text} in {@code field}. */
+  private static ObjectNode matching(String field, String text) {
+    ObjectNode body = Json.mapper().createObjectNode();
+    body.putObject("query").putObject("match").put(field, text);
+    return body;
   }
 
   /**
@@ -105,16 +109,11 @@ record BrandRenames(
    * deleted), and this is the raw bulk doing the same.
    */
   static FanOut rawOverwrite(
-      LocalStack stack,
-      ElasticsearchClient es,
-      String alias,
-      int products,
-      String brandName,
-      String step)
+      LocalStack stack, SearchCluster es, String alias, int products, String brandName, String step)
       throws Exception {
     List<DocumentOperation> ops = new ArrayList<>();
     for (IndexedDocument d : IndexedDocument.readAll(es, alias)) {
-      ObjectNode source = (ObjectNode) Json.mapper().readTree(d.source().toJson().toString());
+      ObjectNode source = (ObjectNode) Json.mapper().readTree(d.source());
       source.put("brand_name", brandName);
       ops.add(
           DocumentOperation.index(

@@ -1,6 +1,5 @@
 package dev.weir.bench.documents;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import dev.weir.bench.support.BenchEnvironment;
 import dev.weir.bench.support.CopyWrites;
 import dev.weir.bench.support.CpuUse;
@@ -19,7 +18,7 @@ import dev.weir.common.job.JobRunner;
 import dev.weir.common.kafka.KafkaTopics;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.common.postgres.TableStats;
-import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.documents.Definitions;
 import dev.weir.documents.DocumentOptions;
 import dev.weir.documents.definition.DocumentPlan;
@@ -172,7 +171,7 @@ public final class DocumentsBenchmark {
             prefix + "brand",
             prefix + "category",
             live.get(DocumentOptions.PRICING_TOPIC)));
-    ElasticsearchClient es = ElasticsearchClients.blocking(ElasticsearchConnection.settings(live));
+    SearchCluster es = ElasticsearchConnection.cluster(live);
     try {
       BenchEnvironment.deleteIndices(es, INDEX + "*");
       String catalogUrl = live.get(DocumentOptions.CATALOG_URL);
@@ -272,13 +271,13 @@ public final class DocumentsBenchmark {
           declaredPass);
     } finally {
       CatalogCaptureJob.dropSlot(live);
-      es._transport().close();
+      es.close();
     }
   }
 
   private static EndToEnd endToEnd(
       LocalStack stack,
-      ElasticsearchClient es,
+      SearchCluster es,
       WeirConfig config,
       String alias,
       String mapping,

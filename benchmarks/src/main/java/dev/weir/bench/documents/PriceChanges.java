@@ -1,6 +1,6 @@
 package dev.weir.bench.documents;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.bench.support.BenchEnvironment;
 import dev.weir.bench.support.CopyWrites;
@@ -11,6 +11,8 @@ import dev.weir.cli.load.EventProducer;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.common.postgres.TableStats;
+import dev.weir.connector.elasticsearch.SearchCluster;
+import dev.weir.schema.Json;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -45,7 +47,7 @@ final class PriceChanges {
    * its refresh (1 s).
    */
   static PacedInput.Latency latency(
-      WeirConfig config, ElasticsearchClient es, String alias, String pricing, int products)
+      WeirConfig config, SearchCluster es, String alias, String pricing, int products)
       throws Exception {
     int total = Math.min(products, LATENCY_RATE * LATENCY_SECONDS);
     long[] sentAt = new long[total + 1]; // by product id
@@ -87,14 +89,14 @@ final class PriceChanges {
       if (ids.isEmpty()) {
         continue;
       }
-      var docs = es.mget(m -> m.index(alias).ids(ids), ObjectNode.class).docs();
+      ObjectNode request = Json.mapper().createObjectNode();
+      ids.forEach(request.putArray("ids")::add);
+      JsonNode docs = es.post("/" + alias + "/_mget", request).path("docs");
       long now = System.currentTimeMillis();
-      for (var d : docs) {
-        var got = d.result();
-        if (got.found()
-            && got.source() != null
-            && got.source().path("price").decimalValue().compareTo(LIVE_PRICE) == 0) {
-          int id = Integer.parseInt(got.id());
+      for (JsonNode got : docs) {
+        if (got.path("found").asBoolean()
+            && got.path("_source").path("price").decimalValue().compareTo(LIVE_PRICE) == 0) {
+          int id = Integer.parseInt(got.path("_id").asText());
           seen[id] = true;
           visible[seenCount++] = now - sentAt[id];
         }

@@ -1,6 +1,5 @@
 package dev.weir.bench.search;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import dev.weir.bench.support.BenchEnvironment;
 import dev.weir.bench.support.CopyWrites;
 import dev.weir.bench.support.CpuUse;
@@ -21,7 +20,7 @@ import dev.weir.common.kafka.KafkaClients;
 import dev.weir.common.kafka.KafkaTopics;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.common.postgres.TableStats;
-import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.documents.Definitions;
 import dev.weir.documents.DocumentOptions;
 import dev.weir.documents.copy.DocumentCopy;
@@ -163,8 +162,7 @@ public final class SearchIndexBenchmark {
     DocumentCopy copy = new DocumentCopy(plan);
     String mapping = new DocumentIndex(plan).mapping();
     KafkaTopics.deleteTopics(config, SearchIndexJob.inputs(config));
-    ElasticsearchClient es =
-        ElasticsearchClients.blocking(ElasticsearchConnection.settings(config));
+    SearchCluster es = ElasticsearchConnection.cluster(config);
     try {
       // Every index of an earlier run, behind the three aliases (the job makes its own, <alias>-v1,
       // only where the alias is missing) or the raw bulk's: each pass starts on an empty alias.
@@ -262,7 +260,7 @@ public final class SearchIndexBenchmark {
       }
     } finally {
       CatalogCaptureJob.dropSlot(config);
-      es._transport().close();
+      es.close();
     }
   }
 
@@ -303,7 +301,7 @@ public final class SearchIndexBenchmark {
    */
   private static Pass pass(
       LocalStack stack,
-      ElasticsearchClient es,
+      SearchCluster es,
       String mapping,
       WeirConfig config,
       int products,
@@ -321,7 +319,7 @@ public final class SearchIndexBenchmark {
    * behind its alias.
    */
   private static IndexLoad weirLoad(
-      LocalStack stack, ElasticsearchClient es, WeirConfig config, int products, String name)
+      LocalStack stack, SearchCluster es, WeirConfig config, int products, String name)
       throws Exception {
     BenchEnvironment.forgetOffsets(config, SearchIndexJob.NAME);
     String alias = config.get(DocumentOptions.ALIAS);
@@ -357,7 +355,7 @@ public final class SearchIndexBenchmark {
    */
   private static Pass separateCores(
       LocalStack stack,
-      ElasticsearchClient es,
+      SearchCluster es,
       String mapping,
       Supplier<WeirConfig> freshConfig,
       int products)

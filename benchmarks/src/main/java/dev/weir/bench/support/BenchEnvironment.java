@@ -1,11 +1,11 @@
 package dev.weir.bench.support;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.kafka.DeploymentNames;
 import dev.weir.common.kafka.KafkaClients;
 import dev.weir.common.postgres.Migrations;
+import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.stack.Connections;
 import dev.weir.stack.LocalStack;
 import java.io.IOException;
@@ -102,23 +102,23 @@ public final class BenchEnvironment {
    * with this wait in {@link IndexLoad#settle}; the raw bulk also waits for it, as it may follow
    * weir's price rounds).
    */
-  public static void awaitMergesDone(ElasticsearchClient es) throws Exception {
+  public static void awaitMergesDone(SearchCluster es) throws Exception {
     long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
     while (System.nanoTime() < deadline
-        && IndexWork.runningMerges(es.indices().stats(s -> s.metric("merge")).all().total()) > 0) {
+        && IndexWork.runningMerges(es.get("/_stats/merge").path("_all").path("total")) > 0) {
       Thread.sleep(200);
     }
   }
 
   /** The documents a search of {@code index} counts. */
-  public static long count(ElasticsearchClient es, String index) throws Exception {
-    return es.count(c -> c.index(index)).count();
+  public static long count(SearchCluster es, String index) throws Exception {
+    return es.count(index);
   }
 
   /** Every index whose name matches {@code pattern}, deleted. */
-  public static void deleteIndices(ElasticsearchClient es, String pattern) throws IOException {
-    for (String index : es.indices().get(g -> g.index(pattern)).result().keySet()) {
-      es.indices().delete(d -> d.index(index));
+  public static void deleteIndices(SearchCluster es, String pattern) throws IOException {
+    for (String index : es.indices(pattern)) {
+      es.deleteIndex(index);
     }
   }
 }

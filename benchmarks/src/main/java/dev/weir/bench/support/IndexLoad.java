@@ -1,6 +1,6 @@
 package dev.weir.bench.support;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import dev.weir.connector.elasticsearch.SearchCluster;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -107,7 +107,7 @@ public record IndexLoad(
       long startNanos,
       IndexProgress progress,
       CpuUse cpu,
-      ElasticsearchClient es,
+      SearchCluster es,
       String index)
       throws Exception {
     CountTimeline.Sample warm = progress.applied.await(documents / 5, Duration.ofMinutes(3));
@@ -147,7 +147,7 @@ public record IndexLoad(
    * sooner leaves more of its segments to merge after its window. Leaves Elasticsearch idle for the
    * next load.
    */
-  public IndexLoad settle(ElasticsearchClient es, String index, CpuUse meter) throws Exception {
+  public IndexLoad settle(SearchCluster es, String index, CpuUse meter) throws Exception {
     Thread.sleep(1000); // the last refresh (once a second) may still have a merge to schedule
     BenchEnvironment.awaitMergesDone(es);
     Settled s =

@@ -1,7 +1,6 @@
 package dev.weir.bench.support;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import co.elastic.clients.elasticsearch.indices.stats.IndexStats;
+import dev.weir.connector.elasticsearch.SearchCluster;
 
 /**
  * A load's progress in one index, polled every 100 ms: the index operations Elasticsearch has
@@ -26,7 +25,7 @@ public final class IndexProgress implements AutoCloseable {
    * counted from now, so that an index holding documents already (an overwrite) counts only the
    * load's.
    */
-  public static IndexProgress watch(ElasticsearchClient es, String index) {
+  public static IndexProgress watch(SearchCluster es, String index) {
     long before;
     try {
       before = operations(es, index);
@@ -40,10 +39,9 @@ public final class IndexProgress implements AutoCloseable {
   }
 
   /** Index operations the primaries applied, accepted or not (a stale version among them). */
-  private static long operations(ElasticsearchClient es, String index) throws Exception {
-    IndexStats primaries =
-        es.indices().stats(s -> s.index(index).metric("indexing")).all().primaries();
-    return primaries == null ? 0 : IndexWork.of(primaries).indexed();
+  private static long operations(SearchCluster es, String index) throws Exception {
+    return IndexWork.of(es.get("/" + index + "/_stats/indexing").path("_all").path("primaries"))
+        .indexed();
   }
 
   @Override

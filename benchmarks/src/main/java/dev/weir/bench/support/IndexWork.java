@@ -1,7 +1,7 @@
 package dev.weir.bench.support;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import co.elastic.clients.elasticsearch.indices.stats.IndexStats;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.weir.connector.elasticsearch.SearchCluster;
 import java.io.IOException;
 
 /**
@@ -26,31 +26,30 @@ public record IndexWork(
     long mergeMillis,
     long queries) {
 
-  public static IndexWork read(ElasticsearchClient es, String index) throws IOException {
-    IndexStats total = es.indices().stats(s -> s.index(index)).all().total();
-    return of(total);
+  public static IndexWork read(SearchCluster es, String index) throws IOException {
+    return of(es.get("/" + index + "/_stats").path("_all").path("total"));
   }
 
   /**
-   * Merges running now; 0 when Elasticsearch reports none, as it does with no index at all (a fresh
-   * stack, or one the tests cleaned): reading that total's merges failed with a
-   * NullPointerException.
+   * Merges running now; 0 when the engine reports none, as it does with no index at all (a fresh
+   * stack, or one the tests cleaned).
    */
-  static long runningMerges(IndexStats total) {
-    return total == null || total.merges() == null ? 0 : total.merges().current();
+  static long runningMerges(JsonNode total) {
+    return total.path("merges").path("current").asLong(0);
   }
 
-  /** Stats Elasticsearch left out (an index that never saw that kind of work) count as zero. */
-  static IndexWork of(IndexStats s) {
+  /** Stats of an index's total or primaries; those the engine left out count as zero. */
+  static IndexWork of(JsonNode s) {
+    JsonNode indexing = s.path("indexing");
     return new IndexWork(
-        s.indexing() == null ? 0 : s.indexing().indexTotal(),
-        s.indexing() == null ? 0 : s.indexing().indexFailed(),
-        s.bulk() == null ? 0 : s.bulk().totalOperations(),
-        s.indexing() == null ? 0 : s.indexing().indexTimeInMillis(),
-        s.refresh() == null ? 0 : s.refresh().total(),
-        s.refresh() == null ? 0 : s.refresh().totalTimeInMillis(),
-        s.merges() == null ? 0 : s.merges().total(),
-        s.merges() == null ? 0 : s.merges().totalTimeInMillis(),
-        s.search() == null ? 0 : s.search().queryTotal());
+        indexing.path("index_total").asLong(0),
+        indexing.path("index_failed").asLong(0),
+        s.path("bulk").path("total_operations").asLong(0),
+        indexing.path("index_time_in_millis").asLong(0),
+        s.path("refresh").path("total").asLong(0),
+        s.path("refresh").path("total_time_in_millis").asLong(0),
+        s.path("merges").path("total").asLong(0),
+        s.path("merges").path("total_time_in_millis").asLong(0),
+        s.path("search").path("query_total").asLong(0));
   }
 }

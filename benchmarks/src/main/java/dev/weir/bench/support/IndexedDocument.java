@@ -1,42 +1,37 @@
 package dev.weir.bench.support;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import co.elastic.clients.elasticsearch._types.FieldValue;
-import co.elastic.clients.elasticsearch._types.SortOrder;
-import co.elastic.clients.elasticsearch.core.search.Hit;
-import co.elastic.clients.json.JsonData;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weir.connector.elasticsearch.SearchCluster;
+import dev.weir.schema.Json;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A document as Elasticsearch holds it: id, version, source. */
-public record IndexedDocument(String id, long version, JsonData source) {
+/** A document as the engine holds it: id, version, source (JSON). */
+public record IndexedDocument(String id, long version, byte[] source) {
 
   /** Every document of {@code index} (an index or an alias), by product_id. */
-  public static List<IndexedDocument> readAll(ElasticsearchClient es, String index)
-      throws Exception {
+  public static List<IndexedDocument> readAll(SearchCluster es, String index) throws Exception {
     List<IndexedDocument> documents = new ArrayList<>();
-    List<FieldValue> after = null;
+    JsonNode after = null;
     while (true) {
-      List<FieldValue> from = after;
-      var hits =
-          es.search(
-                  s -> {
-                    s.index(index)
-                        .size(1000)
-                        .version(true)
-                        .sort(o -> o.field(f -> f.field("product_id").order(SortOrder.Asc)));
-                    return from == null ? s : s.searchAfter(from);
-                  },
-                  JsonData.class)
-              .hits()
-              .hits();
+      ObjectNode search = Json.mapper().createObjectNode().put("size", 1000).put("version", true);
+      search.putArray("sort").addObject().put("product_id", "asc");
+      if (after != null) {
+        search.set("search_after", after);
+      }
+      JsonNode hits = es.search(index, search).path("hits").path("hits");
       if (hits.isEmpty()) {
         return documents;
       }
-      for (Hit<JsonData> hit : hits) {
-        documents.add(new IndexedDocument(hit.id(), hit.version(), hit.source()));
+      for (JsonNode hit : hits) {
+        documents.add(
+            new IndexedDocument(
+                hit.path("_id").asText(),
+                hit.path("_version").asLong(),
+                Json.mapper().writeValueAsBytes(hit.get("_source"))));
       }
-      after = hits.get(hits.size() - 1).sort();
+      after = hits.get(hits.size() - 1).get("sort");
     }
   }
 }

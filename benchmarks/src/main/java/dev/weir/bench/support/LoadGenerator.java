@@ -1,15 +1,13 @@
 package dev.weir.bench.support;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import co.elastic.clients.elasticsearch.core.BulkResponse;
-import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
-import co.elastic.clients.json.JsonData;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.kafka.KafkaClients;
 import dev.weir.common.kafka.KafkaTopics;
 import dev.weir.common.postgres.PostgresConnectionProvider;
-import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.connector.elasticsearch.DocumentOperation;
+import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.documents.index.ElasticsearchConnection;
+import dev.weir.schema.Json;
 import dev.weir.stack.LocalStack;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
@@ -465,8 +463,7 @@ public final class LoadGenerator {
 
   private static Result elasticsearch(WeirConfig config, String index, Knobs knobs)
       throws Exception {
-    ElasticsearchClient es =
-        ElasticsearchClients.blocking(ElasticsearchConnection.settings(config));
+    SearchCluster es = ElasticsearchConnection.cluster(config);
     String[] fields = {"tenant", "category", "ts"};
     StringBuilder properties = new StringBuilder("\"id\":{\"type\":\"long\"}");
     for (int i = 0; i < fields.length; i++) {
@@ -481,43 +478,33 @@ public final class LoadGenerator {
           .append('}');
     }
     properties.append(",\"body\":{\"type\":\"text\"}");
-    es.indices()
-        .create(
-            c ->
-                c.index(index)
-                    .withJson(
-                        new StringReader(
-                            "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0},"
-                                + "\"mappings\":{\"dynamic\":\"strict\",\"properties\":{"
-                                + properties
-                                + "}}}")));
+    es.createIndex(
+        index,
+        Json.mapper()
+            .readTree(
+                "{\"settings\":{\"number_of_shards\":1,\"number_of_replicas\":0},"
+                    + "\"mappings\":{\"dynamic\":\"strict\",\"properties\":{"
+                    + properties
+                    + "}}}"));
     try {
       return drive(
           Target.ELASTICSEARCH_BULK,
           knobs,
           (thread, keys, docs) -> {
-            List<BulkOperation> ops = new ArrayList<>();
+            List<DocumentOperation> ops = new ArrayList<>();
             for (int i = 0; i < keys.size(); i++) {
-              String id = Long.toString(keys.get(i));
-              String doc = docs.get(i);
               ops.add(
-                  BulkOperation.of(
-                      b -> b.index(x -> x.index(index).id(id).document(JsonData.fromJson(doc)))));
+                  DocumentOperation.index(
+                      index,
+                      Long.toString(keys.get(i)),
+                      DocumentOperation.NO_VERSION,
+                      docs.get(i).getBytes(StandardCharsets.UTF_8)));
             }
-            BulkResponse response = es.bulk(b -> b.operations(ops));
-            if (response.errors()) {
-              throw new IllegalStateException(
-                  "bulk refused: "
-                      + response.items().stream()
-                          .filter(item -> item.error() != null)
-                          .findFirst()
-                          .map(item -> item.error().reason())
-                          .orElse("?"));
-            }
+            RawBulk.bulk(es, index, ops);
           });
     } finally {
-      es.indices().delete(d -> d.index(index));
-      es._transport().close();
+      es.deleteIndex(index);
+      es.close();
     }
   }
 }

@@ -1,15 +1,13 @@
 package dev.weir.bench.support;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import co.elastic.clients.elasticsearch._types.VersionType;
-import co.elastic.clients.elasticsearch.core.BulkRequest;
-import co.elastic.clients.elasticsearch.core.BulkResponse;
-import co.elastic.clients.elasticsearch.core.bulk.BulkOperation;
-import co.elastic.clients.util.BinaryData;
-import co.elastic.clients.util.ContentType;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.connector.elasticsearch.DocumentOperation;
+import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.documents.index.DocumentIndex;
+import dev.weir.schema.Json;
 import dev.weir.stack.LocalStack;
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +35,7 @@ public final class RawBulk {
    * {@code mapping}; returns the seconds from the first request until the last answered.
    */
   public static double load(
-      ElasticsearchClient es,
+      SearchCluster es,
       String index,
       String mapping,
       List<DocumentOperation> documents,
@@ -64,7 +62,7 @@ public final class RawBulk {
    */
   public static IndexLoad timedPasses(
       LocalStack stack,
-      ElasticsearchClient es,
+      SearchCluster es,
       String mapping,
       List<IndexedDocument> documents,
       String index)
@@ -75,7 +73,7 @@ public final class RawBulk {
   /** The same, {@code passCount} times: one pass is that pass itself, without a median. */
   public static IndexLoad timedPasses(
       LocalStack stack,
-      ElasticsearchClient es,
+      SearchCluster es,
       String mapping,
       List<IndexedDocument> documents,
       String index,
@@ -84,12 +82,7 @@ public final class RawBulk {
     int loaders = Runtime.getRuntime().availableProcessors();
     List<DocumentOperation> ops = new ArrayList<>();
     for (IndexedDocument d : documents) {
-      ops.add(
-          DocumentOperation.index(
-              index,
-              d.id(),
-              d.version(),
-              d.source().toJson().toString().getBytes(StandardCharsets.UTF_8)));
+      ops.add(DocumentOperation.index(index, d.id(), d.version(), d.source()));
     }
     List<IndexLoad> passes = new ArrayList<>();
     for (int pass = 0; pass < passCount; pass++) {
@@ -133,22 +126,17 @@ public final class RawBulk {
   }
 
   /**
-   * A table made as weir's copy is ({@link DocumentCopy#migrate}), seeded with the rows weir's copy
-   * had before the price changes, then the rows it has after them, written the plain way: every
-   * column of every row upserted.
-   *
-   * <p>/** A fresh index (an old one of that name deleted) from {@code mapping}, a create-index
-   * body: the job's own ({@link DocumentIndex#mapping()}), so both sides index the same fields.
+   * A fresh index (an old one of that name deleted) from {@code mapping}, a create-index body: the
+   * job's own ({@link DocumentIndex#mapping()}), so both sides index the same fields.
    */
-  public static void createIndex(ElasticsearchClient es, String index, String mapping)
-      throws Exception {
-    es.indices().delete(d -> d.index(index).ignoreUnavailable(true));
-    DocumentIndex.create(es, index, mapping);
+  public static void createIndex(SearchCluster es, String index, String mapping) throws Exception {
+    es.deleteIndex(index);
+    es.createIndex(index, Json.mapper().readTree(mapping));
   }
 
   /** Bulk requests of {@link #BATCH} documents, {@code loaders} at a time, into an index. */
   public static void send(
-      ElasticsearchClient es, String index, List<DocumentOperation> documents, int loaders)
+      SearchCluster es, String index, List<DocumentOperation> documents, int loaders)
       throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(loaders);
     try {
@@ -178,23 +166,26 @@ public final class RawBulk {
     }
   }
 
-  private static void bulk(ElasticsearchClient es, String index, List<DocumentOperation> batch)
+  /**
+   * One bulk request of index operations, with their external versions (none for {@link
+   * DocumentOperation#NO_VERSION}); fails on any refused item.
+   */
+  public static void bulk(SearchCluster es, String index, List<DocumentOperation> batch)
       throws Exception {
-    List<BulkOperation> ops = new ArrayList<>();
+    ByteArrayOutputStream body = new ByteArrayOutputStream();
     for (DocumentOperation d : batch) {
-      ops.add(
-          BulkOperation.of(
-              b ->
-                  b.index(
-                      i ->
-                          i.index(index)
-                              .id(d.id())
-                              .version(d.version())
-                              .versionType(VersionType.External)
-                              .document(BinaryData.of(d.source(), ContentType.APPLICATION_JSON)))));
+      ObjectNode meta = Json.mapper().createObjectNode().put("_index", index).put("_id", d.id());
+      if (d.version() != DocumentOperation.NO_VERSION) {
+        meta.put("version", d.version()).put("version_type", "external");
+      }
+      String action = Json.mapper().createObjectNode().set("index", meta).toString();
+      body.write(action.getBytes(StandardCharsets.UTF_8));
+      body.write('\n');
+      body.write(d.source());
+      body.write('\n');
     }
-    BulkResponse response = es.bulk(BulkRequest.of(b -> b.operations(ops)));
-    if (response.errors()) {
+    JsonNode response = es.post("/_bulk?filter_path=errors,items.*.error", body.toByteArray());
+    if (response.path("errors").asBoolean()) {
       throw new IllegalStateException("raw bulk failed: " + response);
     }
   }

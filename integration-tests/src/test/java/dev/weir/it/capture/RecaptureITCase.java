@@ -2,17 +2,18 @@ package dev.weir.it.capture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.capture.CaptureOptions;
 import dev.weir.capture.CatalogCaptureJob;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.job.JobRunner;
 import dev.weir.common.postgres.PostgresConnectionProvider;
-import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.documents.DocumentOptions;
 import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.it.Await;
 import dev.weir.it.LocalStackExtension;
+import dev.weir.it.SearchDocuments;
 import dev.weir.it.TestDatabases;
 import dev.weir.search.SearchIndexJob;
 import java.sql.Connection;
@@ -20,7 +21,6 @@ import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -71,7 +71,7 @@ class RecaptureITCase {
             TestDatabases.fresh(LocalStackExtension.config(), "it_recapture"), "it.recapture", run);
     String catalogUrl = first.get(DocumentOptions.CATALOG_URL);
     String alias = first.get(DocumentOptions.ALIAS);
-    ElasticsearchClient es = ElasticsearchClients.blocking(ElasticsearchConnection.settings(first));
+    SearchCluster es = ElasticsearchConnection.cluster(first);
     catalog(
         first,
         "INSERT INTO brand VALUES (1, 'Acme')",
@@ -144,20 +144,18 @@ class RecaptureITCase {
     }
   }
 
-  @SuppressWarnings("unchecked")
-  private static void await(
-      ElasticsearchClient es, String alias, long id, String name, String brand) throws Exception {
+  private static void await(SearchCluster es, String alias, long id, String name, String brand)
+      throws Exception {
     String expected = name + " / " + brand;
     assertThat(
             Await.until(
                 WAIT,
                 () -> {
-                  var got = es.get(g -> g.index(alias).id(Long.toString(id)), Map.class);
-                  if (!got.found()) {
+                  ObjectNode source = SearchDocuments.source(es, alias, Long.toString(id));
+                  if (source == null) {
                     return null;
                   }
-                  Map<String, Object> source = got.source();
-                  return source.get("name") + " / " + source.get("brand_name");
+                  return source.path("name").asText() + " / " + source.path("brand_name").asText();
                 },
                 expected::equals))
         .as("document %d", id)

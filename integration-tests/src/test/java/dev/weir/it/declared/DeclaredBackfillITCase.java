@@ -2,8 +2,6 @@ package dev.weir.it.declared;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import co.elastic.clients.elasticsearch.core.search.Hit;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.backfill.Backfill;
@@ -14,7 +12,7 @@ import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.JobRunner;
 import dev.weir.common.postgres.PostgresConnectionProvider;
-import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.documents.Definitions;
 import dev.weir.documents.DocumentOptions;
 import dev.weir.documents.copy.DocumentCopy;
@@ -22,12 +20,12 @@ import dev.weir.documents.definition.DocumentPlan;
 import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.it.Await;
 import dev.weir.it.LocalStackExtension;
+import dev.weir.it.SearchDocuments;
 import dev.weir.it.TestDatabases;
 import dev.weir.schema.Json;
 import dev.weir.search.SearchIndexJob;
 import java.io.InputStream;
 import java.math.BigDecimal;
-import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,8 +47,6 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.elasticsearch.client.Request;
-import org.elasticsearch.client.ResponseException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -82,7 +78,7 @@ class DeclaredBackfillITCase {
   private String libraryUrl;
   private DocumentPlan plan;
   private String alias;
-  private ElasticsearchClient es;
+  private SearchCluster es;
   private JobClient capture;
   private JobClient indexer;
 
@@ -127,7 +123,7 @@ class DeclaredBackfillITCase {
             () -> {
               while (changing.get()) {
                 try {
-                  long n = es.count(c -> c.index(alias)).count();
+                  long n = es.count(alias);
                   searches.incrementAndGet();
                   if (n < BOOKS / 2) {
                     badSearch.compareAndSet(null, "the alias counted " + n + " documents");
@@ -213,8 +209,8 @@ class DeclaredBackfillITCase {
             (pass, done, total, rate) -> {});
     assertThat(dry.sent()).isEqualTo(copied.size());
     assertThat(dry.swapped()).isFalse();
-    es.indices().refresh(r -> r.index(v3));
-    assertThat(es.count(c -> c.index(v3)).count()).isZero();
+    es.refresh(v3);
+    assertThat(es.count(v3)).isZero();
     assertThat(behind(alias)).containsExactly(v2);
   }
 
@@ -242,7 +238,7 @@ class DeclaredBackfillITCase {
             .with(BackfillOptions.SPLIT_SIZE, "37")
             .with(BackfillOptions.SETTLE, "3 s");
     plan = Definitions.plans(config).get(0);
-    es = ElasticsearchClients.blocking(ElasticsearchConnection.settings(config));
+    es = ElasticsearchConnection.cluster(config);
     seed();
     capture = JobRunner.start(new CatalogCaptureJob(), env(), config);
     indexer = JobRunner.start(new SearchIndexJob(), env(), config);
@@ -406,13 +402,11 @@ class DeclaredBackfillITCase {
   }
 
   private Map<String, JsonNode> indexed() throws Exception {
-    es.indices().refresh(r -> r.index(alias));
-    var found = es.search(s -> s.index(alias).size(10_000), ObjectNode.class);
     Map<String, JsonNode> docs = new TreeMap<>();
-    for (Hit<ObjectNode> hit : found.hits().hits()) {
-      ObjectNode source = hit.source().deepCopy();
+    for (JsonNode hit : SearchDocuments.hits(es, alias)) {
+      ObjectNode source = hit.get("_source").deepCopy();
       source.remove(DocumentPlan.CONTENT_HASH);
-      docs.put(hit.id(), SqlDocuments.normalized(source));
+      docs.put(hit.path("_id").asText(), SqlDocuments.normalized(source));
     }
     return docs;
   }
@@ -444,10 +438,10 @@ class DeclaredBackfillITCase {
   }
 
   private Map<String, Long> indexedVersions(String index) throws Exception {
-    es.indices().refresh(r -> r.index(index));
-    var found = es.search(s -> s.index(index).version(true).size(10_000), ObjectNode.class);
     Map<String, Long> versions = new TreeMap<>();
-    found.hits().hits().forEach(h -> versions.put(h.id(), h.version()));
+    for (JsonNode hit : SearchDocuments.hits(es, index)) {
+      versions.put(hit.path("_id").asText(), hit.path("_version").asLong());
+    }
     return versions;
   }
 
@@ -463,31 +457,16 @@ class DeclaredBackfillITCase {
   }
 
   private boolean exists(String index, String id) throws Exception {
-    return es.exists(e -> e.index(index).id(id)).value();
+    return SearchDocuments.exists(es, index, id);
   }
 
-  /** The document's _source exactly as Elasticsearch stored it, or null. */
+  /** The document's _source exactly as the engine stored it, or null. */
   private String rawSource(String index, String id) throws Exception {
-    Request get =
-        new Request(
-            "GET",
-            "/"
-                + index
-                + "/_source/"
-                + URLEncoder.encode(id, StandardCharsets.UTF_8).replace("+", "%20"));
-    try (InputStream in =
-        ElasticsearchClients.rest(es).performRequest(get).getEntity().getContent()) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (ResponseException e) {
-      if (e.getResponse().getStatusLine().getStatusCode() == 404) {
-        return null;
-      }
-      throw e;
-    }
+    return SearchDocuments.rawSource(es, index, id);
   }
 
   private Set<String> behind(String alias) throws Exception {
-    return es.indices().getAlias(a -> a.name(alias)).result().keySet();
+    return es.indicesBehind(alias);
   }
 
   private static String only(Set<String> indices) {

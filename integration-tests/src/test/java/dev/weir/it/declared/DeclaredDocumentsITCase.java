@@ -2,8 +2,6 @@ package dev.weir.it.declared;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import co.elastic.clients.elasticsearch.core.search.Hit;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.capture.CaptureOptions;
@@ -15,7 +13,7 @@ import dev.weir.common.kafka.DeploymentNames;
 import dev.weir.common.kafka.KafkaClients;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.common.postgres.TableStats;
-import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.documents.Definitions;
 import dev.weir.documents.DocumentOptions;
 import dev.weir.documents.copy.DocumentCopy;
@@ -24,6 +22,7 @@ import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.it.Await;
 import dev.weir.it.Kafka;
 import dev.weir.it.LocalStackExtension;
+import dev.weir.it.SearchDocuments;
 import dev.weir.it.TestDatabases;
 import dev.weir.schema.Json;
 import dev.weir.search.SearchIndexJob;
@@ -79,7 +78,7 @@ class DeclaredDocumentsITCase {
   private WeirConfig config;
   private String libraryUrl;
   private DocumentPlan plan;
-  private ElasticsearchClient es;
+  private SearchCluster es;
   private JobClient capture;
   private JobClient indexer;
 
@@ -424,7 +423,7 @@ class DeclaredDocumentsITCase {
             .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
     List<DocumentPlan> plans = Definitions.plans(config);
     assertThat(plans).extracting(DocumentPlan::database).containsExactly(databases);
-    es = ElasticsearchClients.blocking(ElasticsearchConnection.settings(config));
+    es = ElasticsearchConnection.cluster(config);
     for (int i = 0; i < 2; i++) {
       TestDatabases.execute(
           base,
@@ -638,7 +637,7 @@ class DeclaredDocumentsITCase {
             .with(WeirOptions.DLQ_TOPIC, "it.declared.dlq." + run)
             .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
     plan = Definitions.plans(config).get(0);
-    es = ElasticsearchClients.blocking(ElasticsearchConnection.settings(config));
+    es = ElasticsearchConnection.cluster(config);
     if (statements.length > 0) {
       change(statements);
     }
@@ -735,13 +734,11 @@ class DeclaredDocumentsITCase {
   }
 
   private Map<String, JsonNode> indexed(DocumentPlan plan) throws Exception {
-    es.indices().refresh(r -> r.index(plan.index()));
-    var found = es.search(s -> s.index(plan.index()).size(10_000), ObjectNode.class);
     Map<String, JsonNode> docs = new TreeMap<>();
-    for (Hit<ObjectNode> hit : found.hits().hits()) {
-      ObjectNode source = hit.source().deepCopy();
+    for (JsonNode hit : SearchDocuments.hits(es, plan.index())) {
+      ObjectNode source = hit.get("_source").deepCopy();
       source.remove(DocumentPlan.CONTENT_HASH);
-      docs.put(hit.id(), SqlDocuments.normalized(source));
+      docs.put(hit.path("_id").asText(), SqlDocuments.normalized(source));
     }
     return docs;
   }
@@ -763,10 +760,10 @@ class DeclaredDocumentsITCase {
   }
 
   private Map<String, Long> indexedVersions() throws Exception {
-    es.indices().refresh(r -> r.index(plan.index()));
-    var found = es.search(s -> s.index(plan.index()).version(true).size(10_000), ObjectNode.class);
     Map<String, Long> versions = new TreeMap<>();
-    found.hits().hits().forEach(h -> versions.put(h.id(), h.version()));
+    for (JsonNode hit : SearchDocuments.hits(es, plan.index())) {
+      versions.put(hit.path("_id").asText(), hit.path("_version").asLong());
+    }
     return versions;
   }
 

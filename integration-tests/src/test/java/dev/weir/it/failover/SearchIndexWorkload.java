@@ -2,20 +2,20 @@ package dev.weir.it.failover;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import co.elastic.clients.elasticsearch.core.search.Hit;
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.weir.capture.CatalogCaptureJob;
 import dev.weir.cli.BundledDocuments;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.kafka.KafkaTopics;
 import dev.weir.common.postgres.PostgresConnectionProvider;
-import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.documents.DocumentOptions;
 import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.it.Await;
 import dev.weir.it.Kafka;
 import dev.weir.it.LocalStackExtension;
+import dev.weir.it.SearchDocuments;
 import dev.weir.it.TestDatabases;
 import dev.weir.search.SearchIndexJob;
 import dev.weir.stack.LocalService;
@@ -44,7 +44,7 @@ final class SearchIndexWorkload extends Workload {
   private static final int PRODUCTS = 20;
 
   private final String catalogUrl;
-  private final ElasticsearchClient es;
+  private final SearchCluster es;
 
   SearchIndexWorkload(String run) throws Exception {
     super(
@@ -56,7 +56,7 @@ final class SearchIndexWorkload extends Workload {
                 run),
             run));
     catalogUrl = config.get(DocumentOptions.CATALOG_URL);
-    es = ElasticsearchClients.blocking(ElasticsearchConnection.settings(config));
+    es = ElasticsearchConnection.cluster(config);
     List<String> topics = new ArrayList<>(new CatalogCaptureJob().topics(config));
     topics.addAll(new SearchIndexJob().topics(config));
     KafkaTopics.createTopicsIfMissing(config, topics.stream().distinct().toList(), 2);
@@ -162,29 +162,27 @@ final class SearchIndexWorkload extends Workload {
 
   private Map<String, String> indexed() throws Exception {
     Map<String, String> docs = new TreeMap<>();
-    for (Hit<Map> hit : search()) {
-      Object price = hit.source().get("price");
+    for (JsonNode hit : search()) {
+      JsonNode price = hit.path("_source").get("price");
       docs.put(
-          hit.id(),
-          hit.source().get("name")
+          hit.path("_id").asText(),
+          hit.path("_source").path("name").asText()
               + "|"
-              + (price == null ? "" : Double.toString(((Number) price).doubleValue())));
+              + (price == null || price.isNull() ? "" : Double.toString(price.doubleValue())));
     }
     return docs;
   }
 
   private Map<String, String> indexedVersions() throws Exception {
     Map<String, String> versions = new TreeMap<>();
-    for (Hit<Map> hit : search()) {
-      versions.put(hit.id(), Long.toString(hit.version()));
+    for (JsonNode hit : search()) {
+      versions.put(hit.path("_id").asText(), Long.toString(hit.path("_version").asLong()));
     }
     return versions;
   }
 
-  private List<Hit<Map>> search() throws Exception {
-    String alias = config.get(DocumentOptions.ALIAS);
-    es.indices().refresh(r -> r.index(alias));
-    return es.search(s -> s.index(alias).version(true).size(PRODUCTS * 2), Map.class).hits().hits();
+  private List<JsonNode> search() throws Exception {
+    return SearchDocuments.hits(es, config.get(DocumentOptions.ALIAS));
   }
 
   private Map<String, String> copied() throws Exception {

@@ -13,7 +13,7 @@ import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.JobRunner;
 import dev.weir.common.job.WeirJob;
 import dev.weir.common.kafka.KafkaTopics;
-import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.documents.Definitions;
 import dev.weir.documents.DocumentOptions;
 import dev.weir.documents.index.ElasticsearchConnection;
@@ -24,6 +24,7 @@ import dev.weir.identity.IdentityOptions;
 import dev.weir.it.Await;
 import dev.weir.it.Kafka;
 import dev.weir.it.LocalStackExtension;
+import dev.weir.it.SearchDocuments;
 import dev.weir.it.TestDatabases;
 import dev.weir.schema.DeadLetter;
 import dev.weir.schema.Json;
@@ -606,17 +607,13 @@ class HostileInputITCase {
 
   /** product id → name of every document in the index or alias. */
   private static Map<String, String> indexed(WeirConfig config, String index) throws Exception {
-    var es = ElasticsearchClients.blocking(ElasticsearchConnection.settings(config));
-    es.indices().refresh(r -> r.index(index));
-    var hits =
-        es.search(
-                s -> s.index(index).size(1000).source(src -> src.filter(f -> f.includes("name"))),
-                ObjectNode.class)
-            .hits()
-            .hits();
-    Map<String, String> docs = new TreeMap<>();
-    hits.forEach(h -> docs.put(h.id(), h.source().get("name").asText()));
-    return docs;
+    try (SearchCluster es = ElasticsearchConnection.cluster(config)) {
+      Map<String, String> docs = new TreeMap<>();
+      for (JsonNode hit : SearchDocuments.hits(es, index)) {
+        docs.put(hit.path("_id").asText(), hit.path("_source").path("name").asText());
+      }
+      return docs;
+    }
   }
 
   private static JsonNode json(byte[] value) {

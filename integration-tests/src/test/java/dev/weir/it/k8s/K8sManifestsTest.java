@@ -100,6 +100,16 @@ class K8sManifestsTest {
                 .at("/spec/jobManager/replicas")
                 .asInt())
         .isEqualTo(1);
+    // The indices search-index and the backfill create have a replica of every shard there.
+    for (String job : List.of("weir-search-index", "weir-backfill")) {
+      String args = find(production, "FlinkDeployment/" + job).at("/spec/job/args").toString();
+      assertThat(args).as(job).contains("\"--search.index.replicas\",\"1\"");
+      assertThat(find(staging, "FlinkDeployment/" + job).at("/spec/job/args").toString())
+          .as(job)
+          .doesNotContain("--search.index.replicas");
+    }
+    assertThat(find(production, "FlinkDeployment/weir-backfill").at("/spec/job/args").toString())
+        .contains("\"--backfill.target\",\"products-v2\"");
   }
 
   /**

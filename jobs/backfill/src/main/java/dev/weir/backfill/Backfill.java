@@ -1,11 +1,9 @@
 package dev.weir.backfill;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import co.elastic.clients.elasticsearch._types.VersionType;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.job.JobRunner;
 import dev.weir.common.postgres.PostgresConnectionProvider;
-import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.documents.index.ElasticsearchConnection;
 import java.sql.Connection;
 import java.time.Duration;
@@ -18,7 +16,6 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.elasticsearch.client.ResponseException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -128,13 +125,11 @@ public final class Backfill {
     long deleted = 0;
     Map<String, Long> catchUp = Map.of();
     if (!dryRun) {
-      try (var transport =
-          ElasticsearchClients.transport(ElasticsearchConnection.settings(config))) {
-        ElasticsearchClient es = new ElasticsearchClient(transport);
+      try (SearchCluster es = ElasticsearchConnection.cluster(config)) {
         // Searchers must find the whole index the moment the alias moves, and the catch-up pass
         // compares with what a search finds: without a refresh it would send the last second's
         // documents again.
-        es.indices().refresh(r -> r.index(target));
+        es.refresh(target);
         steps.done(STEP_REFRESH);
         if (swap) {
           TargetIndex.swap(es, copy.alias(), target);
@@ -260,45 +255,29 @@ public final class Backfill {
 
   /**
    * Deletes the target's documents that the copy no longer has, with an external version one above
-   * the one held: if the streaming job wrote a newer version meanwhile, it stays.
+   * the one held (and at the routing they were written with): if the streaming job wrote a newer
+   * version meanwhile, it stays.
    */
   private static long deleteWhatTheCopyNoLongerHas(
-      WeirConfig config, CopySource copy, ElasticsearchClient es, String target) throws Exception {
+      WeirConfig config, CopySource copy, SearchCluster es, String target) throws Exception {
     long[] deleted = {0};
     try (Connection c = PostgresConnectionProvider.open(config)) {
       c.setReadOnly(true);
-      TargetIndex.scan(
-          es,
+      es.scan(
           target,
           // Pages of ten splits: few round trips for a large index, several pages for a small one.
           Math.min(TargetIndex.MAX_PAGE, 10 * config.get(BackfillOptions.SPLIT_SIZE)),
-          held -> {
+          page -> {
+            Map<String, SearchCluster.Hit> held = new LinkedHashMap<>();
+            page.forEach(hit -> held.put(hit.id(), hit));
             for (String id : copy.missing(c, held.keySet())) {
-              if (delete(es, target, id, held.get(id) + 1)) {
+              SearchCluster.Hit hit = held.get(id);
+              if (TargetIndex.delete(es, target, hit, hit.version() + 1)) {
                 deleted[0]++;
               }
             }
           });
     }
     return deleted[0];
-  }
-
-  /** Deletes a document unless a version at least {@code version} is there (it stays). */
-  private static boolean delete(ElasticsearchClient es, String target, String id, long version)
-      throws Exception {
-    try {
-      es.delete(d -> d.index(target).id(id).version(version).versionType(VersionType.External));
-      return true;
-    } catch (co.elastic.clients.elasticsearch._types.ElasticsearchException e) {
-      if (e.status() != 409) {
-        throw e;
-      }
-    } catch (ResponseException e) {
-      // A delete's 409 (a newer version is there: it stays) comes back as a response error.
-      if (e.getResponse().getStatusLine().getStatusCode() != 409) {
-        throw e;
-      }
-    }
-    return false;
   }
 }

@@ -1,6 +1,5 @@
 package dev.weir.backfill;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.WeirJob;
@@ -9,6 +8,7 @@ import dev.weir.connector.elasticsearch.DocumentOperation;
 import dev.weir.connector.elasticsearch.ElasticsearchClients;
 import dev.weir.connector.elasticsearch.ElasticsearchSettings;
 import dev.weir.connector.elasticsearch.ElasticsearchSink;
+import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.documents.index.ElasticsearchConnection;
 import java.io.IOException;
 import java.sql.Connection;
@@ -67,8 +67,8 @@ public final class BackfillJob implements WeirJob {
   public void prepare(WeirConfig config) {
     String target = BackfillOptions.target(config);
     ElasticsearchSettings elasticsearch = ElasticsearchConnection.settings(config);
-    try (var transport = ElasticsearchClients.transport(elasticsearch)) {
-      TargetIndex.createOrCheck(new ElasticsearchClient(transport), target, copy(config));
+    try (SearchCluster cluster = SearchCluster.connect(elasticsearch)) {
+      TargetIndex.createOrCheck(cluster, target, copy(config));
     } catch (IOException e) {
       throw new BackfillException(ElasticsearchClients.explain(elasticsearch, e), e);
     }
@@ -101,6 +101,7 @@ public final class BackfillJob implements WeirJob {
             ElasticsearchSink.<DocumentOperation>builder()
                 .setSettings(ElasticsearchConnection.settings(config))
                 .setConverter((op, context) -> op)
+                .setPipeline(source.pipeline())
                 .build())
         .name("Elasticsearch " + target)
         .uid(NAME + "-index");

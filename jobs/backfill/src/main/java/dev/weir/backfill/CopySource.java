@@ -30,6 +30,12 @@ interface CopySource extends Serializable {
   /** The target's create-index request body (settings and mappings). */
   String mapping();
 
+  /** Whether documents are routed by a field (not by their id). */
+  boolean routed();
+
+  /** The ingest pipeline documents go through, or null. */
+  String pipeline();
+
   /** Where the mapping comes from, as messages name it. */
   String mappingOrigin();
 

@@ -43,6 +43,16 @@ final class DeclaredCopy implements CopySource {
   }
 
   @Override
+  public boolean routed() {
+    return plan.routingField() >= 0;
+  }
+
+  @Override
+  public String pipeline() {
+    return plan.search().pipeline();
+  }
+
+  @Override
   public String mappingOrigin() {
     return "the mapping derived from the definition of " + plan.index();
   }

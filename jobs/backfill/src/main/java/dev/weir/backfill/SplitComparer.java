@@ -1,11 +1,10 @@
 package dev.weir.backfill;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.postgres.JdbcDrivers;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.connector.elasticsearch.DocumentOperation;
-import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.documents.copy.DocumentCopy.CopiedDocument;
 import dev.weir.documents.index.ElasticsearchConnection;
 import java.sql.Connection;
@@ -13,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFlatMapFunction;
@@ -37,7 +37,7 @@ final class SplitComparer extends RichFlatMapFunction<Long, DocumentOperation> {
   private final Split[] splits;
   private final boolean dryRun;
   private transient Connection copy;
-  private transient ElasticsearchClient es;
+  private transient SearchCluster es;
   private transient LongCounter read;
   private transient LongCounter sent;
   private transient LongCounter skipped;
@@ -58,7 +58,7 @@ final class SplitComparer extends RichFlatMapFunction<Long, DocumentOperation> {
     JdbcDrivers.deregisterOnRelease(getRuntimeContext());
     copy = PostgresConnectionProvider.open(config);
     copy.setReadOnly(true);
-    es = ElasticsearchClients.blocking(ElasticsearchConnection.settings(config));
+    es = ElasticsearchConnection.cluster(config);
     read = getRuntimeContext().getLongCounter(READ);
     sent = getRuntimeContext().getLongCounter(SENT);
     skipped = getRuntimeContext().getLongCounter(SKIPPED);
@@ -76,7 +76,9 @@ final class SplitComparer extends RichFlatMapFunction<Long, DocumentOperation> {
     if (hashes.isEmpty()) {
       return;
     }
-    List<String> differing = differing(hashes, TargetIndex.held(es, target, hashes.keySet()));
+    Map<String, TargetIndex.Held> held =
+        TargetIndex.held(es, target, hashes.keySet(), source.routed());
+    List<String> differing = differing(hashes, held);
     read.add(hashes.size());
     skipped.add(hashes.size() - differing.size());
     List<CopiedDocument> docs;
@@ -88,7 +90,12 @@ final class SplitComparer extends RichFlatMapFunction<Long, DocumentOperation> {
       docs = source.read(copy, differing);
     }
     for (CopiedDocument d : docs) {
-      DocumentOperation op = DocumentOperation.index(target, d.id(), d.version(), d.source());
+      DocumentOperation op =
+          DocumentOperation.index(target, d.id(), d.version(), d.source()).routedBy(d.routing());
+      TargetIndex.Held before = held.get(d.id());
+      if (before != null && !Objects.equals(before.routing(), d.routing())) {
+        op = op.movedFrom(before.routing()); // or it stays behind at the routing it had
+      }
       sent.add(1);
       bytes.add(op.sizeInBytes());
       if (!dryRun) {
@@ -122,7 +129,7 @@ final class SplitComparer extends RichFlatMapFunction<Long, DocumentOperation> {
       copy.close();
     }
     if (es != null) {
-      es._transport().close();
+      es.close();
     }
   }
 }

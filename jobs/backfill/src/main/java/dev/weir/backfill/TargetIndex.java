@@ -1,28 +1,18 @@
 package dev.weir.backfill;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import co.elastic.clients.elasticsearch._types.FieldValue;
-import co.elastic.clients.elasticsearch._types.SortOrder;
-import co.elastic.clients.elasticsearch.core.search.Hit;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.weir.connector.elasticsearch.ElasticsearchClients;
+import dev.weir.connector.elasticsearch.SearchCluster;
+import dev.weir.connector.elasticsearch.SearchException;
 import dev.weir.documents.definition.DocumentPlan;
-import dev.weir.documents.index.DocumentIndex;
 import dev.weir.schema.Json;
 import java.io.IOException;
-import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import org.elasticsearch.client.Request;
-import org.elasticsearch.client.Response;
-import org.elasticsearch.client.ResponseException;
-import org.elasticsearch.client.RestClient;
 
 /**
  * The index a backfill writes: prepared from the copy's mapping, compared with the copy (by id, ids
@@ -30,11 +20,8 @@ import org.elasticsearch.client.RestClient;
  */
 final class TargetIndex {
 
-  /** What the target holds of one document. */
-  record Held(String contentHash, long version) {}
-
-  /** How long a scan's point in time is kept between two pages. */
-  private static final String KEEP_ALIVE = "5m";
+  /** What the target holds of one document, and at which routing (null: its id's). */
+  record Held(String contentHash, long version, String routing) {}
 
   private TargetIndex() {}
 
@@ -44,15 +31,15 @@ final class TargetIndex {
    *
    * @throws BackfillException if the existing index's mapping differs
    */
-  static void createOrCheck(ElasticsearchClient es, String index, CopySource copy)
+  static void createOrCheck(SearchCluster cluster, String index, CopySource copy)
       throws IOException {
-    if (!es.indices().exists(e -> e.index(index)).value()) {
-      DocumentIndex.create(es, index, copy.mapping());
+    JsonNode body = Json.mapper().readTree(copy.mapping());
+    if (!cluster.indexExists(index)) {
+      cluster.createIndex(index, body);
       return;
     }
-    JsonNode expected = Json.mapper().readTree(copy.mapping()).path("mappings");
-    JsonNode actual =
-        get(ElasticsearchClients.rest(es), "/" + index + "/_mapping").path(index).path("mappings");
+    JsonNode expected = cluster.engine().indexBody(body).path("mappings");
+    JsonNode actual = cluster.mappings(index);
     List<String> conflicts = conflicts(expected, actual);
     if (!conflicts.isEmpty()) {
       throw new BackfillException(
@@ -88,136 +75,102 @@ final class TargetIndex {
   }
 
   /**
-   * Content hash and version of the documents with these ids that the index holds: one multi-get,
-   * which reads what was written even before a refresh makes it searchable.
+   * Content hash, version and routing of the documents with these ids that the index holds. Routed
+   * by their id ({@code routed} false): one multi-get, which reads what was written even before a
+   * refresh makes it searchable. Routed by a field: a search by ids, which finds a document on
+   * whichever shard it is (a multi-get looks only where the id routes).
    */
-  static Map<String, Held> held(ElasticsearchClient es, String index, Collection<String> ids)
+  static Map<String, Held> held(
+      SearchCluster cluster, String index, Collection<String> ids, boolean routed)
       throws IOException {
     Map<String, Held> held = new HashMap<>();
     if (ids.isEmpty()) {
       return held;
     }
-    List<String> list = List.copyOf(ids);
-    var docs =
-        es.mget(
-                m -> m.index(index).ids(list).sourceIncludes(DocumentPlan.CONTENT_HASH),
-                ObjectNode.class)
-            .docs();
-    for (var item : docs) {
-      if (item.isFailure()) {
+    ObjectNode body = Json.mapper().createObjectNode();
+    ArrayNode list = Json.mapper().createArrayNode();
+    ids.forEach(list::add);
+    if (routed) {
+      body.put("size", ids.size()).put("version", true);
+      body.putArray("_source").add(DocumentPlan.CONTENT_HASH);
+      body.putObject("query").putObject("ids").set("values", list);
+      for (JsonNode hit : cluster.search(index, body).path("hits").path("hits")) {
+        put(held, hit, hit.path("_version").asLong(0));
+      }
+      return held;
+    }
+    body.set("ids", list);
+    JsonNode docs =
+        cluster
+            .post("/" + index + "/_mget?_source_includes=" + DocumentPlan.CONTENT_HASH, body)
+            .path("docs");
+    for (JsonNode doc : docs) {
+      if (doc.has("error")) {
         throw new IOException(
             "cannot read document "
-                + item.failure().id()
+                + doc.path("_id").asText()
                 + " of "
                 + index
                 + ": "
-                + item.failure().error().reason());
+                + doc.path("error").path("reason").asText(doc.path("error").toString()));
       }
-      var doc = item.result();
-      if (!doc.found()) {
-        continue;
+      if (doc.path("found").asBoolean()) {
+        put(held, doc, doc.path("_version").asLong(0));
       }
-      JsonNode hash = doc.source() == null ? null : doc.source().get(DocumentPlan.CONTENT_HASH);
-      held.put(
-          doc.id(),
-          new Held(
-              hash == null || hash.isNull() ? null : hash.asText(),
-              doc.version() == null ? 0 : doc.version()));
     }
     return held;
+  }
+
+  private static void put(Map<String, Held> held, JsonNode doc, long version) {
+    JsonNode hash = doc.path("_source").get(DocumentPlan.CONTENT_HASH);
+    held.put(
+        doc.path("_id").asText(),
+        new Held(
+            hash == null || hash.isNull() ? null : hash.asText(),
+            version,
+            doc.path("_routing").asText(null)));
   }
 
   /** The most documents one search returns ({@code index.max_result_window}'s default). */
   static final int MAX_PAGE = 10_000;
 
-  /** One page of a scan: id → version of each document. */
-  interface Page {
-    void accept(Map<String, Long> versions) throws Exception;
-  }
-
-  /**
-   * Every document of the index, in pages of {@code size}, as a point in time held it when the scan
-   * began (search_after on {@code _shard_doc}: no limit of 10,000, any id).
-   */
-  static void scan(ElasticsearchClient es, String index, int size, Page page) throws Exception {
-    String[] pit = {
-      es.openPointInTime(o -> o.index(index).keepAlive(k -> k.time(KEEP_ALIVE))).id()
-    };
-    try {
-      List<FieldValue> after = null;
-      while (true) {
-        List<FieldValue> cursor = after;
-        var found =
-            es.search(
-                s -> {
-                  s.pit(p -> p.id(pit[0]).keepAlive(k -> k.time(KEEP_ALIVE)))
-                      .size(size)
-                      .version(true)
-                      .source(src -> src.fetch(false))
-                      .trackTotalHits(t -> t.enabled(false))
-                      .sort(o -> o.field(f -> f.field("_shard_doc").order(SortOrder.Asc)));
-                  return cursor == null ? s : s.searchAfter(cursor);
-                },
-                ObjectNode.class);
-        if (found.pitId() != null) {
-          pit[0] = found.pitId();
-        }
-        List<Hit<ObjectNode>> hits = found.hits().hits();
-        Map<String, Long> versions = new LinkedHashMap<>();
-        for (Hit<ObjectNode> hit : hits) {
-          versions.put(hit.id(), hit.version() == null ? 0 : hit.version());
-        }
-        if (!versions.isEmpty()) {
-          page.accept(versions);
-        }
-        if (hits.size() < size) {
-          return;
-        }
-        after = hits.get(hits.size() - 1).sort();
-      }
-    } finally {
-      es.closePointInTime(c -> c.id(pit[0]));
-    }
-  }
-
-  /** The indices behind {@code alias} (none if it does not exist). */
-  static Set<String> behind(ElasticsearchClient es, String alias) throws IOException {
-    if (!es.indices().existsAlias(a -> a.name(alias)).value()) {
-      return Set.of();
-    }
-    return es.indices().getAlias(a -> a.name(alias)).result().keySet();
-  }
-
   /**
    * Points {@code alias} at {@code target} only, in one alias update: searches see the old index or
    * the new one, never neither.
    */
-  static void swap(ElasticsearchClient es, String alias, String target) throws IOException {
-    Set<String> old = behind(es, alias);
-    es.indices()
-        .updateAliases(
-            u -> {
-              for (String index : old) {
-                if (!index.equals(target)) {
-                  u.actions(a -> a.remove(r -> r.index(index).alias(alias)));
-                }
-              }
-              return u.actions(a -> a.add(add -> add.index(target).alias(alias)));
-            });
-  }
-
-  static long count(ElasticsearchClient es, String index) throws IOException {
-    return es.count(c -> c.index(index)).count();
-  }
-
-  private static JsonNode get(RestClient rest, String path) throws IOException {
-    try {
-      Response response = rest.performRequest(new Request("GET", path));
-      try (InputStream in = response.getEntity().getContent()) {
-        return Json.mapper().readTree(in);
+  static void swap(SearchCluster cluster, String alias, String target) throws IOException {
+    ArrayNode actions = Json.mapper().createArrayNode();
+    for (String index : cluster.indicesBehind(alias)) {
+      if (!index.equals(target)) {
+        actions.add(SearchCluster.aliasAction("remove", index, alias));
       }
-    } catch (ResponseException e) {
-      throw new IOException(path + ": " + e.getMessage(), e);
+    }
+    actions.add(SearchCluster.aliasAction("add", target, alias));
+    cluster.updateAliases(actions);
+  }
+
+  /**
+   * Deletes a document (at its routing) unless a version at least {@code version} is there: then it
+   * stays, and the answer is false.
+   */
+  static boolean delete(SearchCluster cluster, String index, SearchCluster.Hit held, long version)
+      throws IOException {
+    String endpoint =
+        "/"
+            + index
+            + "/_doc/"
+            + SearchCluster.encode(held.id())
+            + "?version_type=external&version="
+            + version
+            + (held.routing() == null ? "" : "&routing=" + SearchCluster.encode(held.routing()));
+    try {
+      cluster.delete(endpoint);
+      return true;
+    } catch (SearchException e) {
+      if (e.status() == 409 || e.status() == 404) {
+        return false; // a newer version is there, or the document is gone already
+      }
+      throw e;
     }
   }
 }

@@ -21,10 +21,12 @@ class SplitComparerTest {
     copy.put("4", null); // no hash to compare: sent
     Map<String, TargetIndex.Held> held =
         Map.of(
-            "1", new TargetIndex.Held("0a0a", 5),
-            "2", new TargetIndex.Held("0a0a", 5),
-            "4", new TargetIndex.Held("0a0a", 5),
-            "9", new TargetIndex.Held("0a0a", 5)); // gone from the copy: the delete pass's business
+            "1", new TargetIndex.Held("0a0a", 5, null),
+            "2", new TargetIndex.Held("0a0a", 5, null),
+            "4", new TargetIndex.Held("0a0a", 5, null),
+            "9",
+                new TargetIndex.Held(
+                    "0a0a", 5, null)); // gone from the copy: the delete pass's business
 
     assertThat(SplitComparer.differing(copy, held)).containsExactly("2", "3", "4");
   }
@@ -48,11 +50,11 @@ class SplitComparerTest {
     copy.put("42", A); // an integer key: "42" is not "042"
     Map<String, TargetIndex.Held> held =
         Map.of(
-            "978-0451524935", new TargetIndex.Held("0a0a", 1),
-            "6f1c2a3e-0000-4000-8000-000000000001", new TargetIndex.Held("0a0a", 1),
-            "[\"eu\",42]", new TargetIndex.Held("0a0a", 1),
-            "[\"eu\",43]", new TargetIndex.Held("0a0a", 1),
-            "042", new TargetIndex.Held("0a0a", 1));
+            "978-0451524935", new TargetIndex.Held("0a0a", 1, null),
+            "6f1c2a3e-0000-4000-8000-000000000001", new TargetIndex.Held("0a0a", 1, null),
+            "[\"eu\",42]", new TargetIndex.Held("0a0a", 1, null),
+            "[\"eu\",43]", new TargetIndex.Held("0a0a", 1, null),
+            "042", new TargetIndex.Held("0a0a", 1, null));
 
     assertThat(SplitComparer.differing(copy, held)).containsExactly("[\"eu\",43]", "42");
   }

@@ -93,7 +93,8 @@ public final class Definitions {
       try (Connection c = PostgresConnectionProvider.open(config, url)) {
         PostgresCatalog catalog = new PostgresCatalog(c);
         for (DocumentSpec spec : database.getValue()) {
-          plans.put(spec, DocumentPlanner.plan(spec, catalog));
+          DocumentPlan plan = DocumentPlanner.plan(spec, catalog);
+          plans.put(spec, plan.with(plan.search().withSettings(indexSettings(config))));
         }
       } catch (SQLException e) {
         throw new DefinitionException(
@@ -107,6 +108,18 @@ public final class Definitions {
       }
     }
     return specs.stream().map(plans::get).toList();
+  }
+
+  /** The index settings the options give, over every definition's: shards and replicas. */
+  public static ObjectNode indexSettings(WeirConfig config) {
+    ObjectNode settings = Json.mapper().createObjectNode();
+    config
+        .getOptional(DocumentOptions.INDEX_SHARDS)
+        .ifPresent(n -> settings.put("number_of_shards", n));
+    config
+        .getOptional(DocumentOptions.INDEX_REPLICAS)
+        .ifPresent(n -> settings.put("number_of_replicas", n));
+    return settings;
   }
 
   /**

@@ -5,6 +5,7 @@ import dev.weir.documents.definition.DocumentPlan;
 import dev.weir.documents.value.Hashes;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * One root document of a declared definition, as the join emits it for the copy and the index:
@@ -33,6 +34,20 @@ public class DocumentChange {
   public byte[] contentHash;
   public long version;
 
+  /**
+   * The document's routing (its routing field's value), or null: routed by its id. For a deletion,
+   * the routing it was written with.
+   */
+  public String routing;
+
+  /**
+   * The document was written before at another routing, {@link #previousRouting} (null: its id's):
+   * the index must delete it there, or a second copy stays on the old shard.
+   */
+  public boolean rerouted;
+
+  public String previousRouting;
+
   public DocumentChange() {}
 
   public static DocumentChange deletion(String id, long version) {
@@ -40,6 +55,13 @@ public class DocumentChange {
     d.id = id;
     d.deleted = true;
     d.version = version;
+    return d;
+  }
+
+  /** The deletion of a document written at {@code routing}. */
+  public static DocumentChange deletion(String id, long version, String routing) {
+    DocumentChange d = deletion(id, version);
+    d.routing = routing;
     return d;
   }
 
@@ -91,7 +113,11 @@ public class DocumentChange {
     return fields;
   }
 
-  /** A later change of the same document folded into this one, for one batched write. */
+  /**
+   * A later change of the same document folded into this one, for one batched write. The earlier
+   * one is never written: where it deleted the document or moved it to another routing, the index
+   * still holds it where it was, and the later one must move it from there (or delete it there).
+   */
   public static DocumentChange then(DocumentChange earlier, DocumentChange later) {
     if (later.version < earlier.version) {
       return earlier;
@@ -102,6 +128,16 @@ public class DocumentChange {
       }
       later.isNew |= earlier.isNew;
     }
+    if (earlier.deleted || earlier.rerouted) {
+      // Where the index holds the document until the later change is written.
+      String before = earlier.deleted ? earlier.routing : earlier.previousRouting;
+      if (later.deleted) {
+        later.routing = before;
+      } else {
+        later.rerouted = !Objects.equals(before, later.routing);
+        later.previousRouting = later.rerouted ? before : null;
+      }
+    }
     return later;
   }
 
@@ -110,6 +146,8 @@ public class DocumentChange {
     return (deleted ? "delete " : isNew ? "new " : "change " + changedFields() + " ")
         + id
         + "@"
-        + version;
+        + version
+        + (routing == null ? "" : " routing " + routing)
+        + (rerouted ? " (from routing " + previousRouting + ")" : "");
   }
 }

@@ -86,6 +86,24 @@ public final class DocumentOptions {
     return new int[] {slash + 1, query < 0 ? url.length() : query};
   }
 
+  public static final ConfigOption<Integer> INDEX_SHARDS =
+      ConfigOptions.key("search.index.shards")
+          .intType()
+          .noDefaultValue()
+          .withDescription(
+              "Primary shards of each index weir creates, over the definition's setting"
+                  + " number_of_shards (default there: 1). Takes effect on an index weir creates:"
+                  + " the first, or a backfill's target.");
+
+  public static final ConfigOption<Integer> INDEX_REPLICAS =
+      ConfigOptions.key("search.index.replicas")
+          .intType()
+          .noDefaultValue()
+          .withDescription(
+              "Replicas of each index weir creates, over the definition's setting"
+                  + " number_of_replicas (default there: 0, for a single node; the production"
+                  + " overlay sets 1, so that an index survives the loss of a node).");
+
   /**
    * A PostgreSQL identifier weir names in SQL (a slot, a publication): lower-case letters, digits
    * and underscores, as replication slots must be, so that it needs no quoting anywhere.

@@ -10,6 +10,7 @@ import dev.weir.common.postgres.PostgresTimeouts;
 import dev.weir.connector.elasticsearch.ElasticsearchClients;
 import dev.weir.connector.elasticsearch.ElasticsearchSettings;
 import dev.weir.connector.elasticsearch.ElasticsearchSink;
+import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.documents.Definitions;
 import dev.weir.documents.DocumentChange;
 import dev.weir.documents.copy.DocumentCopy;
@@ -65,6 +66,13 @@ public final class SearchIndexJob implements WeirJob {
   public void prepare(WeirConfig config) {
     Migrations.apply(config);
     ElasticsearchSettings elasticsearch = ElasticsearchConnection.settings(config);
+    try (SearchCluster cluster = SearchCluster.connect(elasticsearch)) {
+      for (DocumentPlan plan : Definitions.plans(config)) {
+        new DocumentIndex(plan).check(cluster);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(ElasticsearchClients.explain(elasticsearch, e), e);
+    }
     for (DocumentPlan plan : Definitions.plans(config)) {
       try (Connection c = PostgresConnectionProvider.open(config)) {
         new DocumentCopy(plan).migrate(c);
@@ -73,8 +81,8 @@ public final class SearchIndexJob implements WeirJob {
             "cannot create or migrate the copy table " + plan.copyTable() + ": " + e.getMessage(),
             e);
       }
-      try {
-        new DocumentIndex(plan).ensureAlias(elasticsearch);
+      try (SearchCluster cluster = SearchCluster.connect(elasticsearch)) {
+        new DocumentIndex(plan).ensureAlias(cluster);
       } catch (IOException e) {
         throw new UncheckedIOException(ElasticsearchClients.explain(elasticsearch, e), e);
       }
@@ -138,6 +146,7 @@ public final class SearchIndexJob implements WeirJob {
     return ElasticsearchSink.<DocumentChange>builder()
         .setSettings(ElasticsearchConnection.settings(config))
         .setConverter(new DocumentIndex(plan).aliasConverter())
+        .setPipeline(plan.search().pipeline())
         .setMaxTimeInBufferMs(config.get(SearchIndexOptions.INDEX_FLUSH).toMillis())
         .build();
   }

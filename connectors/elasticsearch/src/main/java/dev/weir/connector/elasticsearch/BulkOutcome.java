@@ -19,15 +19,21 @@ final class BulkOutcome {
   int stale;
   String failure;
 
+  /**
+   * The outcome of {@code operations} from the items of their bulk, in order ({@link
+   * DocumentOperation#bulkItems()} each: a move's delete at its old routing follows its index, and
+   * counts only when it must be retried or fails).
+   */
   static BulkOutcome of(List<DocumentOperation> operations, List<Item> items) {
-    if (operations.size() != items.size()) {
+    int expected = operations.stream().mapToInt(DocumentOperation::bulkItems).sum();
+    if (items.size() < expected) {
       throw new IllegalStateException(
-          "bulk response has " + items.size() + " items for " + operations.size() + " operations");
+          "bulk response has " + items.size() + " items for " + expected + " operations");
     }
     BulkOutcome outcome = new BulkOutcome();
-    for (int i = 0; i < items.size(); i++) {
-      Item item = items.get(i);
-      DocumentOperation op = operations.get(i);
+    int next = 0;
+    for (DocumentOperation op : operations) {
+      Item item = items.get(next++);
       if (item.status() == 404
           && op.requiresAlias()
           && "index_not_found_exception".equals(item.errorType())) {
@@ -44,23 +50,38 @@ final class BulkOutcome {
       } else if (item.status() == 429 || item.status() >= 500) {
         outcome.retry.add(op);
       } else if (outcome.failure == null) {
-        outcome.failure =
-            "Elasticsearch rejected "
-                + op
-                + " with status "
-                + item.status()
-                + ": "
-                + item.errorType()
-                + ": "
-                + item.errorReason();
+        outcome.failure = refused(op, item);
+      }
+      if (op.moved()) {
+        // The delete at the old routing: gone, or (409) the same shard holds the new version.
+        Item old = items.get(next++);
+        boolean done = old.status() < 300 || old.status() == 404 || old.status() == 409;
+        if (!done && (old.status() == 429 || old.status() >= 500)) {
+          if (!outcome.retry.contains(op)) {
+            outcome.retry.add(op);
+          }
+        } else if (!done && outcome.failure == null) {
+          outcome.failure = refused(op, old);
+        }
       }
     }
     return outcome;
   }
 
+  private static String refused(DocumentOperation op, Item item) {
+    return "The search cluster rejected "
+        + op
+        + " with status "
+        + item.status()
+        + ": "
+        + item.errorType()
+        + ": "
+        + item.errorReason();
+  }
+
   /** What to say when the alias a job writes through has no index behind it. */
   static String aliasMissing(DocumentOperation op) {
-    return "Elasticsearch alias "
+    return "The alias "
         + op.index()
         + " has no index behind it (was the index deleted?): "
         + op

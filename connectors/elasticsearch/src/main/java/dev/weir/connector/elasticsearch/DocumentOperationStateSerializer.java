@@ -9,11 +9,12 @@ import org.apache.flink.connector.base.sink.writer.BufferedRequestState;
 /**
  * Checkpoints the operations still buffered in the writer. Version 2 adds whether an operation
  * requires an alias; version 1's operations (before it existed) are read as not requiring one.
+ * Version 3 adds the routing and, for a move, the previous routing; earlier operations have none.
  */
 final class DocumentOperationStateSerializer
     extends AsyncSinkWriterStateSerializer<DocumentOperation> {
 
-  private static final int VERSION = 2;
+  private static final int VERSION = 3;
 
   /** The version of the state being read (the base class does not pass it on). */
   private int reading = VERSION;
@@ -44,6 +45,22 @@ final class DocumentOperationStateSerializer
       out.write(op.source());
     }
     out.writeBoolean(op.requiresAlias());
+    writeNullable(out, op.routing());
+    out.writeBoolean(op.moved());
+    if (op.moved()) {
+      writeNullable(out, op.previousRouting());
+    }
+  }
+
+  private static void writeNullable(DataOutputStream out, String value) throws IOException {
+    out.writeBoolean(value != null);
+    if (value != null) {
+      out.writeUTF(value);
+    }
+  }
+
+  private static String readNullable(DataInputStream in) throws IOException {
+    return in.readBoolean() ? in.readUTF() : null;
   }
 
   @Override
@@ -60,7 +77,16 @@ final class DocumentOperationStateSerializer
       in.readFully(source);
       op = DocumentOperation.index(index, id, version, source);
     }
-    return reading >= 2 && in.readBoolean() ? op.requiringAlias() : op;
+    if (reading >= 2 && in.readBoolean()) {
+      op = op.requiringAlias();
+    }
+    if (reading >= 3) {
+      op = op.routedBy(readNullable(in));
+      if (in.readBoolean()) {
+        op = op.movedFrom(readNullable(in));
+      }
+    }
+    return op;
   }
 
   @Override

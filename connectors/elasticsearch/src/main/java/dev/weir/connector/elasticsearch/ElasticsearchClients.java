@@ -1,16 +1,16 @@
 package dev.weir.connector.elasticsearch;
 
-import co.elastic.clients.elasticsearch.ElasticsearchAsyncClient;
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import co.elastic.clients.json.jackson.JacksonJsonpMapper;
-import co.elastic.clients.transport.TransportException;
-import co.elastic.clients.transport.TransportUtils;
-import co.elastic.clients.transport.rest_client.RestClientTransport;
-import dev.weir.schema.Json;
-import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 import org.apache.http.HttpHost;
 import org.apache.http.auth.AuthScope;
 import org.apache.http.auth.UsernamePasswordCredentials;
@@ -18,12 +18,17 @@ import org.apache.http.impl.client.BasicCredentialsProvider;
 import org.elasticsearch.client.RestClient;
 import org.elasticsearch.client.RestClientBuilder;
 
-/** The one place Elasticsearch clients (official elasticsearch-java 8) are built. */
+/**
+ * The one place the search cluster's HTTP client is built: the low-level REST client, which sends
+ * plain JSON and checks nothing about the engine, so the same client speaks to Elasticsearch 8 and
+ * 9 and to OpenSearch 2 (the typed elasticsearch-java clients each refuse one of them).
+ */
 public final class ElasticsearchClients {
 
   private ElasticsearchClients() {}
 
-  public static RestClientTransport transport(ElasticsearchSettings settings) {
+  /** A REST client for the cluster of {@code settings}: its login, its CA, timeouts. */
+  public static RestClient rest(ElasticsearchSettings settings) {
     RestClientBuilder builder = RestClient.builder(HttpHost.create(settings.url()));
     BasicCredentialsProvider credentials = null;
     if (settings.username() != null) {
@@ -54,32 +59,40 @@ public final class ElasticsearchClients {
           return http;
         });
     builder.setRequestConfigCallback(r -> r.setConnectTimeout(5_000).setSocketTimeout(60_000));
-    return new RestClientTransport(builder.build(), new JacksonJsonpMapper(Json.mapper()));
+    return builder.build();
   }
 
+  /** An SSL context that trusts the CA certificates of a PEM file. */
   private static SSLContext trusting(String caFile) {
-    try {
-      return TransportUtils.sslContextFromHttpCaCrt(new File(caFile));
-    } catch (IOException e) {
+    try (InputStream in = Files.newInputStream(Path.of(caFile))) {
+      KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
+      trusted.load(null, null);
+      int i = 0;
+      for (Certificate ca : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
+        trusted.setCertificateEntry("ca-" + i++, ca);
+      }
+      if (i == 0) {
+        throw new IOException("no certificate in it");
+      }
+      TrustManagerFactory trust =
+          TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      trust.init(trusted);
+      SSLContext context = SSLContext.getInstance("TLS");
+      context.init(null, trust.getTrustManagers(), null);
+      return context;
+    } catch (IOException | GeneralSecurityException e) {
       throw new UncheckedIOException(
-          "cannot read the Elasticsearch CA file " + caFile + ": " + e.getMessage(), e);
+          "cannot read the Elasticsearch CA file " + caFile + ": " + e.getMessage(),
+          e instanceof IOException io ? io : new IOException(e));
     }
   }
 
-  public static ElasticsearchClient blocking(ElasticsearchSettings settings) {
-    return new ElasticsearchClient(transport(settings));
-  }
-
-  public static ElasticsearchAsyncClient async(ElasticsearchSettings settings) {
-    return new ElasticsearchAsyncClient(transport(settings));
-  }
-
   /**
-   * What went wrong talking to Elasticsearch, for a person: a refused login says so (a HEAD
-   * request's 401 carries no body to explain it), anything else keeps Elasticsearch's own words.
+   * What went wrong talking to the cluster, for a person: a refused login says so (a HEAD request's
+   * 401 carries no body to explain it), anything else keeps the engine's own words.
    */
   public static String explain(ElasticsearchSettings settings, Exception failure) {
-    if (failure instanceof TransportException t && t.statusCode() == 401) {
+    if (failure instanceof SearchException e && e.status() == 401) {
       return "Elasticsearch at "
           + settings.url()
           + " refused the login"
@@ -89,7 +102,7 @@ public final class ElasticsearchClients {
                   + settings.username()
                   + "' (401): check elasticsearch.username and its password");
     }
-    if (failure instanceof TransportException t && t.statusCode() == 403) {
+    if (failure instanceof SearchException e && e.status() == 403) {
       return "Elasticsearch at "
           + settings.url()
           + " does not let user '"
@@ -98,10 +111,5 @@ public final class ElasticsearchClients {
           + failure.getMessage();
     }
     return "Elasticsearch at " + settings.url() + ": " + failure.getMessage();
-  }
-
-  /** The low-level REST client under a client made here, for requests sent as they are. */
-  public static RestClient rest(ElasticsearchClient es) {
-    return ((RestClientTransport) es._transport()).restClient();
   }
 }

@@ -13,10 +13,12 @@ import org.apache.flink.connector.base.sink.writer.strategy.CongestionControlRat
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 
 /**
- * An Elasticsearch 8 sink on Flink's {@link AsyncSinkBase}: bulk requests through the official
- * client, buffered entries checkpointed (at-least-once), retries on 429/5xx and on an unreachable
- * cluster, a clear failure on a rejected document (e.g. a mapping error). A version conflict under
- * external versioning means the index already holds a newer document: it is counted, not retried.
+ * A sink to Elasticsearch 8 or 9 or OpenSearch 2 on Flink's {@link AsyncSinkBase}: bulk requests as
+ * NDJSON over the low-level REST client (the same on each engine), buffered entries checkpointed
+ * (at-least-once), retries on 429/5xx and on an unreachable cluster, a clear failure on a rejected
+ * document (e.g. a mapping error). A version conflict under external versioning means the index
+ * already holds a newer document: it is counted, not retried. Documents carry their routing, and go
+ * through an ingest pipeline when one is named.
  */
 public class ElasticsearchSink<T> extends AsyncSinkBase<T, DocumentOperation> {
 
@@ -29,10 +31,12 @@ public class ElasticsearchSink<T> extends AsyncSinkBase<T, DocumentOperation> {
   public static final String DOCUMENTS_STALE = "weirDocumentsStale";
 
   private final ElasticsearchSettings settings;
+  private final String pipeline;
 
   ElasticsearchSink(
       ElementConverter<T, DocumentOperation> converter,
       ElasticsearchSettings settings,
+      String pipeline,
       int maxBatchSize,
       int maxInFlightRequests,
       int maxBufferedRequests,
@@ -48,6 +52,7 @@ public class ElasticsearchSink<T> extends AsyncSinkBase<T, DocumentOperation> {
         maxTimeInBufferMs,
         maxRecordSizeInBytes);
     this.settings = settings;
+    this.pipeline = pipeline;
   }
 
   public static <T> ElasticsearchSinkBuilder<T> builder() {
@@ -58,7 +63,7 @@ public class ElasticsearchSink<T> extends AsyncSinkBase<T, DocumentOperation> {
   public StatefulSinkWriter<T, BufferedRequestState<DocumentOperation>> createWriter(
       InitContext context) throws IOException {
     return new ElasticsearchSinkWriter<>(
-        getElementConverter(), context, writerConfiguration(), settings, List.of());
+        getElementConverter(), context, writerConfiguration(), settings, pipeline, List.of());
   }
 
   @Override
@@ -66,7 +71,7 @@ public class ElasticsearchSink<T> extends AsyncSinkBase<T, DocumentOperation> {
       InitContext context, Collection<BufferedRequestState<DocumentOperation>> recoveredState)
       throws IOException {
     return new ElasticsearchSinkWriter<>(
-        getElementConverter(), context, writerConfiguration(), settings, recoveredState);
+        getElementConverter(), context, writerConfiguration(), settings, pipeline, recoveredState);
   }
 
   @Override

@@ -8,6 +8,7 @@ public final class ElasticsearchSinkBuilder<T> {
 
   private ElementConverter<T, DocumentOperation> converter;
   private ElasticsearchSettings settings;
+  private String pipeline;
   private int maxBatchSize = 1000;
   private int maxInFlightRequests = 2;
   // Two batches waiting besides those in flight keep Elasticsearch busy. More only holds documents
@@ -38,6 +39,12 @@ public final class ElasticsearchSinkBuilder<T> {
     return this;
   }
 
+  /** The ingest pipeline every indexed document goes through (null: none). */
+  public ElasticsearchSinkBuilder<T> setPipeline(String pipeline) {
+    this.pipeline = pipeline;
+    return this;
+  }
+
   public ElasticsearchSinkBuilder<T> setMaxBatchSize(int maxBatchSize) {
     this.maxBatchSize = maxBatchSize;
     return this;
@@ -58,6 +65,7 @@ public final class ElasticsearchSinkBuilder<T> {
     return new ElasticsearchSink<>(
         Objects.requireNonNull(converter, "converter"),
         Objects.requireNonNull(settings, "settings"),
+        pipeline,
         maxBatchSize,
         maxInFlightRequests,
         maxBufferedRequests,

@@ -71,7 +71,7 @@ class BulkOutcomeTest {
         .hasValueSatisfying(
             m ->
                 assertThat(m)
-                    .contains("index products/2@3")
+                    .contains("The search cluster rejected index products/2@3")
                     .contains("400")
                     .contains("document_parsing_exception")
                     .contains("price"));
@@ -79,5 +79,23 @@ class BulkOutcomeTest {
 
   private static BulkOutcome.Item item(int status) {
     return new BulkOutcome.Item(status, status >= 300 ? "x" : null, status >= 300 ? "y" : null);
+  }
+
+  @Test
+  void aMovesDeleteAtItsOldRoutingIsDoneWhenGoneOrStaleAndRetriedOnOverload() {
+    DocumentOperation move =
+        DocumentOperation.index("products", "1", 5, "{}".getBytes()).routedBy("b").movedFrom("a");
+    // Another shard: the old copy deleted; the same shard: the delete is refused as stale.
+    for (int old : new int[] {200, 404, 409}) {
+      BulkOutcome outcome =
+          BulkOutcome.of(List.of(move, c), List.of(item(201), item(old), item(200)));
+      assertThat(outcome.succeeded).isEqualTo(2);
+      assertThat(outcome.retry).isEmpty();
+      assertThat(outcome.failure()).isEmpty();
+    }
+    assertThat(BulkOutcome.of(List.of(move), List.of(item(201), item(503))).retry)
+        .containsExactly(move);
+    assertThat(BulkOutcome.of(List.of(move), List.of(item(201), item(400))).failure())
+        .hasValueSatisfying(m -> assertThat(m).contains("moved from routing a"));
   }
 }

@@ -35,6 +35,24 @@ class DocumentOperationStateSerializerTest {
   }
 
   @Test
+  void bufferedOperationsKeepTheirRoutingAndWhereAMovedDocumentWas() throws IOException {
+    DocumentOperation moved =
+        DocumentOperation.index("books", "1", 7, "{}".getBytes()).routedBy("b").movedFrom("a");
+    DocumentOperation movedFromItsId =
+        DocumentOperation.index("books", "2", 7, "{}".getBytes()).routedBy("b").movedFrom(null);
+    DocumentOperation delete = DocumentOperation.delete("books", "3", 9).routedBy("c");
+    List<DocumentOperation> back =
+        roundTrip(
+            serializer.serialize(state(moved, movedFromItsId, delete)), serializer.getVersion());
+    assertThat(back)
+        .extracting(DocumentOperation::toString)
+        .containsExactly(
+            "index books/1@7 routing b (moved from routing a)",
+            "index books/2@7 routing b (moved from routing null)",
+            "delete books/3@9 routing c");
+  }
+
+  @Test
   void stateOfVersionOneIsReadAsNotRequiringAnAlias() throws IOException {
     DocumentOperation index = DocumentOperation.index("products", "1", 7, "{}".getBytes());
     DocumentOperation delete = DocumentOperation.delete("products", "2", 9);

@@ -52,4 +52,17 @@ class DocumentOperationTest {
     assertThat(DocumentOperation.withoutSuperseded(List.of(a, b, unversioned)))
         .containsExactly(a, b, unversioned);
   }
+
+  @Test
+  void oneIdAtTwoRoutingsIsTwoDocumentsAndAMoveIsNeverDropped() {
+    DocumentOperation atA = index("1", 64).routedBy("a");
+    DocumentOperation movedToB = index("1", 128).routedBy("b").movedFrom("a");
+    DocumentOperation againAtB = index("1", 192).routedBy("b");
+    // The move to b deletes the copy at a: dropping it for the later write at b would leave it.
+    assertThat(DocumentOperation.withoutSuperseded(List.of(atA, movedToB, againAtB)))
+        .containsExactly(atA, movedToB, againAtB);
+    DocumentOperation atBAgain = index("1", 256).routedBy("b");
+    assertThat(DocumentOperation.withoutSuperseded(List.of(againAtB, atBAgain)))
+        .containsExactly(atBAgain);
+  }
 }

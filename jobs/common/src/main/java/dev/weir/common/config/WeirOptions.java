@@ -221,6 +221,16 @@ public final class WeirOptions {
               "PEM file of the CA that signed Elasticsearch's HTTPS certificate (default: the JVM's"
                   + " trust store). Env: ELASTICSEARCH_CA_FILE.");
 
+  public static final ConfigOption<String> ELASTICSEARCH_ENGINE =
+      ConfigOptions.key("elasticsearch.engine")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "The engine at elasticsearch.url: elasticsearch8, elasticsearch9 or opensearch2."
+                  + " Default: asked of the cluster at start (its X-elastic-product header and"
+                  + " _nodes/_local, else GET /); name it where neither answers (a proxy that hides"
+                  + " them).");
+
   public static final ConfigOption<Duration> CHECKPOINT_INTERVAL =
       ConfigOptions.key("checkpoint.interval")
           .durationType()

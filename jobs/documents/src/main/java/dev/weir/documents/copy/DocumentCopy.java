@@ -4,6 +4,7 @@ import dev.weir.documents.definition.DefinitionException;
 import dev.weir.documents.definition.DocumentPlan;
 import dev.weir.documents.definition.DocumentPlan.DocumentField;
 import dev.weir.documents.index.DocumentSource;
+import dev.weir.documents.index.Routing;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -41,10 +42,12 @@ public final class DocumentCopy implements Serializable {
   private final DocumentPlan plan;
   private final String table;
   private final List<Column> fields;
+  private final int routingField;
 
   public DocumentCopy(DocumentPlan plan) {
     this.plan = plan;
     this.table = plan.copyTable();
+    this.routingField = plan.routingField();
     List<Column> columns = new ArrayList<>();
     for (DocumentField f : plan.documentFields()) {
       requireShortName(plan, f.name());
@@ -190,9 +193,11 @@ public final class DocumentCopy implements Serializable {
 
   /**
    * A document as the copy holds it; {@code source} is its Elasticsearch document, the same bytes
-   * the streaming job sends (see {@link CopiedValues}).
+   * the streaming job sends (see {@link CopiedValues}); {@code routing} the one it is written with
+   * (null: its id's).
    */
-  public record CopiedDocument(String id, long version, byte[] contentHash, byte[] source) {}
+  public record CopiedDocument(
+      String id, long version, byte[] contentHash, byte[] source, String routing) {}
 
   /** How many documents the copy holds. */
   public long count(Connection c) throws SQLException {
@@ -429,7 +434,11 @@ public final class DocumentCopy implements Serializable {
         byte[] hash = rs.getBytes(3);
         docs.add(
             new CopiedDocument(
-                rs.getString(1), rs.getLong(2), hash, DocumentSource.json(names, values, hash)));
+                rs.getString(1),
+                rs.getLong(2),
+                hash,
+                DocumentSource.json(names, values, hash),
+                routingField < 0 ? null : Routing.of(values[routingField])));
       }
     }
     return docs;

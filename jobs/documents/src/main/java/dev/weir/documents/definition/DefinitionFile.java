@@ -11,7 +11,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -29,27 +28,29 @@ import java.util.regex.Pattern;
  * weir's extensions, each under a key {@code "weir"}: on a document, {@code copy_table}; on a node,
  * {@code topic}, {@code version}, {@code types} and {@code event_schema} (a node fed by Kafka),
  * {@code path} (a path up a tree), {@code where} (the rows it takes). PGSync's transforms are read
- * by {@link TransformSpecs}, its JSON-path columns by {@link JsonPath}. PGSync keys weir does not
- * apply ({@code setting}, {@code plugins}, {@code routing}, ...) are refused, not silently ignored,
- * unless they are empty; so is any other key weir does not read.
+ * by {@link TransformSpecs}, its JSON-path columns by {@link JsonPath}, its index keys ({@code
+ * setting}, {@code mapping}, {@code mappings}, {@code routing}, {@code pipeline}) into an {@link
+ * IndexDefinition}. PGSync's {@code plugins}, which weir cannot run, are refused, not silently
+ * ignored, unless they are empty; so is any other key weir does not read.
  */
 public final class DefinitionFile {
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_$]{0,62}");
   private static final Set<String> DOCUMENT_KEYS =
-      Set.of("database", "index", "nodes", "weir", "setting", "mapping");
+      Set.of(
+          "database",
+          "index",
+          "nodes",
+          "weir",
+          "setting",
+          "mapping",
+          "mappings",
+          "routing",
+          "pipeline");
 
   /** PGSync's keys that weir does not apply, and why: refused unless empty (null, [] or {}). */
   private static final Map<String, String> PGSYNC_ONLY =
-      Map.of(
-          "mappings",
-          "PGSync's whole index mapping, where weir derives it (see mapping and transform.mapping)",
-          "plugins",
-          "PGSync's plugins, Python code that weir cannot run",
-          "pipeline",
-          "PGSync's ingest pipeline, which weir does not send documents through",
-          "routing",
-          "PGSync's shard routing, which weir does not do");
+      Map.of("plugins", "PGSync's plugins, Python code that weir cannot run");
 
   private static final Set<String> NODE_KEYS =
       Set.of(
@@ -145,19 +146,63 @@ public final class DefinitionFile {
       copyTable = index.replaceAll("[^a-z0-9_]", "_") + "_document";
     }
     name(copyTable, where + ": weir.copy_table");
+    IndexDefinition search = indexDefinition(d, where);
     try {
       TransformSpecs.nest(nodes, nodes.path("label").asText(nodes.path("table").asText("nodes")));
       NodeSpec root = node(nodes, "nodes", null);
-      return new DocumentSpec(
-          database,
-          index,
-          copyTable,
-          root,
-          objects(d, "setting", where),
-          objects(d, "mapping", where));
+      return new DocumentSpec(database, index, copyTable, root, search);
     } catch (DefinitionException e) {
       throw new DefinitionException(where + ", " + e.getMessage());
     }
+  }
+
+  /**
+   * PGSync's index keys of a document: {@code setting} (index settings), {@code mappings} (a
+   * mappings object) and {@code mapping} (as PGSync reads it: the fields' mappings, or a whole
+   * mappings object when it has {@code dynamic_templates}), {@code routing} and {@code pipeline}.
+   */
+  private static IndexDefinition indexDefinition(JsonNode d, String where) {
+    JsonNode setting = objectOrNothing(d, "setting", where);
+    JsonNode mappings = objectOrNothing(d, "mappings", where);
+    JsonNode mapping = objectOrNothing(d, "mapping", where);
+    var merged = Json.mapper().createObjectNode();
+    IndexDefinition.merge(merged, mappings);
+    if (mapping.has("dynamic_templates")) {
+      IndexDefinition.merge(merged, mapping);
+    } else if (!mapping.isEmpty()) {
+      mapping.forEach(
+          field -> {
+            if (!field.isObject()) {
+              throw new DefinitionException(
+                  where
+                      + ": 'mapping' must be an object of objects (field → mapping), not "
+                      + mapping);
+            }
+          });
+      IndexDefinition.merge(merged, Json.mapper().createObjectNode().set("properties", mapping));
+    }
+    for (String owned : List.of(DocumentPlan.CONTENT_HASH)) {
+      if (merged.path("properties").has(owned)) {
+        throw new DefinitionException(
+            where + ": the mapping of '" + owned + "' is weir's own (it compares documents by it)");
+      }
+    }
+    String routing = d.path("routing").isNull() ? null : text(d, "routing", where);
+    String pipeline = d.path("pipeline").isNull() ? null : text(d, "pipeline", where);
+    return new IndexDefinition(
+        IndexDefinition.normalizedSettings(setting), merged, routing, pipeline);
+  }
+
+  /** The object under {@code key}; an empty one when absent or null; anything else refused. */
+  private static JsonNode objectOrNothing(JsonNode n, String key, String where) {
+    JsonNode v = n.get(key);
+    if (v == null || v.isNull()) {
+      return Json.mapper().createObjectNode();
+    }
+    if (!v.isObject()) {
+      throw new DefinitionException(where + ": '" + key + "' must be an object, not " + v);
+    }
+    return v;
   }
 
   /**
@@ -429,23 +474,6 @@ public final class DefinitionFile {
       columns.add(c.asText());
     }
     return List.copyOf(columns);
-  }
-
-  /** A document's {@code setting} or {@code mapping}: an object of objects, or empty. */
-  private static Map<String, JsonNode> objects(JsonNode d, String key, String where) {
-    JsonNode v = d.get(key);
-    if (v == null || v.isNull()) {
-      return Map.of();
-    }
-    Map<String, JsonNode> entries = new LinkedHashMap<>();
-    if (v.isObject()) {
-      v.fields().forEachRemaining(e -> entries.put(e.getKey(), e.getValue().deepCopy()));
-    }
-    if (!v.isObject() || entries.values().stream().anyMatch(e -> !e.isObject())) {
-      throw new DefinitionException(
-          where + ": '" + key + "' must be an object of objects (name → settings), not " + v);
-    }
-    return Collections.unmodifiableMap(entries);
   }
 
   /** {@code weir.where}: a row filter, its syntax checked here, its columns when planned. */

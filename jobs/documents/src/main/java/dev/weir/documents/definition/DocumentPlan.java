@@ -18,8 +18,7 @@ import java.util.Map;
  * @param copyTable the Postgres copy's table
  * @param nodes root first
  * @param sources every table or topic a node reads, by {@link Source#name}
- * @param setting index settings over weir's ({@link DocumentSpec#setting})
- * @param mapping a root field → its mapping over the derived one ({@link DocumentSpec#mapping})
+ * @param search the index's settings, mappings over the derived ones, routing and pipeline
  */
 public record DocumentPlan(
     String database,
@@ -27,8 +26,7 @@ public record DocumentPlan(
     String copyTable,
     List<Node> nodes,
     Map<String, Source> sources,
-    Map<String, JsonNode> setting,
-    Map<String, JsonNode> mapping)
+    IndexDefinition search)
     implements Serializable {
 
   /** Fields of the copy and the Elasticsearch document that weir owns. */
@@ -180,6 +178,28 @@ public record DocumentPlan(
     public boolean isLabel() {
       return child != null;
     }
+  }
+
+  /** This plan with other index settings, mappings, routing or pipeline. */
+  public DocumentPlan with(IndexDefinition search) {
+    return new DocumentPlan(database, index, copyTable, nodes, sources, search);
+  }
+
+  /**
+   * The position of the routing field among {@link #documentFields()}, or -1 when documents are
+   * routed by their id.
+   */
+  public int routingField() {
+    if (search.routing() == null) {
+      return -1;
+    }
+    List<DocumentField> fields = documentFields();
+    for (int i = 0; i < fields.size(); i++) {
+      if (fields.get(i).name().equals(search.routing())) {
+        return i;
+      }
+    }
+    throw new IllegalStateException("routing field " + search.routing() + " is not a field");
   }
 
   /** The root document's fields, in order: the root's columns, then one per child label. */

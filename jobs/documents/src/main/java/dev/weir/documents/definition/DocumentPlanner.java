@@ -40,27 +40,77 @@ public final class DocumentPlanner {
     } catch (DefinitionException e) {
       throw new DefinitionException("document '" + document.index() + "', " + e.getMessage());
     }
+    DocumentPlan plan =
+        new DocumentPlan(
+            document.database(),
+            document.index(),
+            document.copyTable(),
+            List.copyOf(planner.nodes),
+            Collections.unmodifiableMap(new LinkedHashMap<>(planner.sources)),
+            document.search());
+    requireRoutingField(plan);
+    requireMappedFields(plan);
+    return plan;
+  }
+
+  /** A mapping over a field the document does not have is a typo, not a new field. */
+  private static void requireMappedFields(DocumentPlan plan) {
     Set<String> rootFields = new HashSet<>();
-    planner.nodes.get(0).fields().forEach(f -> rootFields.add(f.name()));
-    planner.nodes.get(0).children().forEach(c -> rootFields.add(planner.nodes.get(c).label()));
-    for (String field : document.mapping().keySet()) {
-      if (!rootFields.contains(field)) {
-        throw new DefinitionException(
-            "document '"
-                + document.index()
-                + "': mapping names '"
-                + field
-                + "', which is not a field of the document");
-      }
+    plan.root().fields().forEach(f -> rootFields.add(f.name()));
+    plan.root().children().forEach(c -> rootFields.add(plan.nodes().get(c).label()));
+    plan.search()
+        .mappings()
+        .path("properties")
+        .fieldNames()
+        .forEachRemaining(
+            field -> {
+              if (!rootFields.contains(field)) {
+                throw new DefinitionException(
+                    "document '"
+                        + plan.index()
+                        + "': mapping names '"
+                        + field
+                        + "', which is not a field of the document");
+              }
+            });
+  }
+
+  /**
+   * The routing field is a column of the root (its value known with the root row), of one value
+   * that reads as a routing text: not a list, not JSON.
+   */
+  private static void requireRoutingField(DocumentPlan plan) {
+    String routing = plan.search().routing();
+    if (routing == null) {
+      return;
     }
-    return new DocumentPlan(
-        document.database(),
-        document.index(),
-        document.copyTable(),
-        List.copyOf(planner.nodes),
-        Collections.unmodifiableMap(new LinkedHashMap<>(planner.sources)),
-        document.setting(),
-        document.mapping());
+    List<String> columns = new ArrayList<>();
+    for (Field f : plan.root().fields()) {
+      if (f.name().equals(routing)) {
+        if (f.isArray() || f.type() == ValueType.JSON) {
+          throw new DefinitionException(
+              "document '"
+                  + plan.index()
+                  + "': routing '"
+                  + routing
+                  + "' is a "
+                  + f.pgType()
+                  + " column: a document is routed by one value (a key, a name, a number)");
+        }
+        return;
+      }
+      columns.add(f.name());
+    }
+    throw new DefinitionException(
+        "document '"
+            + plan.index()
+            + "': routing '"
+            + routing
+            + "' is not a field of the root "
+            + plan.root().label()
+            + " (its fields: "
+            + String.join(", ", columns)
+            + ")");
   }
 
   /** Adds a node (and its children); returns its id. */

@@ -1,32 +1,37 @@
 package dev.weir.documents.index;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import co.elastic.clients.elasticsearch.indices.CreateIndexRequest;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.connector.elasticsearch.DocumentOperation;
-import dev.weir.connector.elasticsearch.ElasticsearchClients;
-import dev.weir.connector.elasticsearch.ElasticsearchSettings;
+import dev.weir.connector.elasticsearch.Engine;
+import dev.weir.connector.elasticsearch.SearchCluster;
+import dev.weir.connector.elasticsearch.SearchException;
 import dev.weir.documents.DocumentChange;
+import dev.weir.documents.definition.DefinitionException;
 import dev.weir.documents.definition.DocumentPlan;
 import dev.weir.documents.definition.DocumentPlan.Field;
 import dev.weir.documents.definition.DocumentPlan.Node;
+import dev.weir.documents.definition.IndexDefinition;
 import dev.weir.documents.definition.ValueType;
 import dev.weir.documents.value.Values;
 import dev.weir.schema.Json;
 import java.io.IOException;
 import java.io.Serializable;
-import java.io.StringReader;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
 import org.apache.flink.connector.base.sink.writer.ElementConverter;
 
 /**
- * The Elasticsearch side of a declared document: the index's mapping, derived from the plan; the
- * alias the job writes through ({@link DocumentPlan#index()}); the document of a {@link
- * DocumentChange} and its bulk operation (external version = the document's version, so a replay or
- * a late write never regresses a document).
+ * The search side of a declared document: the index's settings and mapping, derived from the plan
+ * with the definition's own over them; the alias the job writes through ({@link
+ * DocumentPlan#index()}); the document of a {@link DocumentChange} and its bulk operation (external
+ * version = the document's version, so a replay or a late write never regresses a document; the
+ * routing field's value as its routing; the definition's ingest pipeline).
  */
 public final class DocumentIndex implements Serializable {
 
@@ -35,11 +40,15 @@ public final class DocumentIndex implements Serializable {
   private final String alias;
   private final List<String> fieldNames;
   private final String mapping;
+  private final int routingField;
+  private final String pipeline;
 
   public DocumentIndex(DocumentPlan plan) {
     this.alias = plan.index();
     this.fieldNames = plan.documentFields().stream().map(DocumentPlan.DocumentField::name).toList();
     this.mapping = mappingOf(plan).toString();
+    this.routingField = plan.routingField();
+    this.pipeline = plan.search().pipeline();
   }
 
   /** The alias searches use and the job writes through. */
@@ -52,15 +61,34 @@ public final class DocumentIndex implements Serializable {
     return alias + "-v1";
   }
 
-  /** The settings and mappings of the index, as the create-index request's body. */
+  /**
+   * The settings and mappings of the index, as the create-index request's body (for Elasticsearch;
+   * {@link SearchCluster#createIndex} puts it in the engine's terms).
+   */
   public String mapping() {
     return mapping;
   }
 
+  /** {@link #mapping()} as a JSON tree. */
+  public ObjectNode body() {
+    try {
+      return (ObjectNode) Json.mapper().readTree(mapping);
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The ingest pipeline documents go through, or null. */
+  public String pipeline() {
+    return pipeline;
+  }
+
   /**
-   * Settings: one shard, no replica (sized for one index per document kind; scale by reindexing),
-   * deletes remembered for an hour so that a late index of an older version cannot bring a deleted
-   * document back. Mappings: strict, so a document that does not fit is refused, not guessed.
+   * Settings: one shard, no replica (sized for one index per document kind on one node; the
+   * definition's {@code setting} and the shards and replicas options say otherwise), deletes
+   * remembered for an hour so that a late index of an older version cannot bring a deleted document
+   * back. Mappings: strict, so a document that does not fit is refused, not guessed. The
+   * definition's {@code mapping} and {@code mappings} go over them, key by key.
    */
   static ObjectNode mappingOf(DocumentPlan plan) {
     ObjectNode body = Json.mapper().createObjectNode();
@@ -68,20 +96,10 @@ public final class DocumentIndex implements Serializable {
         body.putObject("settings")
             .put("number_of_shards", 1)
             .put("number_of_replicas", 0)
-            .put("index.gc_deletes", "1h");
-    // The definition's own (PGSync's setting: analyzers, tokenizers), as Elasticsearch nests them.
-    plan.setting().forEach((name, value) -> settings.set(name, value.deepCopy()));
+            .put("gc_deletes", "1h");
+    IndexDefinition.merge(settings, plan.search().settings());
     ObjectNode mappings = body.putObject("mappings").put("dynamic", "strict");
     ObjectNode properties = properties(plan, plan.root());
-    // PGSync's document mapping over the derived one, key by key ("type": "nested" on an object
-    // keeps its properties).
-    plan.mapping()
-        .forEach(
-            (field, given) -> {
-              ObjectNode merged = ((ObjectNode) properties.get(field)).deepCopy();
-              given.fields().forEachRemaining(e -> merged.set(e.getKey(), e.getValue().deepCopy()));
-              properties.set(field, withTermLimit(merged));
-            });
     // The hash is compared by the backfill, never searched.
     properties
         .putObject(DocumentPlan.CONTENT_HASH)
@@ -89,6 +107,9 @@ public final class DocumentIndex implements Serializable {
         .put("index", false)
         .put("doc_values", false);
     mappings.set("properties", properties);
+    ObjectNode given = plan.search().mappings().deepCopy();
+    given.path("properties").forEach(DocumentIndex::withTermLimit);
+    IndexDefinition.merge(mappings, given);
     return body;
   }
 
@@ -155,12 +176,16 @@ public final class DocumentIndex implements Serializable {
    */
   public static Set<String> flattenedColumns(DocumentPlan plan, DocumentPlan.Source source) {
     Set<String> columns = new TreeSet<>();
+    JsonNode given = plan.search().mappings().path("properties");
     plan.readersOf(source.name())
         .forEach(
             node -> {
               for (Field f : node.fields()) {
                 JsonNode mapping = overridden(node, f.name(), fieldMapping(f));
-                if ("flattened".equals(mapping.path("type").asText())) {
+                if (node.isRoot() && given.path(f.name()).has("type")) {
+                  mapping = given.path(f.name()); // the definition's top-level mapping
+                }
+                if (Engine.isFlattened(mapping)) {
                   columns.add(f.column());
                 }
               }
@@ -204,53 +229,86 @@ public final class DocumentIndex implements Serializable {
    * Makes sure the alias exists: if not, creates the initial index from the mapping and points the
    * alias at it. Returns the indices behind the alias.
    */
-  public Set<String> ensureAlias(ElasticsearchSettings settings) throws IOException {
-    return ensureAlias(settings, alias, initialIndex(), mapping);
+  public Set<String> ensureAlias(SearchCluster cluster) throws IOException {
+    return ensureAlias(cluster, alias, initialIndex(), body());
   }
 
-  /** {@link #ensureAlias(ElasticsearchSettings)} for any alias and mapping. */
+  /** {@link #ensureAlias(SearchCluster)} for any alias and create-index body. */
   public static Set<String> ensureAlias(
-      ElasticsearchSettings settings, String alias, String index, String mapping)
-      throws IOException {
-    try (var transport = ElasticsearchClients.transport(settings)) {
-      ElasticsearchClient es = new ElasticsearchClient(transport);
-      if (!es.indices().existsAlias(a -> a.name(alias)).value()) {
-        if (es.indices().exists(e -> e.index(alias)).value()) {
-          throw new IllegalStateException(
-              "an index named "
-                  + alias
-                  + " exists where the alias "
-                  + alias
-                  + " should be. Elasticsearch creates one, with a mapping guessed from the"
-                  + " document, when a write reaches the alias after its index was deleted"
-                  + " (weir's writes now require the alias). Delete it (DELETE /"
-                  + alias
-                  + "), start the job again (it creates "
-                  + index
-                  + " behind the alias from the mapping), then refill it from the copy: weir"
-                  + " backfill --target "
-                  + index);
-        }
-        if (!es.indices().exists(e -> e.index(index)).value()) {
-          create(es, index, mapping);
-        }
-        es.indices()
-            .updateAliases(u -> u.actions(a -> a.add(add -> add.index(index).alias(alias))));
+      SearchCluster cluster, String alias, String index, JsonNode body) throws IOException {
+    if (!cluster.aliasExists(alias)) {
+      if (cluster.indexExists(alias)) {
+        throw new IllegalStateException(
+            "an index named "
+                + alias
+                + " exists where the alias "
+                + alias
+                + " should be. Elasticsearch creates one, with a mapping guessed from the"
+                + " document, when a write reaches the alias after its index was deleted"
+                + " (weir's writes now require the alias). Delete it (DELETE /"
+                + alias
+                + "), start the job again (it creates "
+                + index
+                + " behind the alias from the mapping), then refill it from the copy: weir"
+                + " backfill --target "
+                + index);
       }
-      return es.indices().getAlias(a -> a.name(alias)).result().keySet();
+      if (!cluster.indexExists(index)) {
+        cluster.createIndex(index, body);
+      }
+      ArrayNode add = Json.mapper().createArrayNode();
+      add.add(SearchCluster.aliasAction("add", index, alias));
+      cluster.updateAliases(add);
     }
+    return cluster.indicesBehind(alias);
   }
 
-  /** Creates an index with this document's mapping (a backfill's target). */
-  public void create(ElasticsearchClient es, String index) throws IOException {
-    create(es, index, mapping);
+  /** Creates an index with this document's settings and mapping (a backfill's target). */
+  public void create(SearchCluster cluster, String index) throws IOException {
+    cluster.createIndex(index, body());
   }
 
-  /** Creates an index from a create-index request body (settings and mappings). */
-  public static void create(ElasticsearchClient es, String index, String mapping)
-      throws IOException {
-    es.indices()
-        .create(CreateIndexRequest.of(c -> c.index(index).withJson(new StringReader(mapping))));
+  /**
+   * Checks, before anything is written, that the cluster takes this document's index as the
+   * definition makes it: an index of its settings and mapping is created under a throwaway name and
+   * deleted (an engine checks settings, analyzers and mappings only then); its ingest pipeline
+   * exists.
+   *
+   * @throws DefinitionException naming the document and what the engine refused, in its words
+   */
+  public void check(SearchCluster cluster) throws IOException {
+    String throwaway = alias + "-weir-check-" + UUID.randomUUID().toString().substring(0, 8);
+    try {
+      cluster.createIndex(throwaway, body());
+    } catch (SearchException refused) {
+      throw new DefinitionException(
+          "document '"
+              + alias
+              + "': "
+              + cluster.engine()
+              + " refuses its index settings and mapping: "
+              + refused.type()
+              + ": "
+              + refused.reason()
+              + " (the definition's setting, mapping and mappings go over weir's own;"
+              + " `weir documents check` prints the whole)");
+    } finally {
+      cluster.deleteIndex(throwaway);
+    }
+    if (pipeline != null && !cluster.pipelineExists(pipeline)) {
+      throw new DefinitionException(
+          "document '"
+              + alias
+              + "': its pipeline '"
+              + pipeline
+              + "' is not an ingest pipeline of the cluster at "
+              + cluster.settings().url()
+              + " ("
+              + cluster.engine()
+              + "): create it (PUT _ingest/pipeline/"
+              + pipeline
+              + "), or leave 'pipeline' out");
+    }
   }
 
   /** The Elasticsearch document of a change: every field's value, then the content hash. */
@@ -267,12 +325,29 @@ public final class DocumentIndex implements Serializable {
     return (change, context) -> direct.apply(change, context).requiringAlias();
   }
 
-  /** Index (external version = document version) or delete, into {@code target}. */
+  /**
+   * Index (external version = document version) or delete, into {@code target}, at the document's
+   * routing; a document whose routing changed is also deleted at the one it had.
+   */
   public ElementConverter<DocumentChange, DocumentOperation> converter(String target) {
     DocumentIndex index = this;
-    return (change, context) ->
-        change.deleted
-            ? DocumentOperation.delete(target, change.id, change.version)
-            : DocumentOperation.index(target, change.id, change.version, index.document(change));
+    return (change, context) -> {
+      if (change.deleted) {
+        return DocumentOperation.delete(target, change.id, change.version).routedBy(change.routing);
+      }
+      DocumentOperation op =
+          DocumentOperation.index(target, change.id, change.version, index.document(change))
+              .routedBy(change.routing);
+      return change.rerouted ? op.movedFrom(change.previousRouting) : op;
+    };
+  }
+
+  /**
+   * The routing of a document whose fields are {@code values} (JSON texts, in {@link
+   * DocumentPlan#documentFields()} order): its routing field's value as text, or null to be routed
+   * by its id (no routing field, or a null value).
+   */
+  public String routing(String[] values) {
+    return routingField < 0 ? null : Routing.of(values[routingField]);
   }
 }

@@ -1,17 +1,13 @@
 package dev.weir.documents.index;
 
-import co.elastic.clients.elasticsearch.ElasticsearchClient;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.weir.connector.elasticsearch.ElasticsearchClients;
-import dev.weir.schema.Json;
+import dev.weir.connector.elasticsearch.SearchCluster;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import org.elasticsearch.client.Request;
-import org.elasticsearch.client.Response;
 
 /**
  * The search contract of the products document for API consumers: the example queries of
@@ -42,19 +38,14 @@ public final class SearchContract {
    * Sends a search request body to {@code alias} as it is, the way an API consumer does ({@code
    * POST /alias/_search}); the hits' sources, best first.
    */
-  public static List<ObjectNode> search(ElasticsearchClient es, String alias, String body)
+  public static List<ObjectNode> search(SearchCluster cluster, String alias, String body)
       throws IOException {
-    Request request = new Request("POST", "/" + alias + "/_search");
-    request.setJsonEntity(body);
-    Response response = ElasticsearchClients.rest(es).performRequest(request);
-    try (InputStream in = response.getEntity().getContent()) {
-      List<ObjectNode> sources = new ArrayList<>();
-      Json.mapper()
-          .readTree(in)
-          .path("hits")
-          .path("hits")
-          .forEach(hit -> sources.add((ObjectNode) hit.get("_source")));
-      return sources;
-    }
+    List<ObjectNode> sources = new ArrayList<>();
+    cluster
+        .search(alias, body)
+        .path("hits")
+        .path("hits")
+        .forEach(hit -> sources.add((ObjectNode) hit.get("_source")));
+    return sources;
   }
 }

@@ -7,7 +7,6 @@ import dev.weir.documents.definition.NodeSpec.Type;
 import dev.weir.documents.definition.NodeSpec.Variant;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -313,8 +312,8 @@ class DefinitionFileTest {
   void aDocumentsUnknownKeyIsRefusedNamingTheKnownOnesInOrder() {
     refused(
         "[{'database': 'library', 'index': 'books', 'node': {'table': 'book'}}]",
-        "document 'books': 'node' is not something weir reads (it reads [database, index,"
-            + " mapping, nodes, setting, weir])");
+        "document 'books': 'node' is not something weir reads (it reads [database, index, mapping,"
+            + " mappings, nodes, pipeline, routing, setting, weir])");
     refused(
         "[{'database': 'library', 'index': 'books', 'weir': {'copytable': 'x'},"
             + " 'nodes': {'table': 'book'}}]",
@@ -325,40 +324,59 @@ class DefinitionFileTest {
         "document 'books', 'weir' must be an object");
   }
 
-  /** PGSync's index settings (its analyzers) and its document mapping are read. */
   @Test
-  void pgsyncsSettingAndDocumentMappingAreRead() {
+  void pgsyncsDocumentKeysWeirDoesNotApplyAreRefused() {
+    refused(
+        "[{'database': 'library', 'index': 'books', 'plugins': ['Hero'], 'nodes': {'table':"
+            + " 'book'}}]",
+        "document 'books': 'plugins' is not something weir reads: PGSync's");
+  }
+
+  @Test
+  void pgsyncsIndexKeysAreReadIntoTheIndexDefinition() {
     DocumentSpec d =
         one(
             json(
                 """
-                [{'database': 'library', 'index': 'books', 'nodes': {'table': 'book'},
-                  'setting': {'analysis': {'analyzer': {'a': {'type': 'custom',
-                                                              'tokenizer': 'standard'}}}},
-                  'mapping': {'authors': {'type': 'nested'}}}]
+                [{'database': 'library', 'index': 'books',
+                  'setting': {'number_of_shards': 3, 'index.refresh_interval': '5s',
+                              'index': {'analysis': {'analyzer': {'folded': {'type': 'custom',
+                                        'tokenizer': 'standard', 'filter': ['lowercase']}}}}},
+                  'mapping': {'isbn': {'type': 'keyword'}},
+                  'mappings': {'_source': {'excludes': ['secret']}},
+                  'routing': 'isbn', 'pipeline': 'books-in',
+                  'nodes': {'table': 'book'}}]
                 """));
-    assertThat(d.setting().get("analysis").at("/analyzer/a/tokenizer").asText())
-        .isEqualTo("standard");
-    assertThat(d.mapping().get("authors").get("type").asText()).isEqualTo("nested");
+    IndexDefinition search = d.search();
+    assertThat(search.settings().toString())
+        .isEqualTo(
+            "{\"number_of_shards\":3,\"refresh_interval\":\"5s\",\"analysis\":{\"analyzer\":"
+                + "{\"folded\":{\"type\":\"custom\",\"tokenizer\":\"standard\","
+                + "\"filter\":[\"lowercase\"]}}}}");
+    assertThat(search.mappings().toString())
+        .isEqualTo(
+            "{\"_source\":{\"excludes\":[\"secret\"]},\"properties\":{\"isbn\":"
+                + "{\"type\":\"keyword\"}}}");
+    assertThat(search.routing()).isEqualTo("isbn");
+    assertThat(search.pipeline()).isEqualTo("books-in");
+  }
+
+  @Test
+  void anIndexKeyOfTheWrongShapeIsRefused() {
+    refused(
+        "[{'database': 'library', 'index': 'books', 'setting': 'x', 'nodes': {'table': 'book'}}]",
+        "document 'books': 'setting' must be an object, not \"x\"");
+    refused(
+        "[{'database': 'library', 'index': 'books', 'routing': 5, 'nodes': {'table': 'book'}}]",
+        "document 'books': 'routing' must be a non-empty string, not 5");
+    refused(
+        "[{'database': 'library', 'index': 'books', 'mapping': {'content_hash': {'type':"
+            + " 'keyword'}}, 'nodes': {'table': 'book'}}]",
+        "the mapping of 'content_hash' is weir's own");
     refused(
         "[{'database': 'library', 'index': 'books', 'mapping': {'isbn': 'keyword'},"
             + " 'nodes': {'table': 'book'}}]",
         "document 'books': 'mapping' must be an object of objects");
-  }
-
-  @Test
-  void pgsyncsDocumentKeysWeirDoesNotApplyAreRefused() {
-    for (String key :
-        List.of(
-            "'plugins': ['Hero']",
-            "'pipeline': 'attachment'",
-            "'routing': 'isbn'",
-            "'mappings': {'properties': {}}")) {
-      String name = key.substring(1, key.indexOf('\'', 1));
-      refused(
-          "[{'database': 'library', 'index': 'books', " + key + ", 'nodes': {'table': 'book'}}]",
-          "document 'books': '" + name + "' is not something weir reads: PGSync's");
-    }
   }
 
   @Test

@@ -48,7 +48,7 @@ class DocumentIndexTest {
 
   private static final String EXPECTED_MAPPING =
       """
-      {"settings": {"number_of_shards": 1, "number_of_replicas": 0, "index.gc_deletes": "1h"},
+      {"settings": {"number_of_shards": 1, "number_of_replicas": 0, "gc_deletes": "1h"},
        "mappings": {"dynamic": "strict", "properties": {
          "id": {"type": "long"},
          "title": {"type": "text", "analyzer": "english"},

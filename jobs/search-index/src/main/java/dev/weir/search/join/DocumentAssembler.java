@@ -3,9 +3,11 @@ package dev.weir.search.join;
 import dev.weir.common.job.Tombstones;
 import dev.weir.documents.DocumentChange;
 import dev.weir.documents.definition.DocumentPlan;
+import dev.weir.documents.index.Routing;
 import dev.weir.documents.transform.FieldValues;
 import dev.weir.documents.value.Hashes;
 import java.time.Duration;
+import java.util.Objects;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
@@ -24,10 +26,11 @@ public class DocumentAssembler extends Assembler<DocumentChange> {
 
   private static final long serialVersionUID = 1L;
 
-  /** The document last emitted: its fields' hashes and its version. */
+  /** The document last emitted: its fields' hashes, its version and its routing. */
   public static class Written {
     public long[] fieldHashes;
     public long version;
+    public String routing;
 
     public Written() {}
   }
@@ -100,11 +103,13 @@ public class DocumentAssembler extends Assembler<DocumentChange> {
       return;
     }
     doc.isNew = last == null;
+    routed(doc, last);
     doc.contentHash = Hashes.content(hashes);
     doc.version = Stamps.version(stamp, last != null ? last.version : lastDeletedVersion());
     Written now = new Written();
     now.fieldHashes = hashes;
     now.version = doc.version;
+    now.routing = doc.routing;
     written.update(now);
     deletedVersion.clear();
     documents.inc();
@@ -123,7 +128,20 @@ public class DocumentAssembler extends Assembler<DocumentChange> {
     written.clear();
     deletedVersion.update(version);
     documents.inc();
-    out.collect(DocumentChange.deletion(rowKey, version));
+    out.collect(DocumentChange.deletion(rowKey, version, last.routing));
+  }
+
+  /**
+   * The document's routing, from its routing field; where the one it was last written with differs,
+   * the index deletes it there too (else it stays on the old shard, a second copy).
+   */
+  private void routed(DocumentChange doc, Written last) {
+    int field = plan.routingField();
+    doc.routing = field < 0 ? null : Routing.of(doc.values[field]);
+    if (last != null && !Objects.equals(last.routing, doc.routing)) {
+      doc.rerouted = true;
+      doc.previousRouting = last.routing;
+    }
   }
 
   private long lastDeletedVersion() throws Exception {
