@@ -19,9 +19,11 @@ import dev.weir.documents.DocumentOptions;
 import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.it.Await;
 import dev.weir.it.FlinkRest;
+import dev.weir.it.Kafka;
 import dev.weir.it.LocalStackExtension;
 import dev.weir.it.SearchDocuments;
 import dev.weir.it.TestDatabases;
+import dev.weir.schema.Json;
 import dev.weir.search.SearchIndexJob;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -38,6 +40,7 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
+import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.client.program.rest.RestClusterClient;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -176,6 +179,59 @@ class RoutedIndexITCase {
   }
 
   @Test
+  void aDocumentTheEngineRefusesGoesToTheDlqWithItsReasonAndTheJobGoesOn() throws Exception {
+    String alias = "it-refusal-" + run;
+    // A mapping that takes only some of the column's values: the engine refuses the others.
+    setUp(
+        """
+        [{"database": "routed", "index": "%s", "mapping": {"name": {"type": "integer"}},
+          "nodes": {"table": "item", "columns": ["id", "owner", "name"]}}]
+        """
+            .formatted(alias));
+    change(
+        "INSERT INTO item VALUES (1, 'ada', '11')",
+        "INSERT INTO item VALUES (2, 'bob', 'twelve')",
+        "INSERT INTO item VALUES (3, 'cy', '13')");
+    capture = JobRunner.start(new CatalogCaptureJob(), env(), config);
+    indexer = JobRunner.start(new SearchIndexJob(), env(), config);
+    String dlq = config.get(WeirOptions.DLQ_TOPIC);
+    List<JsonNode> letters = deadLetters(dlq, 1);
+    assertThat(letters).hasSize(1);
+    JsonNode letter = letters.get(0);
+    assertThat(letter.path("job").asText()).isEqualTo(SearchIndexJob.NAME);
+    assertThat(letter.path("reason").asText())
+        .contains(alias)
+        .contains("/2@")
+        .contains("status 400")
+        .containsPattern("(mapper|document)_parsing_exception")
+        .contains("[name]")
+        .contains("kept in the copy table");
+    Await.until(WAIT, () -> SearchDocuments.count(es, alias, "{\"match_all\": {}}"), n -> n == 2);
+    assertThat(SearchDocuments.exists(es, alias, "1")).isTrue();
+    assertThat(SearchDocuments.exists(es, alias, "3")).isTrue();
+    assertThat(SearchDocuments.exists(es, alias, "2")).isFalse();
+
+    // The job goes on: the row fixed, its document is indexed; a later refusal is set aside too.
+    change("UPDATE item SET name = '12' WHERE id = 2", "UPDATE item SET name = 'x' WHERE id = 3");
+    ObjectNode fixed =
+        Await.until(WAIT, () -> SearchDocuments.source(es, alias, "2"), d -> d != null);
+    assertThat(fixed.path("name").asText()).isEqualTo("12");
+    assertThat(deadLetters(dlq, 2)).hasSize(2);
+    assertThat(SearchDocuments.source(es, alias, "3").path("name").asText())
+        .as("the index keeps the refused document's previous version")
+        .isEqualTo("13");
+    assertThat(indexer.getJobStatus().get()).isEqualTo(JobStatus.RUNNING);
+  }
+
+  private static List<JsonNode> deadLetters(String topic, int atLeast) throws Exception {
+    List<JsonNode> letters = new ArrayList<>();
+    for (var r : Kafka.readCommitted(topic, WAIT, read -> read.size() >= atLeast)) {
+      letters.add(Json.mapper().readTree(r.value()));
+    }
+    return letters;
+  }
+
+  @Test
   void aSettingTheEngineRefusesOrAMissingPipelineStopsTheStartNamingIt() throws Exception {
     String alias = "it-refused-" + run;
     String refused =
@@ -202,9 +258,10 @@ class RoutedIndexITCase {
 
     Files.writeString(
         file,
-        refused.replace(
-            "\"setting\": {\"number_of_shards\": \"three\"}",
-            "\"pipeline\": \"" + pipeline + "\""));
+        inOwnDatabase(refused)
+            .replace(
+                "\"setting\": {\"number_of_shards\": \"three\"}",
+                "\"pipeline\": \"" + pipeline + "\""));
     config = config.with(DocumentOptions.DOCUMENTS, file.toString());
     assertThatThrownBy(() -> new SearchIndexJob().prepare(config))
         .hasMessageContaining("pipeline '" + pipeline + "'");
@@ -231,7 +288,7 @@ class RoutedIndexITCase {
         catalogUrl,
         "CREATE TABLE IF NOT EXISTS item (id bigint PRIMARY KEY, owner text, name text)");
     Path file = dir.resolve("routed.json");
-    Files.writeString(file, definition);
+    Files.writeString(file, inOwnDatabase(definition));
     config =
         CaptureOptions.ownCatalog(
                 base, catalogUrl, "it_routed_" + run, "it.routed." + run, "it-unused-" + run)
@@ -240,6 +297,12 @@ class RoutedIndexITCase {
             .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
     es = ElasticsearchConnection.cluster(config);
     return file;
+  }
+
+  /** The definition naming this run's database, where its file says "routed". */
+  private String inOwnDatabase(String definition) {
+    return definition.replace(
+        "\"database\": \"routed\"", "\"database\": \"it_routed_" + run + "\"");
   }
 
   private void change(String... statements) throws Exception {

@@ -10,6 +10,7 @@ import dev.weir.common.postgres.PostgresTimeouts;
 import dev.weir.connector.elasticsearch.ElasticsearchClients;
 import dev.weir.connector.elasticsearch.ElasticsearchSettings;
 import dev.weir.connector.elasticsearch.ElasticsearchSink;
+import dev.weir.connector.elasticsearch.RefusedDocuments;
 import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.documents.Definitions;
 import dev.weir.documents.DocumentChange;
@@ -100,7 +101,7 @@ public final class SearchIndexJob implements WeirJob {
           plan,
           SearchIndexOptions.joinSettings(config),
           copyWriter(config, plan),
-          indexSink(config, plan),
+          indexSink(config, plan, new RefusedToDeadLetters(dlq.job(), plan, config)),
           dlq);
     }
     dlq.sinkTo(config);
@@ -141,12 +142,17 @@ public final class SearchIndexJob implements WeirJob {
         PostgresTimeouts.of(config));
   }
 
-  /** Elasticsearch, through the document's alias, with external versions. */
-  public static Sink<DocumentChange> indexSink(WeirConfig config, DocumentPlan plan) {
+  /**
+   * The search cluster, through the document's alias, with external versions; a document it refuses
+   * for good goes to {@code refused}.
+   */
+  public static Sink<DocumentChange> indexSink(
+      WeirConfig config, DocumentPlan plan, RefusedDocuments refused) {
     return ElasticsearchSink.<DocumentChange>builder()
         .setSettings(ElasticsearchConnection.settings(config))
         .setConverter(new DocumentIndex(plan).aliasConverter())
         .setPipeline(plan.search().pipeline())
+        .setRefusedDocuments(refused)
         .setMaxTimeInBufferMs(config.get(SearchIndexOptions.INDEX_FLUSH).toMillis())
         .build();
   }

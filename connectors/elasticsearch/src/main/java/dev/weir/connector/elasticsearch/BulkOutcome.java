@@ -6,15 +6,20 @@ import java.util.Optional;
 
 /**
  * What to do after a bulk response, item by item: done, stale (the index holds a newer version:
- * fine under external versioning), retry (429, 5xx), or fail (anything else, e.g. a mapping error:
- * retrying cannot help and dropping would lose data silently).
+ * fine under external versioning), retry (429, 5xx), refused (400: this document's value does not
+ * fit the mapping; retrying cannot help, so it is set aside with the reason, or fails the job), or
+ * fail (anything else, e.g. a write-blocked index, which an operator can fix).
  */
 final class BulkOutcome {
 
   /** One item of a bulk response. */
   record Item(int status, String errorType, String errorReason) {}
 
+  /** An operation the cluster refused, with its words. */
+  record Refusal(DocumentOperation operation, String reason) {}
+
   final List<DocumentOperation> retry = new ArrayList<>();
+  final List<Refusal> refused = new ArrayList<>();
   int succeeded;
   int stale;
   String failure;
@@ -49,6 +54,8 @@ final class BulkOutcome {
         outcome.succeeded++; // already gone
       } else if (item.status() == 429 || item.status() >= 500) {
         outcome.retry.add(op);
+      } else if (refusesThisDocument(op, item)) {
+        outcome.refused.add(new Refusal(op, refused(op, item)));
       } else if (outcome.failure == null) {
         outcome.failure = refused(op, item);
       }
@@ -68,7 +75,20 @@ final class BulkOutcome {
     return outcome;
   }
 
-  private static String refused(DocumentOperation op, Item item) {
+  /**
+   * A 400 for an index operation is about the document (a value its mapping cannot parse), except a
+   * missing ingest pipeline: that is the cluster's, an operator puts it back, and the document must
+   * wait for it rather than be set aside.
+   */
+  private static boolean refusesThisDocument(DocumentOperation op, Item item) {
+    return item.status() == 400
+        && !op.isDelete()
+        && !(item.errorReason() != null
+            && item.errorReason().startsWith("pipeline with id [")
+            && item.errorReason().endsWith("] does not exist"));
+  }
+
+  static String refused(DocumentOperation op, Item item) {
     return "The search cluster rejected "
         + op
         + " with status "

@@ -30,13 +30,18 @@ public class ElasticsearchSink<T> extends AsyncSinkBase<T, DocumentOperation> {
   /** Metric: documents the index refused as older than what it holds (external versions). */
   public static final String DOCUMENTS_STALE = "weirDocumentsStale";
 
+  /** Metric: documents the cluster refused for good, set aside ({@link RefusedDocuments}). */
+  public static final String DOCUMENTS_REFUSED = "weirDocumentsRefused";
+
   private final ElasticsearchSettings settings;
   private final String pipeline;
+  private final RefusedDocuments refusals;
 
   ElasticsearchSink(
       ElementConverter<T, DocumentOperation> converter,
       ElasticsearchSettings settings,
       String pipeline,
+      RefusedDocuments refusals,
       int maxBatchSize,
       int maxInFlightRequests,
       int maxBufferedRequests,
@@ -53,6 +58,7 @@ public class ElasticsearchSink<T> extends AsyncSinkBase<T, DocumentOperation> {
         maxRecordSizeInBytes);
     this.settings = settings;
     this.pipeline = pipeline;
+    this.refusals = refusals;
   }
 
   public static <T> ElasticsearchSinkBuilder<T> builder() {
@@ -63,7 +69,13 @@ public class ElasticsearchSink<T> extends AsyncSinkBase<T, DocumentOperation> {
   public StatefulSinkWriter<T, BufferedRequestState<DocumentOperation>> createWriter(
       InitContext context) throws IOException {
     return new ElasticsearchSinkWriter<>(
-        getElementConverter(), context, writerConfiguration(), settings, pipeline, List.of());
+        getElementConverter(),
+        context,
+        writerConfiguration(),
+        settings,
+        pipeline,
+        refusals,
+        List.of());
   }
 
   @Override
@@ -71,7 +83,13 @@ public class ElasticsearchSink<T> extends AsyncSinkBase<T, DocumentOperation> {
       InitContext context, Collection<BufferedRequestState<DocumentOperation>> recoveredState)
       throws IOException {
     return new ElasticsearchSinkWriter<>(
-        getElementConverter(), context, writerConfiguration(), settings, pipeline, recoveredState);
+        getElementConverter(),
+        context,
+        writerConfiguration(),
+        settings,
+        pipeline,
+        refusals,
+        recoveredState);
   }
 
   @Override

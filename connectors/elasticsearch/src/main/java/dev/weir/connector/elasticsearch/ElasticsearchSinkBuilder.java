@@ -9,6 +9,7 @@ public final class ElasticsearchSinkBuilder<T> {
   private ElementConverter<T, DocumentOperation> converter;
   private ElasticsearchSettings settings;
   private String pipeline;
+  private RefusedDocuments refusals;
   private int maxBatchSize = 1000;
   private int maxInFlightRequests = 2;
   // Two batches waiting besides those in flight keep Elasticsearch busy. More only holds documents
@@ -45,6 +46,15 @@ public final class ElasticsearchSinkBuilder<T> {
     return this;
   }
 
+  /**
+   * Where a document the cluster refuses for good goes (null, the default: the refusal fails the
+   * job).
+   */
+  public ElasticsearchSinkBuilder<T> setRefusedDocuments(RefusedDocuments refusals) {
+    this.refusals = refusals;
+    return this;
+  }
+
   public ElasticsearchSinkBuilder<T> setMaxBatchSize(int maxBatchSize) {
     this.maxBatchSize = maxBatchSize;
     return this;
@@ -66,6 +76,7 @@ public final class ElasticsearchSinkBuilder<T> {
         Objects.requireNonNull(converter, "converter"),
         Objects.requireNonNull(settings, "settings"),
         pipeline,
+        refusals,
         maxBatchSize,
         maxInFlightRequests,
         maxBufferedRequests,

@@ -32,8 +32,10 @@ final class ElasticsearchSinkWriter<T> extends AsyncSinkWriter<T, DocumentOperat
 
   private final RestClient rest;
   private final String pipeline;
+  private final RefusedDocuments.Sender refusals;
   private final Counter sent;
   private final Counter stale;
+  private final Counter refused;
   private long backoffMs;
   private volatile boolean closed;
 
@@ -43,12 +45,19 @@ final class ElasticsearchSinkWriter<T> extends AsyncSinkWriter<T, DocumentOperat
       AsyncSinkWriterConfiguration configuration,
       ElasticsearchSettings settings,
       String pipeline,
+      RefusedDocuments refusals,
       Collection<BufferedRequestState<DocumentOperation>> state) {
     super(converter, context, configuration, state);
+    try {
+      this.refusals = refusals == null ? null : refusals.open();
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot open where refused documents go: " + e, e);
+    }
     this.rest = ElasticsearchClients.rest(settings);
     this.pipeline = pipeline;
     this.sent = context.metricGroup().counter(ElasticsearchSink.DOCUMENTS_SENT);
     this.stale = context.metricGroup().counter(ElasticsearchSink.DOCUMENTS_STALE);
+    this.refused = context.metricGroup().counter(ElasticsearchSink.DOCUMENTS_REFUSED);
   }
 
   @Override
@@ -102,7 +111,11 @@ final class ElasticsearchSinkWriter<T> extends AsyncSinkWriter<T, DocumentOperat
         });
   }
 
-  /** What the bulk's items say of each operation (the alias guards' items, last, say nothing). */
+  /**
+   * What the bulk's items say of each operation (the alias guards' items, last, say nothing). A
+   * refused document is set aside, durably, before the bulk counts as done: the checkpoint that
+   * follows waits for it, so nothing is lost on a crash (it may be set aside twice after one).
+   */
   private void answered(
       List<DocumentOperation> operations,
       List<BulkOutcome.Item> items,
@@ -110,14 +123,41 @@ final class ElasticsearchSinkWriter<T> extends AsyncSinkWriter<T, DocumentOperat
     BulkOutcome outcome = BulkOutcome.of(operations, items);
     sent.inc(outcome.succeeded);
     stale.inc(outcome.stale);
-    if (outcome.failure().isPresent()) {
-      result.completeExceptionally(new ElasticsearchSinkException(outcome.failure().get()));
+    String failure = outcome.failure().orElse(null);
+    if (failure == null && !outcome.refused.isEmpty()) {
+      failure = setAside(outcome.refused);
+    }
+    if (failure != null) {
+      result.completeExceptionally(new ElasticsearchSinkException(failure));
     } else if (!outcome.retry.isEmpty()) {
       retryLater(outcome.retry, result, outcome.retry.size() + " documents refused (429/5xx)");
     } else {
       backoffMs = 0;
       result.complete();
     }
+  }
+
+  /** Sets the refused documents aside; returns why the job must fail instead, or null. */
+  private String setAside(List<BulkOutcome.Refusal> refusedNow) {
+    if (refusals == null) {
+      return refusedNow.get(0).reason();
+    }
+    try {
+      for (BulkOutcome.Refusal r : refusedNow) {
+        LOG.warn("set aside: {}", r.reason());
+        refusals.refused(r.operation(), r.reason());
+      }
+      refusals.flush();
+    } catch (Exception e) {
+      return "could not set aside "
+          + refusedNow.size()
+          + " refused documents ("
+          + refusedNow.get(0).reason()
+          + "): "
+          + e;
+    }
+    refused.inc(refusedNow.size());
+    return null;
   }
 
   private void retryLater(
@@ -150,6 +190,13 @@ final class ElasticsearchSinkWriter<T> extends AsyncSinkWriter<T, DocumentOperat
       rest.close();
     } catch (IOException e) {
       LOG.warn("closing the Elasticsearch client failed", e);
+    }
+    if (refusals != null) {
+      try {
+        refusals.close();
+      } catch (Exception e) {
+        LOG.warn("closing where refused documents go failed", e);
+      }
     }
   }
 }

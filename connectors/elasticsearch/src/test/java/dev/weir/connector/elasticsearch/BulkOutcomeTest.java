@@ -57,7 +57,7 @@ class BulkOutcomeTest {
   }
 
   @Test
-  void aMappingErrorFailsClearly() {
+  void aMappingErrorRefusesThatDocumentOnlyWithTheEnginesWords() {
     BulkOutcome outcome =
         BulkOutcome.of(
             List.of(a, b),
@@ -67,14 +67,41 @@ class BulkOutcomeTest {
                     400,
                     "document_parsing_exception",
                     "failed to parse field [price] of type [double]")));
+    assertThat(outcome.succeeded).isEqualTo(1);
+    assertThat(outcome.failure()).isEmpty();
+    assertThat(outcome.refused).hasSize(1);
+    assertThat(outcome.refused.get(0).operation()).isSameAs(b);
+    assertThat(outcome.refused.get(0).reason())
+        .contains("The search cluster rejected index products/2@3")
+        .contains("400")
+        .contains("document_parsing_exception")
+        .contains("price");
+  }
+
+  @Test
+  void aRefusalAnOperatorCanFixFailsClearly() {
+    BulkOutcome outcome =
+        BulkOutcome.of(
+            List.of(a),
+            List.of(new BulkOutcome.Item(403, "cluster_block_exception", "index read-only")));
+    assertThat(outcome.refused).isEmpty();
     assertThat(outcome.failure())
-        .hasValueSatisfying(
-            m ->
-                assertThat(m)
-                    .contains("The search cluster rejected index products/2@3")
-                    .contains("400")
-                    .contains("document_parsing_exception")
-                    .contains("price"));
+        .hasValueSatisfying(m -> assertThat(m).contains("403").contains("cluster_block_exception"));
+  }
+
+  @Test
+  void aMissingPipelineFailsForTheOperatorToFixNotTheDocument() {
+    BulkOutcome outcome =
+        BulkOutcome.of(
+            List.of(a),
+            List.of(
+                new BulkOutcome.Item(
+                    400,
+                    "illegal_argument_exception",
+                    "pipeline with id [books-in] does not exist")));
+    assertThat(outcome.refused).isEmpty();
+    assertThat(outcome.failure())
+        .hasValueSatisfying(m -> assertThat(m).contains("pipeline with id [books-in]"));
   }
 
   private static BulkOutcome.Item item(int status) {

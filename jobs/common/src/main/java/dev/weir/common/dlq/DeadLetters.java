@@ -244,7 +244,7 @@ public final class DeadLetters {
     }
   }
 
-  private static final class DeadLetterSerializer implements SerializationSchema<DeadLetter> {
+  static final class DeadLetterSerializer implements SerializationSchema<DeadLetter> {
     private static final long serialVersionUID = 1L;
     private final EventCodec<DeadLetter> codec = EventCodec.of(EventSchema.DLQ, DeadLetter.class);
     private final String topic;
