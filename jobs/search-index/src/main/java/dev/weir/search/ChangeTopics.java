@@ -60,6 +60,7 @@ public final class ChangeTopics {
                   Definitions.topic(config, plan, source),
                   EventCodec.of(EventSchema.CDC_CATALOG, ChangeEvent.class),
                   new ChangeRows(
+                      plan.index(),
                       source,
                       Definitions.keyColumns(plan, source),
                       DocumentIndex.flattenedColumns(plan, source)),

@@ -23,6 +23,7 @@ public final class ChangeRows implements Conversion<ChangeEvent, SourceRow> {
 
   private static final long serialVersionUID = 1L;
 
+  private final String document;
   private final DocumentPlan.Source source;
   private final List<String> keyColumns;
   private final Set<String> flattenedColumns;
@@ -30,15 +31,20 @@ public final class ChangeRows implements Conversion<ChangeEvent, SourceRow> {
   /**
    * @param keyColumns the columns every reader node keys the table by (a delete carries only them)
    */
-  public ChangeRows(DocumentPlan.Source source, List<String> keyColumns) {
-    this(source, keyColumns, Set.of());
+  public ChangeRows(String document, DocumentPlan.Source source, List<String> keyColumns) {
+    this(document, source, keyColumns, Set.of());
   }
 
   /**
+   * @param document the document (its index) whose definition declares the table's columns
    * @param flattenedColumns columns indexed as flattened fields ({@link Values#checkFlattened})
    */
   public ChangeRows(
-      DocumentPlan.Source source, List<String> keyColumns, Set<String> flattenedColumns) {
+      String document,
+      DocumentPlan.Source source,
+      List<String> keyColumns,
+      Set<String> flattenedColumns) {
+    this.document = document;
     this.source = source;
     this.keyColumns = keyColumns;
     this.flattenedColumns = flattenedColumns;
@@ -58,6 +64,26 @@ public final class ChangeRows implements Conversion<ChangeEvent, SourceRow> {
         + " snapshot (docs/"
         + docs
         + ")";
+  }
+
+  /**
+   * Why a change without a declared column is not applied: the column was dropped or renamed at the
+   * source, and taking the row without it would empty that field of every document it feeds.
+   */
+  private String missingColumn(String column, ChangeEvent e) {
+    return "column '"
+        + column
+        + "' of "
+        + source.name()
+        + ", which the definition of document '"
+        + document
+        + "' declares, is not in this change (op '"
+        + e.op()
+        + "'; the row has "
+        + String.join(", ", e.after().keySet())
+        + "): dropped or renamed at the source? The change is not applied, the documents keep"
+        + " the row as it was; declare the table's columns as they are now and apply the new"
+        + " definition (docs/document-definitions.md#source-schema-changes)";
   }
 
   @Override
@@ -94,7 +120,10 @@ public final class ChangeRows implements Conversion<ChangeEvent, SourceRow> {
       for (Map.Entry<String, String> column : source.columns().entrySet()) {
         String name = column.getKey();
         if (!row.containsKey(name)) {
-          continue; // a delete's before has the key only; a writer may leave out unchanged columns
+          if (e.isDelete()) {
+            continue; // a delete's before has the key only
+          }
+          throw new InvalidEventException(missingColumn(name, e));
         }
         Object raw = row.get(name);
         if (ChangeEvent.UNAVAILABLE_VALUE.equals(raw)) {

@@ -1,5 +1,6 @@
 package dev.weir.search.join;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.weir.documents.definition.DocumentPlan;
@@ -15,6 +16,7 @@ class ChangeRowsTest {
   void aTruncateGoesToTheDlqNamingItsTableAndWhatToDo() {
     ChangeRows rows =
         new ChangeRows(
+            "reviews",
             new DocumentPlan.Source(
                 "public.review", "public", "review", Map.of("id", "uuid"), null, null, null),
             List.of("id"));
@@ -27,5 +29,39 @@ class ChangeRowsTest {
             "TRUNCATE of public.review is not applied to the documents, which still hold its"
                 + " rows: rebuild them from a new snapshot"
                 + " (docs/document-definitions.md#truncate)");
+  }
+
+  @Test
+  void aChangeWithoutADeclaredColumnGoesToTheDlqNamingTheColumnAndTheDefinition() throws Exception {
+    ChangeRows rows =
+        new ChangeRows(
+            "books",
+            new DocumentPlan.Source(
+                "public.book",
+                "public",
+                "book",
+                Map.of("id", "int8", "title", "text"),
+                null,
+                null,
+                null),
+            List.of("id"));
+    Map<String, Object> source = Map.of("schema", "public", "table", "book", "lsn", 9L);
+    // The column was renamed at the source: the row comes with the new name only.
+    ChangeEvent renamed =
+        new ChangeEvent(null, Map.of("id", 1L, "name", "Dune"), source, "u", 1L, null);
+    assertThatThrownBy(() -> rows.convert(renamed))
+        .isInstanceOf(InvalidEventException.class)
+        .hasMessageStartingWith(
+            "column 'title' of public.book, which the definition of document 'books' declares,"
+                + " is not in this change (op 'u'; the row has ")
+        .hasMessageContaining("dropped or renamed at the source?");
+    // A delete's before carries the key only (replica identity default): applied.
+    ChangeEvent delete = new ChangeEvent(Map.of("id", 1L), null, source, "d", 1L, null);
+    assertThat(rows.convert(delete).deleted).isTrue();
+    // A column the definition does not declare is ignored.
+    ChangeEvent added =
+        new ChangeEvent(
+            null, Map.of("id", 2L, "title", "Emma", "isbn", "x"), source, "c", 1L, null);
+    assertThat(rows.convert(added).values).isEqualTo("{\"id\":2,\"title\":\"Emma\"}");
   }
 }
