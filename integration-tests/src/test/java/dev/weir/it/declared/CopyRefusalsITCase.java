@@ -49,8 +49,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The copy while the source's schema changes under the running jobs: a source column widened is
  * widened in the copy too, and its new values reach the copy and the index; a row the copy refuses
- * for another reason goes to the DLQ with the reason, the other rows of its transaction are written,
- * and the job goes on.
+ * for another reason goes to the DLQ with the reason, the other rows of its transaction are
+ * written, and the job goes on.
  */
 @ExtendWith(LocalStackExtension.class)
 class CopyRefusalsITCase {
@@ -108,7 +108,9 @@ class CopyRefusalsITCase {
         "ALTER TABLE item ALTER COLUMN code TYPE text",
         "ALTER TABLE item ALTER COLUMN price TYPE numeric(12,2)");
     change(
-        "INSERT INTO item VALUES ('i-2', 3000000000, 'a code longer than five', '" + TAG_2 + "',"
+        "INSERT INTO item VALUES ('i-2', 3000000000, 'a code longer than five', '"
+            + TAG_2
+            + "',"
             + " 1234567.25)",
         "UPDATE item SET qty = 5000000000, code = 'longer than five' WHERE id = 'i-1'");
     awaitSame("values that fit only the widened types");
@@ -155,7 +157,9 @@ class CopyRefusalsITCase {
         Await.until(
             WAIT, this::copied, c -> c.containsKey("i-4") && c.get("i-1").get("qty").asInt() == 20);
     assertThat(copied).containsOnlyKeys("i-1", "i-2", "i-4");
-    assertThat(copied.get("i-2").get("qty").asInt()).as("i-2 as before its refused change").isEqualTo(2);
+    assertThat(copied.get("i-2").get("qty").asInt())
+        .as("i-2 as before its refused change")
+        .isEqualTo(2);
     Map<String, JsonNode> indexed = Await.until(WAIT, this::indexed, copied::equals);
     assertThat(indexed).isEqualTo(copied);
     assertRunningWithoutRestarts(flink);
