@@ -3,19 +3,15 @@ package dev.weir.it.declared;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import co.elastic.clients.elasticsearch.core.search.Hit;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.capture.CaptureOptions;
 import dev.weir.capture.CatalogCaptureJob;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.JobRunner;
-import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.connector.elasticsearch.ElasticsearchClients;
 import dev.weir.documents.Definitions;
 import dev.weir.documents.DocumentOptions;
-import dev.weir.documents.copy.DocumentCopy;
 import dev.weir.documents.definition.DocumentPlan;
 import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.it.Await;
@@ -26,13 +22,12 @@ import dev.weir.schema.Json;
 import dev.weir.search.SearchIndexJob;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
-import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.client.program.rest.RestClusterClient;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -87,14 +82,7 @@ class CopyRefusalsITCase {
 
   @AfterEach
   void stop() throws Exception {
-    for (JobClient job : new JobClient[] {capture, indexer}) {
-      if (job != null) {
-        job.cancel().get();
-      }
-    }
-    if (config != null) {
-      CatalogCaptureJob.dropSlot(config);
-    }
+    DocumentSides.stop(config, capture, indexer);
   }
 
   @Test
@@ -142,6 +130,7 @@ class CopyRefusalsITCase {
         "UPDATE item SET qty = 20 WHERE id = 'i-1'",
         "UPDATE item SET qty = 22, tag = 'no uuid either' WHERE id = 'i-2'");
     List<String> reasons = reasons(deadLetters(WAIT, 2));
+    reasons.forEach(r -> System.out.println("CopyRefusalsITCase dead letter: " + r));
     assertThat(reasons).hasSize(2);
     String copyTable = plan.copyTable();
     for (String id : List.of("i-3", "i-2")) {
@@ -203,23 +192,11 @@ class CopyRefusalsITCase {
 
   /** Runs the statements in one transaction of the source database. */
   private void change(String... statements) throws Exception {
-    try (Connection c = PostgresConnectionProvider.open(config, sourceUrl)) {
-      c.setAutoCommit(false);
-      for (String sql : statements) {
-        c.createStatement().execute(sql);
-      }
-      c.commit();
-    }
+    TestDatabases.transaction(config, sourceUrl, statements);
   }
 
   private void assertRunningWithoutRestarts(RestClusterClient<?> flink) throws Exception {
-    for (JobClient job : new JobClient[] {capture, indexer}) {
-      assertThat(job.getJobStatus().get()).isEqualTo(JobStatus.RUNNING);
-      assertThat(
-              flink.getJobDetails(job.getJobID()).get().getTimestamps().get(JobStatus.RESTARTING))
-          .as("%s restarted at", job.getJobID())
-          .isZero();
-    }
+    DocumentSides.assertRunningWithoutRestarts(flink, capture, indexer);
   }
 
   // --- what each side holds
@@ -247,27 +224,11 @@ class CopyRefusalsITCase {
   }
 
   private Map<String, JsonNode> indexed() throws Exception {
-    es.indices().refresh(r -> r.index(plan.index()));
-    var found = es.search(s -> s.index(plan.index()).size(1_000), ObjectNode.class);
-    Map<String, JsonNode> docs = new TreeMap<>();
-    for (Hit<ObjectNode> hit : found.hits().hits()) {
-      ObjectNode source = hit.source().deepCopy();
-      source.remove(DocumentPlan.CONTENT_HASH);
-      docs.put(hit.id(), SqlDocuments.normalized(source));
-    }
-    return docs;
+    return DocumentSides.indexed(es, plan.index());
   }
 
   private Map<String, JsonNode> copied() throws Exception {
-    Map<String, JsonNode> docs = new TreeMap<>();
-    try (Connection c = PostgresConnectionProvider.open(config)) {
-      for (DocumentCopy.CopiedDocument d : new DocumentCopy(plan).readRange(c, null, null)) {
-        ObjectNode source = (ObjectNode) Json.mapper().readTree(d.source());
-        source.remove(DocumentPlan.CONTENT_HASH);
-        docs.put(d.id(), SqlDocuments.normalized(source));
-      }
-    }
-    return docs;
+    return DocumentSides.copied(config, plan);
   }
 
   private Map<String, String> copyColumnTypes() throws Exception {
@@ -291,7 +252,7 @@ class CopyRefusalsITCase {
 
   private static List<String> reasons(List<ConsumerRecord<byte[], byte[]>> letters)
       throws Exception {
-    List<String> reasons = new java.util.ArrayList<>();
+    List<String> reasons = new ArrayList<>();
     for (var letter : letters) {
       reasons.add(Json.mapper().readTree(letter.value()).path("reason").asText());
     }

@@ -3,7 +3,6 @@ package dev.weir.it.declared;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import co.elastic.clients.elasticsearch.ElasticsearchClient;
-import co.elastic.clients.elasticsearch.core.search.Hit;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.backfill.Backfill;
@@ -23,7 +22,6 @@ import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.it.Await;
 import dev.weir.it.LocalStackExtension;
 import dev.weir.it.TestDatabases;
-import dev.weir.schema.Json;
 import dev.weir.search.SearchIndexJob;
 import java.io.InputStream;
 import java.math.BigDecimal;
@@ -88,14 +86,7 @@ class DeclaredBackfillITCase {
 
   @AfterEach
   void stop() throws Exception {
-    for (JobClient job : new JobClient[] {capture, indexer}) {
-      if (job != null) {
-        job.cancel().get();
-      }
-    }
-    if (config != null) {
-      CatalogCaptureJob.dropSlot(config);
-    }
+    DocumentSides.stop(config, capture, indexer);
   }
 
   @Test
@@ -406,25 +397,11 @@ class DeclaredBackfillITCase {
   }
 
   private Map<String, JsonNode> indexed() throws Exception {
-    es.indices().refresh(r -> r.index(alias));
-    var found = es.search(s -> s.index(alias).size(10_000), ObjectNode.class);
-    Map<String, JsonNode> docs = new TreeMap<>();
-    for (Hit<ObjectNode> hit : found.hits().hits()) {
-      ObjectNode source = hit.source().deepCopy();
-      source.remove(DocumentPlan.CONTENT_HASH);
-      docs.put(hit.id(), SqlDocuments.normalized(source));
-    }
-    return docs;
+    return DocumentSides.indexed(es, alias);
   }
 
   private Map<String, JsonNode> copied() throws Exception {
-    Map<String, JsonNode> docs = new TreeMap<>();
-    for (DocumentCopy.CopiedDocument d : copiedDocuments().values()) {
-      ObjectNode source = (ObjectNode) Json.mapper().readTree(d.source());
-      source.remove(DocumentPlan.CONTENT_HASH);
-      docs.put(d.id(), SqlDocuments.normalized(source));
-    }
-    return docs;
+    return DocumentSides.normalized(copiedDocuments().values());
   }
 
   private Map<String, DocumentCopy.CopiedDocument> copiedDocuments() throws Exception {

@@ -185,7 +185,7 @@ final class CopyRefusals {
   /** The column PostgreSQL refused the value of, its type and what its source is now. */
   private String column(
       String column, String copyType, SourceColumn source, String sourceType, String asCopy) {
-    String of = "column " + column + " of the copy table " + copy.table() + " (" + copyType;
+    String of = "column " + column + " (" + copyType;
     if (source == null) {
       return of + ")";
     }
