@@ -125,7 +125,7 @@ final class CopyRefusals {
         first = first == null ? e : first;
         String column = copy.fields().get(i).name();
         String copyType = copyTypes.get(column);
-        SourceColumn source = copy.sourceColumn(i);
+        SourceColumn source = catalog == null ? null : copy.sourceColumn(i);
         String sourceType = source == null ? null : sourceType(source, tables);
         String wider = sourceType == null ? null : CopyColumnType.of(sourceType);
         if (mayWiden

@@ -19,8 +19,9 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Postgres copy of a declared document (weir owns it): one row per root document, keyed by
@@ -31,6 +32,7 @@ import java.util.stream.Collectors;
 public final class DocumentCopy implements Serializable {
 
   private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(DocumentCopy.class);
 
   /** PostgreSQL cuts longer names (NAMEDATALEN - 1 bytes), and the JSON key would then miss. */
   private static final int MAX_NAME_BYTES = 63;
@@ -141,7 +143,7 @@ public final class DocumentCopy implements Serializable {
                     + " "
                     + column.type());
           } else if (CopyColumnType.widens(type, column.type())) {
-            s.execute(alterType(column.name(), column.type()));
+            widen(s, column.name(), type, column.type());
           } else if (!type.equals(column.type())) {
             throw new IllegalStateException(typeChanged(column, type));
           }
@@ -169,7 +171,7 @@ public final class DocumentCopy implements Serializable {
         for (Map.Entry<String, String> column : types.entrySet()) {
           String type = existing.get(column.getKey());
           if (type != null && CopyColumnType.widens(type, column.getValue())) {
-            s.execute(alterType(column.getKey(), column.getValue()));
+            widen(s, column.getKey(), type, column.getValue());
           }
         }
       }
@@ -189,8 +191,15 @@ public final class DocumentCopy implements Serializable {
     }
   }
 
-  private String alterType(String column, String type) {
-    return "ALTER TABLE " + quotedTable() + " ALTER COLUMN " + quote(column) + " TYPE " + type;
+  /** A schema change of the copy, which may rewrite the table (as it did the source's): logged. */
+  private void widen(Statement s, String column, String from, String to) throws SQLException {
+    LOG.warn(
+        "widening column {} of the copy table {} from {} to {}, as its source column was widened",
+        column,
+        table,
+        from,
+        to);
+    s.execute("ALTER TABLE " + quotedTable() + " ALTER COLUMN " + quote(column) + " TYPE " + to);
   }
 
   /**
@@ -252,16 +261,17 @@ public final class DocumentCopy implements Serializable {
 
   /**
    * The copy as a store written in batches, on {@code connection} (which it closes); a value its
-   * column refuses goes back as refused, its column not widened (see {@link #store(Connection,
-   * SourceCatalog)}).
+   * column refuses goes back as refused, the source's catalog not read and no column widened (see
+   * {@link #store(Connection, SourceCatalog)}).
    */
   public DocumentCopyStore store(Connection connection) throws SQLException {
-    return store(connection, (schema, table) -> Optional.empty());
+    return store(connection, null);
   }
 
   /**
    * The copy as a store written in batches, on {@code connection} (which it closes), that widens a
-   * column whose source column {@code catalog} says was widened when a value needs it.
+   * column whose source column {@code catalog} says was widened when a value needs it (null: no
+   * catalog, nothing widened).
    */
   public DocumentCopyStore store(Connection connection, SourceCatalog catalog) throws SQLException {
     return new DocumentCopyStore(this, connection, catalog);

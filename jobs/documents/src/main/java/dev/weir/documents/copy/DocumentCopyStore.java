@@ -62,7 +62,7 @@ public final class DocumentCopyStore implements BatchStore<DocumentChange, CopyW
 
   /**
    * @param catalog the source database's catalog, read when a refused value may fit its source
-   *     column's type now
+   *     column's type now; null: no column is widened
    */
   DocumentCopyStore(DocumentCopy copy, Connection connection, SourceCatalog catalog)
       throws SQLException {
