@@ -9,17 +9,22 @@ import dev.weir.common.config.WeirOptions;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.common.postgres.TableStats;
 import dev.weir.documents.DocumentChange;
+import dev.weir.documents.copy.CopyWrite;
 import dev.weir.documents.copy.DocumentCopy;
 import dev.weir.documents.copy.DocumentCopy.CopiedDocument;
 import dev.weir.documents.copy.DocumentCopyStore;
 import dev.weir.documents.definition.DocumentPlan;
+import dev.weir.documents.definition.SourceCatalog;
+import dev.weir.documents.definition.TableInfo;
 import dev.weir.schema.Json;
 import java.sql.Connection;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -116,23 +121,23 @@ class DocumentCopyITCase {
     write(BookDocuments.change(plan, "1", 10, book));
     TableStats before = TableStats.read(sql, TABLE);
 
-    assertThat(writer.write(List.of(BookDocuments.change(plan, "1", 12, book))))
+    assertThat(writer.write(List.of(BookDocuments.change(plan, "1", 12, book))).held())
         .as("the same content, newer: the copy's version passed on")
         .containsExactly(Map.entry("1", 10L));
-    assertThat(writer.write(List.of(BookDocuments.change(plan, "1", 7, book, "title"))))
+    assertThat(writer.write(List.of(BookDocuments.change(plan, "1", 7, book, "title"))).held())
         .as("the same content, older")
         .containsExactly(Map.entry("1", 10L));
     Map<String, String> other = new HashMap<>(book);
     other.put("title", json("Other"));
-    assertThat(writer.write(List.of(BookDocuments.change(plan, "1", 9, other, "title"))))
+    assertThat(writer.write(List.of(BookDocuments.change(plan, "1", 9, other, "title"))).held())
         .as("other content, older: nothing to pass on")
         .isEmpty();
     assertThat(TableStats.read(sql, TABLE).minus(before).updated()).isZero();
     assertThat(copied("1").version()).isEqualTo(10);
 
-    assertThat(writer.write(List.of(BookDocuments.change(plan, "1", 11, other, "title"))))
+    assertThat(writer.write(List.of(BookDocuments.change(plan, "1", 11, other, "title"))).held())
         .containsExactly(Map.entry("1", 11L));
-    assertThat(writer.write(List.of(DocumentChange.deletion("2", 3))))
+    assertThat(writer.write(List.of(DocumentChange.deletion("2", 3))).held())
         .as("a deletion of what the copy does not hold is passed on")
         .containsExactly(Map.entry("2", 3L));
   }
@@ -213,7 +218,8 @@ class DocumentCopyITCase {
   }
 
   @Test
-  void aNewColumnOfTheDefinitionIsAddedAndATypeChangeIsRefused() throws Exception {
+  void aNewColumnOfTheDefinitionIsAddedAWideningAppliedAndAnotherTypeChangeRefused()
+      throws Exception {
     write(BookDocuments.change(plan, "1", 1, book("A desert planet.")));
     assertThat(
             TestDatabases.strings(
@@ -241,14 +247,71 @@ class DocumentCopyITCase {
     assertThat(doc.get("isbn").asText()).isEqualTo("978-0441172719");
     assertThat(doc.get("title").asText()).isEqualTo("Dune");
 
+    // The source's integer widened to bigint: so is the copy's column, its values kept.
+    LinkedHashMap<String, String> widened = BookDocuments.bookColumns();
+    widened.put("pages", "bigint");
+    new DocumentCopy(BookDocuments.plan("books", TABLE, widened)).migrate(sql);
+    assertThat(columnType("pages")).isEqualTo("bigint");
+    assertThat(grownCopy.read(sql, List.of("1"))).hasSize(1);
+
     LinkedHashMap<String, String> retyped = BookDocuments.bookColumns();
-    retyped.put("pages", "bigint");
+    retyped.put("pages", "text");
     DocumentCopy retypedCopy = new DocumentCopy(BookDocuments.plan("books", TABLE, retyped));
     assertThatThrownBy(() -> retypedCopy.migrate(sql))
         .hasMessageContaining(TABLE)
-        .hasMessageContaining("column pages of type integer")
-        .hasMessageContaining("bigint");
-    assertThat(columnType("pages")).isEqualTo("integer");
+        .hasMessageContaining("column pages of type bigint")
+        .hasMessageContaining("text");
+    assertThat(columnType("pages")).isEqualTo("bigint");
+  }
+
+  /**
+   * A batch holding rows PostgreSQL refuses: the others are written, each refused one comes back
+   * with why; once the source's column is wider, a value that only it takes widens the copy's
+   * column and is written.
+   */
+  @Test
+  void aBatchsRefusedRowsComeBackWithWhyTheOthersAreWrittenAndAWidenedSourceIsFollowed()
+      throws Exception {
+    sql.createStatement()
+        .execute("ALTER TABLE " + TABLE + " ADD CONSTRAINT not_banned CHECK (title <> 'Banned')");
+    List<DocumentChange> batch = new ArrayList<>();
+    for (int i = 1; i <= 8; i++) {
+      Map<String, String> book = book("book " + i);
+      if (i == 3) {
+        book.put("pages", "3000000000");
+      } else if (i == 6) {
+        book.put("title", json("Banned"));
+      }
+      batch.add(BookDocuments.change(plan, Integer.toString(i), 1, book));
+    }
+    CopyWrite written = writer.write(batch);
+
+    assertThat(written.held()).containsOnlyKeys("1", "2", "4", "5", "7", "8");
+    assertThat(copy.count(sql)).isEqualTo(6);
+    assertThat(written.refused()).extracting(r -> r.change().id).containsExactly("3", "6");
+    assertThat(written.refused().get(0).reason())
+        .startsWith("PostgreSQL refused document '3' (version 1) in the copy table " + TABLE)
+        .contains("ERROR: value \"3000000000\" is out of range for type integer")
+        .contains("in column pages (integer)");
+    assertThat(written.refused().get(1).reason())
+        .contains("'6'", "violates check constraint \"not_banned\"");
+    assertThat(Json.mapper().readTree(written.refused().get(0).document()).get("pages").asLong())
+        .isEqualTo(3_000_000_000L);
+
+    LinkedHashMap<String, String> widened = BookDocuments.bookColumns();
+    widened.put("pages", "bigint");
+    SourceCatalog source =
+        (schema, table) ->
+            Optional.of(TableInfo.of(schema, table, widened, List.of("id"), List.of()));
+    try (DocumentCopyStore following =
+        copy.store(PostgresConnectionProvider.open(config), source)) {
+      CopyWrite again = following.write(List.of(batch.get(2), batch.get(5)));
+      assertThat(again.held()).containsOnlyKeys("3");
+      assertThat(again.refused()).extracting(r -> r.change().id).containsExactly("6");
+    }
+    assertThat(columnType("pages")).isEqualTo("bigint");
+    assertThat(Json.mapper().readTree(copied("3").source()).get("pages").asLong())
+        .isEqualTo(3_000_000_000L);
   }
 
   private static Map<String, String> book(String description) {

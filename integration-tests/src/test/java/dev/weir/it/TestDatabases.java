@@ -78,6 +78,18 @@ public final class TestDatabases {
     }
   }
 
+  /** Runs the statements in one transaction. */
+  public static void transaction(WeirConfig config, String url, String... statements)
+      throws SQLException {
+    try (Connection c = PostgresConnectionProvider.open(config, url)) {
+      c.setAutoCommit(false);
+      for (String sql : statements) {
+        c.createStatement().execute(sql);
+      }
+      c.commit();
+    }
+  }
+
   public static List<String> strings(WeirConfig config, String url, String sql)
       throws SQLException {
     List<String> values = new ArrayList<>();

@@ -3,7 +3,6 @@ package dev.weir.it.declared;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.backfill.Backfill;
 import dev.weir.backfill.BackfillOptions;
 import dev.weir.capture.CaptureOptions;
@@ -22,7 +21,6 @@ import dev.weir.it.Await;
 import dev.weir.it.LocalStackExtension;
 import dev.weir.it.SearchDocuments;
 import dev.weir.it.TestDatabases;
-import dev.weir.schema.Json;
 import dev.weir.search.SearchIndexJob;
 import java.io.InputStream;
 import java.math.BigDecimal;
@@ -84,14 +82,7 @@ class DeclaredBackfillITCase {
 
   @AfterEach
   void stop() throws Exception {
-    for (JobClient job : new JobClient[] {capture, indexer}) {
-      if (job != null) {
-        job.cancel().get();
-      }
-    }
-    if (config != null) {
-      CatalogCaptureJob.dropSlot(config);
-    }
+    DocumentSides.stop(config, capture, indexer);
   }
 
   @Test
@@ -402,23 +393,11 @@ class DeclaredBackfillITCase {
   }
 
   private Map<String, JsonNode> indexed() throws Exception {
-    Map<String, JsonNode> docs = new TreeMap<>();
-    for (JsonNode hit : SearchDocuments.hits(es, alias)) {
-      ObjectNode source = hit.get("_source").deepCopy();
-      source.remove(DocumentPlan.CONTENT_HASH);
-      docs.put(hit.path("_id").asText(), SqlDocuments.normalized(source));
-    }
-    return docs;
+    return DocumentSides.indexed(es, alias);
   }
 
   private Map<String, JsonNode> copied() throws Exception {
-    Map<String, JsonNode> docs = new TreeMap<>();
-    for (DocumentCopy.CopiedDocument d : copiedDocuments().values()) {
-      ObjectNode source = (ObjectNode) Json.mapper().readTree(d.source());
-      source.remove(DocumentPlan.CONTENT_HASH);
-      docs.put(d.id(), SqlDocuments.normalized(source));
-    }
-    return docs;
+    return DocumentSides.normalized(copiedDocuments().values());
   }
 
   private Map<String, DocumentCopy.CopiedDocument> copiedDocuments() throws Exception {

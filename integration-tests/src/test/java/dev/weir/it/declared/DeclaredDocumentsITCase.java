@@ -39,7 +39,6 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.UnaryOperator;
-import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.client.program.rest.RestClusterClient;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -84,14 +83,7 @@ class DeclaredDocumentsITCase {
 
   @AfterEach
   void stop() throws Exception {
-    for (JobClient job : new JobClient[] {capture, indexer}) {
-      if (job != null) {
-        job.cancel().get();
-      }
-    }
-    if (config != null) {
-      CatalogCaptureJob.dropSlot(config);
-    }
+    DocumentSides.stop(config, capture, indexer);
   }
 
   @Test
@@ -330,13 +322,7 @@ class DeclaredDocumentsITCase {
                 ok -> ok))
         .as("a book inserted after the truncates, in the index and the copy")
         .isTrue();
-    for (JobClient job : new JobClient[] {capture, indexer}) {
-      assertThat(job.getJobStatus().get()).isEqualTo(JobStatus.RUNNING);
-      assertThat(
-              flink.getJobDetails(job.getJobID()).get().getTimestamps().get(JobStatus.RESTARTING))
-          .as("%s restarted at", job.getJobID())
-          .isZero();
-    }
+    DocumentSides.assertRunningWithoutRestarts(flink, capture, indexer);
   }
 
   /**
@@ -654,13 +640,7 @@ class DeclaredDocumentsITCase {
 
   /** Runs the statements in one transaction of the library database. */
   private void change(String... statements) throws Exception {
-    try (Connection c = PostgresConnectionProvider.open(config, libraryUrl)) {
-      c.setAutoCommit(false);
-      for (String sql : statements) {
-        c.createStatement().execute(sql);
-      }
-      c.commit();
-    }
+    TestDatabases.transaction(config, libraryUrl, statements);
   }
 
   // --- what each side holds
@@ -734,13 +714,7 @@ class DeclaredDocumentsITCase {
   }
 
   private Map<String, JsonNode> indexed(DocumentPlan plan) throws Exception {
-    Map<String, JsonNode> docs = new TreeMap<>();
-    for (JsonNode hit : SearchDocuments.hits(es, plan.index())) {
-      ObjectNode source = hit.get("_source").deepCopy();
-      source.remove(DocumentPlan.CONTENT_HASH);
-      docs.put(hit.path("_id").asText(), SqlDocuments.normalized(source));
-    }
-    return docs;
+    return DocumentSides.indexed(es, plan.index());
   }
 
   private Map<String, JsonNode> copied() throws Exception {
@@ -748,15 +722,7 @@ class DeclaredDocumentsITCase {
   }
 
   private Map<String, JsonNode> copied(DocumentPlan plan) throws Exception {
-    Map<String, JsonNode> docs = new TreeMap<>();
-    try (Connection c = PostgresConnectionProvider.open(config)) {
-      for (DocumentCopy.CopiedDocument d : new DocumentCopy(plan).readRange(c, null, null)) {
-        ObjectNode source = (ObjectNode) Json.mapper().readTree(d.source());
-        source.remove(DocumentPlan.CONTENT_HASH);
-        docs.put(d.id(), SqlDocuments.normalized(source));
-      }
-    }
-    return docs;
+    return DocumentSides.copied(config, plan);
   }
 
   private Map<String, Long> indexedVersions() throws Exception {

@@ -1,15 +1,24 @@
 package dev.weir.search;
 
+import dev.weir.common.dlq.DeadLetters;
+import dev.weir.common.kafka.SourcePosition;
 import dev.weir.common.metrics.WeirMetrics;
 import dev.weir.common.postgres.JdbcDrivers;
 import dev.weir.common.postgres.PostgresTimeouts;
 import dev.weir.common.store.BatchStore;
 import dev.weir.common.store.WriteBuffer;
 import dev.weir.documents.DocumentChange;
+import dev.weir.documents.copy.CopyWrite;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 import org.apache.flink.api.common.operators.ProcessingTimeService.ProcessingTimeCallback;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.ChainingStrategy;
@@ -24,6 +33,11 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * holds newer goes no further. Writes at the latest {@code flushIntervalMs} after the first
  * buffered one, when the buffer is full, and before every checkpoint barrier, so that what a
  * checkpoint covers is in the copy and on its way to the index.
+ *
+ * <p>A document PostgreSQL refuses ({@link CopyWrite.Refusal}) goes to the dead letters instead,
+ * with the reason, before the same barrier, and not to the index: the copy and the index keep its
+ * previous version, as the backfill would. The join sends a document's next change as the fields
+ * that changed since the refused one, which the copy never took: that change is written whole.
  */
 public final class CopyWriteOperator extends AbstractStreamOperator<DocumentChange>
     implements OneInputStreamOperator<DocumentChange, DocumentChange>,
@@ -32,29 +46,46 @@ public final class CopyWriteOperator extends AbstractStreamOperator<DocumentChan
 
   private static final long serialVersionUID = 1L;
 
-  private final BatchStore.Opener<DocumentChange, Map<String, Long>> opener;
+  private final BatchStore.Opener<DocumentChange, CopyWrite> opener;
+  private final String job;
+  private final String copyTable;
   private final long flushIntervalMs;
   private final int maxBuffered;
   private final String description;
   private final PostgresTimeouts timeouts;
 
-  private transient BatchStore<DocumentChange, Map<String, Long>> store;
+  private transient BatchStore<DocumentChange, CopyWrite> store;
   private transient WriteBuffer<DocumentChange> buffer;
   private transient boolean flushScheduled;
   private transient Counter rowsWritten;
   private transient Counter stale;
   private transient Counter postgresTimeouts;
+  private transient Counter deadLetters;
   private transient long reported;
 
   /**
+   * Documents the copy refused and has not taken since (every subtask's, after a restore: an id
+   * another subtask writes is of no use here, and costs only its bytes).
+   */
+  private transient Set<String> refused;
+
+  private transient ListState<String> refusedState;
+
+  /**
+   * @param job the job, for the dead letters
+   * @param copyTable the copy table, the dead letters' source
    * @param description the copy, for messages (e.g. "the copy product_document at jdbc:...")
    */
   public CopyWriteOperator(
-      BatchStore.Opener<DocumentChange, Map<String, Long>> opener,
+      String job,
+      String copyTable,
+      BatchStore.Opener<DocumentChange, CopyWrite> opener,
       long flushIntervalMs,
       int maxBuffered,
       String description,
       PostgresTimeouts timeouts) {
+    this.job = job;
+    this.copyTable = copyTable;
     this.opener = opener;
     this.flushIntervalMs = flushIntervalMs;
     this.maxBuffered = maxBuffered;
@@ -66,6 +97,23 @@ public final class CopyWriteOperator extends AbstractStreamOperator<DocumentChan
   }
 
   @Override
+  public void initializeState(StateInitializationContext context) throws Exception {
+    super.initializeState(context);
+    refusedState =
+        context
+            .getOperatorStateStore()
+            .getUnionListState(new ListStateDescriptor<>("refused-documents", String.class));
+    refused = new HashSet<>();
+    refusedState.get().forEach(refused::add);
+  }
+
+  @Override
+  public void snapshotState(StateSnapshotContext context) throws Exception {
+    super.snapshotState(context);
+    refusedState.update(List.copyOf(refused));
+  }
+
+  @Override
   public void open() throws Exception {
     super.open();
     JdbcDrivers.deregisterOnRelease(getRuntimeContext());
@@ -74,6 +122,7 @@ public final class CopyWriteOperator extends AbstractStreamOperator<DocumentChan
     rowsWritten = getMetricGroup().counter(WeirMetrics.ROWS_WRITTEN);
     stale = getMetricGroup().counter("weirDocumentsStale");
     postgresTimeouts = getMetricGroup().counter(WeirMetrics.POSTGRES_TIMEOUTS);
+    deadLetters = getMetricGroup().counter(WeirMetrics.DEAD_LETTERS);
   }
 
   @Override
@@ -108,13 +157,36 @@ public final class CopyWriteOperator extends AbstractStreamOperator<DocumentChan
       return;
     }
     List<DocumentChange> batch = buffer.take();
-    Map<String, Long> held = buffer.write(store, batch, postgresTimeouts);
     for (DocumentChange doc : batch) {
-      Long version = held.get(doc.id);
+      if (!doc.deleted && refused.contains(doc.id)) {
+        doc.isNew = true;
+        Arrays.fill(doc.changed, true);
+      }
+    }
+    CopyWrite written = buffer.write(store, batch, postgresTimeouts);
+    Set<String> refusedNow = new HashSet<>();
+    for (CopyWrite.Refusal r : written.refused()) {
+      refusedNow.add(r.change().id);
+      refused.add(r.change().id);
+      deadLetters.inc();
+      output.collect(
+          DeadLetters.TAG,
+          new StreamRecord<>(
+              DeadLetters.rejected(
+                  job,
+                  new SourcePosition(copyTable, 0, r.change().version, null),
+                  r.document(),
+                  r.reason())));
+    }
+    for (DocumentChange doc : batch) {
+      Long version = written.held().get(doc.id);
       if (version == null) {
-        stale.inc();
+        if (!refusedNow.contains(doc.id)) {
+          stale.inc();
+        }
         continue;
       }
+      refused.remove(doc.id);
       doc.version = version;
       output.collect(new StreamRecord<>(doc));
     }

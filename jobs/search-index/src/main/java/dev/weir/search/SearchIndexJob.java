@@ -16,6 +16,7 @@ import dev.weir.documents.Definitions;
 import dev.weir.documents.DocumentChange;
 import dev.weir.documents.copy.DocumentCopy;
 import dev.weir.documents.definition.DocumentPlan;
+import dev.weir.documents.definition.PostgresCatalog;
 import dev.weir.documents.index.DocumentIndex;
 import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.search.join.DocumentJoin;
@@ -120,10 +121,13 @@ public final class SearchIndexJob implements WeirJob {
       Sink<DocumentChange> index,
       DeadLetters dlq) {
     DataStream<DocumentChange> documents = DocumentJoin.join(rows, plan, settings, uid(plan));
-    SingleOutputStreamOperator<DocumentChange> indexable =
+    SingleOutputStreamOperator<DocumentChange> copied =
         documents
             .transform("copy " + plan.copyTable(), TypeInformation.of(DocumentChange.class), copy)
-            .uid(uid(plan) + "-copy")
+            .uid(uid(plan) + "-copy");
+    dlq.add(copied.getSideOutput(DeadLetters.TAG));
+    SingleOutputStreamOperator<DocumentChange> indexable =
+        copied
             .process(new IndexableDocuments(dlq.job(), plan))
             .returns(TypeInformation.of(DocumentChange.class))
             .uid(uid(plan) + "-indexable")
@@ -132,10 +136,25 @@ public final class SearchIndexJob implements WeirJob {
     indexable.sinkTo(index).uid(uid(plan) + "-index").name("Elasticsearch " + plan.index());
   }
 
-  /** The copy of a document in PostgreSQL, written in batches before its documents go on. */
+  /**
+   * The copy of a document in PostgreSQL, written in batches before its documents go on; a column
+   * whose source column was widened is widened as a value needs it (the source's catalog read
+   * then).
+   */
   public static CopyWriteOperator copyWriter(WeirConfig config, DocumentPlan plan) {
+    String sourceUrl = Definitions.databaseUrl(config, plan.database());
     return new CopyWriteOperator(
-        () -> new DocumentCopy(plan).store(PostgresConnectionProvider.open(config)),
+        NAME,
+        plan.copyTable(),
+        () ->
+            new DocumentCopy(plan)
+                .store(
+                    PostgresConnectionProvider.open(config),
+                    (schema, table) -> {
+                      try (Connection c = PostgresConnectionProvider.open(config, sourceUrl)) {
+                        return new PostgresCatalog(c).table(schema, table);
+                      }
+                    }),
         config.get(SearchIndexOptions.WRITE_FLUSH).toMillis(),
         COPY_BATCH,
         "the copy " + plan.copyTable() + " at " + config.get(WeirOptions.POSTGRES_URL),

@@ -9,6 +9,7 @@ import dev.weir.common.postgres.PostgresTimeouts;
 import dev.weir.common.store.BatchStore;
 import dev.weir.common.testing.CollectingSink;
 import dev.weir.documents.DocumentChange;
+import dev.weir.documents.copy.CopyWrite;
 import dev.weir.documents.definition.DefinitionFile;
 import dev.weir.documents.definition.DocumentPlan;
 import dev.weir.documents.definition.DocumentPlanner;
@@ -146,6 +147,8 @@ class SearchIndexPipelineTest {
         plan,
         new DocumentJoin.Settings(Duration.ofMillis(1), 0, Duration.ofDays(1)),
         new CopyWriteOperator(
+            SearchIndexJob.NAME,
+            "in_memory_copy",
             InMemoryCopy::new,
             10,
             100,
@@ -209,12 +212,12 @@ class SearchIndexPipelineTest {
   }
 
   /** The copy, in the test's JVM: a document is written unless the copy holds a newer one. */
-  static final class InMemoryCopy implements BatchStore<DocumentChange, Map<String, Long>> {
+  static final class InMemoryCopy implements BatchStore<DocumentChange, CopyWrite> {
     static final Map<String, Long> ROWS = new ConcurrentHashMap<>();
     private long written;
 
     @Override
-    public Map<String, Long> write(Collection<DocumentChange> batch) {
+    public CopyWrite write(Collection<DocumentChange> batch) {
       Map<String, Long> held = new HashMap<>();
       for (DocumentChange d : batch) {
         Long current = ROWS.get(d.id);
@@ -230,7 +233,7 @@ class SearchIndexPipelineTest {
         held.put(d.id, d.version);
         written++;
       }
-      return held;
+      return new CopyWrite(held, List.of());
     }
 
     @Override

@@ -9,8 +9,8 @@ import java.util.Collection;
  * at a time.
  *
  * @param <T> a write; a batch holds at most one write per key
- * @param <R> what a batch's write says back to a caller that goes on with it (the copy's versions),
- *     or {@link Void}
+ * @param <R> what a batch's write says back to a caller that goes on with it (the copy's versions
+ *     and the rows it refused), or {@link Void}
  */
 public interface BatchStore<T, R> extends AutoCloseable {
 

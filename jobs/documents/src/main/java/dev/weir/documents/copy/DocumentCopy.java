@@ -3,6 +3,9 @@ package dev.weir.documents.copy;
 import dev.weir.documents.definition.DefinitionException;
 import dev.weir.documents.definition.DocumentPlan;
 import dev.weir.documents.definition.DocumentPlan.DocumentField;
+import dev.weir.documents.definition.DocumentPlan.Field;
+import dev.weir.documents.definition.DocumentPlan.Source;
+import dev.weir.documents.definition.SourceCatalog;
 import dev.weir.documents.index.DocumentSource;
 import dev.weir.documents.index.Routing;
 import java.io.Serializable;
@@ -18,6 +21,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Postgres copy of a declared document (weir owns it): one row per root document, keyed by
@@ -28,6 +33,7 @@ import java.util.stream.Collectors;
 public final class DocumentCopy implements Serializable {
 
   private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(DocumentCopy.class);
 
   /** PostgreSQL cuts longer names (NAMEDATALEN - 1 bytes), and the JSON key would then miss. */
   private static final int MAX_NAME_BYTES = 63;
@@ -109,19 +115,16 @@ public final class DocumentCopy implements Serializable {
   }
 
   /**
-   * Creates the copy, or adds the columns a newer definition added. A column whose type differs
-   * from the definition's is an error: weir does not convert a copy's values. One transaction,
-   * serialized between the job's writers by an advisory lock.
+   * Creates the copy, or adds the columns a newer definition added and widens those whose source
+   * column was widened ({@link CopyColumnType#widens}). A column whose type the definition changed
+   * otherwise is an error: weir does not convert a copy's values. One transaction, serialized
+   * between the job's writers by an advisory lock.
    */
   public void migrate(Connection c) throws SQLException {
     boolean autoCommit = c.getAutoCommit();
     c.setAutoCommit(false);
     try {
-      try (PreparedStatement lock =
-          c.prepareStatement("SELECT pg_advisory_xact_lock(hashtext('weir copy ' || ?))")) {
-        lock.setString(1, table);
-        lock.execute();
-      }
+      lock(c);
       try (Statement s = c.createStatement()) {
         s.execute(createTable());
         Map<String, String> existing = existingColumns(c);
@@ -142,6 +145,8 @@ public final class DocumentCopy implements Serializable {
                     + column.quoted()
                     + " "
                     + column.type());
+          } else if (CopyColumnType.widens(type, column.type())) {
+            widen(s, column.name(), type, column.type());
           } else if (!type.equals(column.type())) {
             throw new IllegalStateException(typeChanged(column, type));
           }
@@ -153,6 +158,77 @@ public final class DocumentCopy implements Serializable {
       throw e;
     } finally {
       c.setAutoCommit(autoCommit);
+    }
+  }
+
+  /**
+   * Widens columns of the copy, by name, to the types given, those that a writer has not widened
+   * already; a column whose type is not one these widen is left as it is (the write that wanted it
+   * is refused again, and says why). One transaction, under migrate's lock.
+   */
+  void widen(Connection c, Map<String, String> types) throws SQLException {
+    try {
+      lock(c);
+      Map<String, String> existing = existingColumns(c);
+      try (Statement s = c.createStatement()) {
+        for (Map.Entry<String, String> column : types.entrySet()) {
+          String type = existing.get(column.getKey());
+          if (type != null && CopyColumnType.widens(type, column.getValue())) {
+            widen(s, column.getKey(), type, column.getValue());
+          }
+        }
+      }
+      c.commit();
+    } catch (SQLException | RuntimeException e) {
+      c.rollback();
+      throw e;
+    }
+  }
+
+  /** Serializes the changes of the copy's columns between the job's writers, to the commit. */
+  private void lock(Connection c) throws SQLException {
+    try (PreparedStatement lock =
+        c.prepareStatement("SELECT pg_advisory_xact_lock(hashtext('weir copy ' || ?))")) {
+      lock.setString(1, table);
+      lock.execute();
+    }
+  }
+
+  /** A schema change of the copy, which may rewrite the table (as it did the source's): logged. */
+  private void widen(Statement s, String column, String from, String to) throws SQLException {
+    LOG.warn(
+        "widening column {} of the copy table {} from {} to {}, as its source column was widened",
+        column,
+        table,
+        from,
+        to);
+    s.execute("ALTER TABLE " + quotedTable() + " ALTER COLUMN " + quote(column) + " TYPE " + to);
+  }
+
+  /**
+   * The source column a field of the copy holds with the source's own type, as {@code
+   * schema.table.column}; null for a label, a concat, a JSON path, a topic's field.
+   */
+  SourceColumn sourceColumn(int field) {
+    List<Field> columns = plan.root().fields();
+    Source source = plan.source(plan.root());
+    if (field >= columns.size() || source.isTopic() || columns.get(field).column() == null) {
+      return null;
+    }
+    Field f = columns.get(field);
+    String sourceType = source.columns().get(f.column());
+    if (sourceType == null
+        || !CopyColumnType.of(sourceType).equals(CopyColumnType.of(f.pgType()))) {
+      return null;
+    }
+    return new SourceColumn(source.schema(), source.table(), f.column());
+  }
+
+  /** A column of the source database. */
+  record SourceColumn(String schema, String table, String column) {
+    @Override
+    public String toString() {
+      return schema + "." + table + "." + column;
     }
   }
 
@@ -170,7 +246,7 @@ public final class DocumentCopy implements Serializable {
   }
 
   /** Column → type (as format_type prints it) of the table as it is. */
-  private Map<String, String> existingColumns(Connection c) throws SQLException {
+  Map<String, String> existingColumns(Connection c) throws SQLException {
     Map<String, String> columns = new LinkedHashMap<>();
     try (PreparedStatement s =
         c.prepareStatement(
@@ -186,9 +262,22 @@ public final class DocumentCopy implements Serializable {
     return columns;
   }
 
-  /** The copy as a store written in batches, on {@code connection} (which it closes). */
+  /**
+   * The copy as a store written in batches, on {@code connection} (which it closes); a value its
+   * column refuses goes back as refused, the source's catalog not read and no column widened (see
+   * {@link #store(Connection, SourceCatalog)}).
+   */
   public DocumentCopyStore store(Connection connection) throws SQLException {
-    return new DocumentCopyStore(this, connection);
+    return store(connection, null);
+  }
+
+  /**
+   * The copy as a store written in batches, on {@code connection} (which it closes), that widens a
+   * column whose source column {@code catalog} says was widened when a value needs it (null: no
+   * catalog, nothing widened).
+   */
+  public DocumentCopyStore store(Connection connection, SourceCatalog catalog) throws SQLException {
+    return new DocumentCopyStore(this, connection, catalog);
   }
 
   /**

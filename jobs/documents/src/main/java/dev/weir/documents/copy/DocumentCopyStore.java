@@ -9,6 +9,7 @@ import dev.weir.common.store.BatchStore;
 import dev.weir.documents.DocumentChange;
 import dev.weir.documents.copy.DocumentCopy.Column;
 import dev.weir.documents.definition.DocumentPlan;
+import dev.weir.documents.definition.SourceCatalog;
 import dev.weir.schema.Json;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,6 +17,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -43,7 +45,7 @@ import java.util.stream.IntStream;
  * <p>A write whose content the copy already holds changes nothing, whatever its version (a replay,
  * or a job started again without its state): the copy keeps its version, and says so.
  */
-public final class DocumentCopyStore implements BatchStore<DocumentChange, Map<String, Long>> {
+public final class DocumentCopyStore implements BatchStore<DocumentChange, CopyWrite> {
 
   private static final String ID = quote(DocumentPlan.DOC_ID);
   private static final String HASH = quote(DocumentPlan.CONTENT_HASH);
@@ -51,15 +53,22 @@ public final class DocumentCopyStore implements BatchStore<DocumentChange, Map<S
 
   private final DocumentCopy copy;
   private final Connection connection;
+  private final SourceCatalog catalog;
   private final Map<List<Integer>, String> updates = new HashMap<>();
   private final String insert;
   private final String delete;
   private long rows;
   private long statements;
 
-  DocumentCopyStore(DocumentCopy copy, Connection connection) throws SQLException {
+  /**
+   * @param catalog the source database's catalog, read when a refused value may fit its source
+   *     column's type now; null: no column is widened
+   */
+  DocumentCopyStore(DocumentCopy copy, Connection connection, SourceCatalog catalog)
+      throws SQLException {
     this.copy = copy;
     this.connection = connection;
+    this.catalog = catalog;
     this.insert = insertSql();
     this.delete =
         "DELETE FROM " + copy.quotedTable() + " WHERE " + ID + " = ? AND " + VERSION + " < ?";
@@ -68,37 +77,126 @@ public final class DocumentCopyStore implements BatchStore<DocumentChange, Map<S
 
   /**
    * Writes a batch (at most one change per document) in one transaction and says, per document id,
-   * what the copy holds now: the version to pass on, or null when the copy holds a newer document
-   * (nothing to pass on).
+   * what the copy holds now: the version to pass on, or nothing when the copy holds a newer
+   * document or refused it (see {@link CopyWrite}). When PostgreSQL refuses a row's values, the
+   * batch is written again in halves, each under a savepoint, down to the refused rows: the others
+   * are written, the refused ones come back with the reason, at the cost of a few statements per
+   * refused row. A value that fits the type its source column was widened to first widens the
+   * copy's column (its own transaction, after this one rolled back), and the batch is written
+   * again.
    */
   @Override
-  public Map<String, Long> write(Collection<DocumentChange> batch) throws SQLException {
-    try {
-      List<DocumentChange> inserts = new ArrayList<>();
-      List<DocumentChange> deletes = new ArrayList<>();
-      Map<List<Integer>, List<DocumentChange>> bySameFields = new LinkedHashMap<>();
-      for (DocumentChange d : batch) {
-        if (d.deleted) {
-          deletes.add(d);
-        } else if (d.isNew) {
-          inserts.add(d);
-        } else {
-          bySameFields.computeIfAbsent(d.changedFields(), k -> new ArrayList<>()).add(d);
+  public CopyWrite write(Collection<DocumentChange> batch) throws SQLException {
+    List<DocumentChange> docs = List.copyOf(batch);
+    long before = rows;
+    // Each round widens at least one column further: at most one per column.
+    for (int round = 0; ; round++) {
+      try {
+        Map<String, Long> held = new HashMap<>();
+        Map<DocumentChange, SQLException> refused = new LinkedHashMap<>();
+        writeIsolating(docs, held, refused);
+        List<CopyWrite.Refusal> refusals = List.of();
+        if (!refused.isEmpty()) {
+          CopyRefusals.Diagnosis diagnosis =
+              refusals().diagnose(refused, round <= copy.fields().size());
+          if (!diagnosis.widenings().isEmpty()) {
+            connection.rollback();
+            rows = before;
+            copy.widen(connection, diagnosis.widenings());
+            continue;
+          }
+          refusals = diagnosis.refusals();
         }
+        connection.commit();
+        return new CopyWrite(held, refusals);
+      } catch (SQLException | RuntimeException e) {
+        connection.rollback();
+        rows = before;
+        throw e;
       }
-      Map<String, Long> held = new HashMap<>();
-      for (Map.Entry<List<Integer>, List<DocumentChange>> e : bySameFields.entrySet()) {
-        inserts.addAll(update(e.getKey(), e.getValue(), held));
-      }
-      List<DocumentChange> notWritten = insert(inserts, held);
-      notWritten.addAll(delete(deletes, held));
-      heldAlready(notWritten, held);
-      connection.commit();
-      return held;
-    } catch (SQLException | RuntimeException e) {
-      connection.rollback();
-      throw e;
     }
+  }
+
+  private CopyRefusals refusals() {
+    return new CopyRefusals(copy, connection, catalog);
+  }
+
+  /**
+   * Writes {@code docs}; when PostgreSQL refuses a row, rolls back and writes each half under a
+   * savepoint, down to the refused rows, which go to {@code refused}.
+   */
+  private void writeIsolating(
+      List<DocumentChange> docs, Map<String, Long> held, Map<DocumentChange, SQLException> refused)
+      throws SQLException {
+    long before = rows;
+    try {
+      writeAll(docs, held);
+    } catch (SQLException e) {
+      connection.rollback();
+      rows = before;
+      held.clear();
+      if (!CopyRefusals.refusesRow(e)) {
+        throw e;
+      }
+      halves(docs, e, held, refused);
+    }
+  }
+
+  private void halves(
+      List<DocumentChange> docs,
+      SQLException failure,
+      Map<String, Long> held,
+      Map<DocumentChange, SQLException> refused)
+      throws SQLException {
+    if (docs.size() == 1) {
+      refused.put(docs.get(0), failure);
+      return;
+    }
+    int half = docs.size() / 2;
+    writePart(docs.subList(0, half), held, refused);
+    writePart(docs.subList(half, docs.size()), held, refused);
+  }
+
+  private void writePart(
+      List<DocumentChange> docs, Map<String, Long> held, Map<DocumentChange, SQLException> refused)
+      throws SQLException {
+    Savepoint savepoint = connection.setSavepoint();
+    long before = rows;
+    Map<String, Long> part = new HashMap<>();
+    try {
+      writeAll(docs, part);
+      connection.releaseSavepoint(savepoint);
+      held.putAll(part);
+    } catch (SQLException e) {
+      connection.rollback(savepoint);
+      rows = before;
+      if (!CopyRefusals.refusesRow(e)) {
+        throw e;
+      }
+      halves(docs, e, held, refused);
+    }
+  }
+
+  /** Every statement of a batch, in the transaction as it is. */
+  private void writeAll(List<DocumentChange> batch, Map<String, Long> held) throws SQLException {
+    List<DocumentChange> inserts = new ArrayList<>();
+    List<DocumentChange> deletes = new ArrayList<>();
+    Map<List<Integer>, List<DocumentChange>> bySameFields = new LinkedHashMap<>();
+    for (DocumentChange d : batch) {
+      if (d.deleted) {
+        deletes.add(d);
+      } else if (d.isNew) {
+        inserts.add(d);
+      } else {
+        bySameFields.computeIfAbsent(d.changedFields(), k -> new ArrayList<>()).add(d);
+      }
+    }
+    for (Map.Entry<List<Integer>, List<DocumentChange>> e : bySameFields.entrySet()) {
+      inserts.addAll(update(e.getKey(), e.getValue(), held));
+    }
+    List<DocumentChange> notWritten = insert(inserts, held);
+    notWritten.addAll(delete(deletes, held));
+    heldAlready(notWritten, held);
   }
 
   /**

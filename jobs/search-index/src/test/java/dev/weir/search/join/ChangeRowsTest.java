@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.weir.documents.definition.DocumentPlan;
 import dev.weir.schema.ChangeEvent;
+import dev.weir.schema.Json;
 import dev.weir.schema.InvalidEventException;
 import java.util.List;
 import java.util.Map;
@@ -62,6 +63,7 @@ class ChangeRowsTest {
     ChangeEvent added =
         new ChangeEvent(
             null, Map.of("id", 2L, "title", "Emma", "isbn", "x"), source, "c", 1L, null);
-    assertThat(rows.convert(added).values).isEqualTo("{\"id\":2,\"title\":\"Emma\"}");
+    assertThat(Json.mapper().readTree(rows.convert(added).values))
+        .isEqualTo(Json.mapper().readTree("{\"id\":2,\"title\":\"Emma\"}"));
   }
 }
