@@ -13,9 +13,11 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.ArgSpec;
@@ -28,6 +30,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "documents",
     mixinStandardHelpOptions = true,
+    subcommands = DocumentsCommand.Drop.class,
     description =
         "Declared search documents: a definition file (PGSync's schema.json, plus weir's"
             + " extensions) from which weir builds the join, the Postgres copy and the index.")
@@ -106,6 +109,50 @@ final class DocumentsCommand {
       return arg instanceof OptionSpec option && option.longestName().equals("--catalog-url")
           ? DocumentOptions.CATALOG_URL.defaultValue()
           : null;
+    }
+  }
+
+  @Command(
+      name = "drop",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Remove what a deployment of FILE made: for each database the file names, the capture's"
+            + " replication slot (which else keeps the source's WAL for ever) and publication; for"
+            + " each document, its Postgres copy table and the index behind its alias; with"
+            + " --topics, its tables' change topics too. Refuses, dropping nothing, while a capture"
+            + " still holds a slot: cancel cdc-catalog and search-index first.",
+        "Job options (catalog.postgres.url, catalog.slot, postgres.url, elasticsearch.url,"
+            + " search.cdc-topic-prefix, ...) follow as --key value, as the jobs were started with."
+      })
+  static final class Drop implements Callable<Integer> {
+
+    @Spec CommandSpec spec;
+
+    @Parameters(paramLabel = "FILE", description = "The definition file.")
+    Path file;
+
+    @Option(names = "--topics", description = "Delete the tables' change topics too.")
+    boolean topics;
+
+    @CommandLine.Unmatched List<String> jobArgs = new ArrayList<>();
+
+    @Override
+    public Integer call() throws Exception {
+      List<DocumentSpec> documents;
+      try {
+        documents = DefinitionFile.read(file);
+      } catch (DefinitionException e) {
+        spec.commandLine().getErr().println("invalid: " + e.getMessage());
+        return 1;
+      }
+      WeirConfig config = WeirConfig.fromArgs(jobArgs.toArray(String[]::new));
+      try {
+        new DefinitionDrop(config, spec.commandLine().getOut()).drop(documents, topics);
+        return 0;
+      } catch (IllegalStateException refused) {
+        spec.commandLine().getErr().println("weir documents drop: " + refused.getMessage());
+        return 1;
+      }
     }
   }
 }
