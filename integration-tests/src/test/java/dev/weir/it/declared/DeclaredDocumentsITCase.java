@@ -472,16 +472,16 @@ class DeclaredDocumentsITCase {
 
   /**
    * PGSync's own example, examples/book/schema.json, as it is but for what weir refuses (its
-   * plugins, Python classes; its routing; its unused whole-index mappings): its setting and
-   * mappings, transforms (rename, replace, concat, move) and JSON paths give, on a fixture of its
-   * tables (src/test/resources/pgsync), the documents PGSync gives, written out here; and after
-   * changes at every depth, the documents PGSync gives then.
+   * plugins, Python classes): its setting, mapping and mappings, routing, transforms (rename,
+   * replace, concat, move) and JSON paths give, on a fixture of its tables
+   * (src/test/resources/pgsync), the documents PGSync gives, written out here, each at its routing;
+   * and after changes at every depth, the documents PGSync gives then.
    */
   @Test
   void pgsyncsBookExampleGivesPgsyncsDocuments() throws Exception {
     ObjectNode example =
         (ObjectNode) Json.mapper().readTree(resource("pgsync/book-schema.json")).get(0);
-    example.remove(List.of("plugins", "routing", "mappings"));
+    example.remove("plugins");
     // The stack's Elasticsearch (its integration-test build) has no analysis-common module: its
     // ngram tokenizer and lowercase filter are not there. The analyzer keeps its name and place.
     ((ObjectNode) example.at("/setting/analysis/tokenizer/ngram_tokenizer"))
@@ -528,6 +528,11 @@ class DeclaredDocumentsITCase {
              "languages": ["en=GB"], "subjects": ["Dystopia"], "ratings": null}
             """);
     awaitBooks("the snapshot", one, two);
+    // Each at its routing, the file's book_isbn.
+    assertThat(SearchDocuments.get(es, plan.index(), "1", "XX1").path("_routing").asText())
+        .isEqualTo("XX1");
+    assertThat(SearchDocuments.get(es, plan.index(), "2", "1XX2").path("_routing").asText())
+        .isEqualTo("1XX2");
 
     change(
         "UPDATE continent SET name = 'Eurasia' WHERE id = 1",

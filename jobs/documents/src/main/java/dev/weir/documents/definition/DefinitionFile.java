@@ -189,8 +189,16 @@ public final class DefinitionFile {
     }
     String routing = d.path("routing").isNull() ? null : text(d, "routing", where);
     String pipeline = d.path("pipeline").isNull() ? null : text(d, "pipeline", where);
+    Set<String> mappedFields = new TreeSet<>();
+    if (!mapping.has("dynamic_templates")) {
+      mapping.fieldNames().forEachRemaining(mappedFields::add);
+    }
     return new IndexDefinition(
-        IndexDefinition.normalizedSettings(setting), merged, routing, pipeline);
+        IndexDefinition.normalizedSettings(setting),
+        merged,
+        routing,
+        pipeline,
+        Set.copyOf(mappedFields));
   }
 
   /** The object under {@code key}; an empty one when absent or null; anything else refused. */

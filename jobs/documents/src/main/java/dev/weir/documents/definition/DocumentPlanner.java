@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Resolves a definition against the source database's catalog: tables and columns that exist, each
@@ -58,21 +59,16 @@ public final class DocumentPlanner {
     Set<String> rootFields = new HashSet<>();
     plan.root().fields().forEach(f -> rootFields.add(f.name()));
     plan.root().children().forEach(c -> rootFields.add(plan.nodes().get(c).label()));
-    plan.search()
-        .mappings()
-        .path("properties")
-        .fieldNames()
-        .forEachRemaining(
-            field -> {
-              if (!rootFields.contains(field)) {
-                throw new DefinitionException(
-                    "document '"
-                        + plan.index()
-                        + "': mapping names '"
-                        + field
-                        + "', which is not a field of the document");
-              }
-            });
+    for (String field : new TreeSet<>(plan.search().mappedFields())) {
+      if (!rootFields.contains(field)) {
+        throw new DefinitionException(
+            "document '"
+                + plan.index()
+                + "': mapping names '"
+                + field
+                + "', which is not a field of the document");
+      }
+    }
   }
 
   /**

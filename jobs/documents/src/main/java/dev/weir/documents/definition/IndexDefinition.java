@@ -6,6 +6,7 @@ import dev.weir.schema.Json;
 import java.io.Serializable;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What a definition says of its index besides the fields, in PGSync's keys: {@code setting} (index
@@ -19,22 +20,28 @@ import java.util.Map;
  *     over the derived one; empty for none
  * @param routing a field of the root document, or null
  * @param pipeline an ingest pipeline's id, or null
+ * @param mappedFields the fields the document's {@code mapping} names (each must be one of the
+ *     document's; {@code mappings}, a whole mappings object, may name others, as PGSync's do)
  */
 public record IndexDefinition(
-    ObjectNode settings, ObjectNode mappings, String routing, String pipeline)
+    ObjectNode settings,
+    ObjectNode mappings,
+    String routing,
+    String pipeline,
+    Set<String> mappedFields)
     implements Serializable {
 
   /** A definition that says nothing of its index. */
   public static IndexDefinition none() {
     return new IndexDefinition(
-        Json.mapper().createObjectNode(), Json.mapper().createObjectNode(), null, null);
+        Json.mapper().createObjectNode(), Json.mapper().createObjectNode(), null, null, Set.of());
   }
 
   /** These, with {@code settings} merged over the definition's (e.g. shards from an option). */
   public IndexDefinition withSettings(ObjectNode more) {
     ObjectNode merged = settings.deepCopy();
     merge(merged, normalizedSettings(more));
-    return new IndexDefinition(merged, mappings, routing, pipeline);
+    return new IndexDefinition(merged, mappings, routing, pipeline, mappedFields);
   }
 
   /**
