@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.weir.documents.definition.DocumentPlan;
 import dev.weir.schema.ChangeEvent;
-import dev.weir.schema.Json;
 import dev.weir.schema.InvalidEventException;
+import dev.weir.schema.Json;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
