@@ -84,7 +84,7 @@ public final class CpuUse {
   }
 
   /** Starts measuring now: these processes (by name) and this JVM. */
-  static CpuUse start(Map<String, Long> processes) {
+  public static CpuUse start(Map<String, Long> processes) {
     return new CpuUse(processes);
   }
 
