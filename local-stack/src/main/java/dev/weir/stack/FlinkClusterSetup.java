@@ -76,6 +76,9 @@ final class FlinkClusterSetup {
             "org.apache.flink:flink-streaming-java:" + flink,
             "org.apache.flink:flink-connector-base:" + flink,
             "org.apache.flink:flink-connector-files:" + flink,
+            // In Flink's distribution, as in the image the manifests deploy: the jobs' RocksDB
+            // state backend, named in a cluster's configuration.
+            "org.apache.flink:flink-statebackend-rocksdb:" + flink,
             "org.apache.logging.log4j:log4j-slf4j-impl:" + log4j,
             "org.apache.logging.log4j:log4j-api:" + log4j,
             "org.apache.logging.log4j:log4j-core:" + log4j,

@@ -25,8 +25,6 @@ import picocli.CommandLine.Spec;
             + " killed halfway. Hours at the full size on 2 cores: run it on a quiet machine.")
 public final class DocumentsScaleCommand implements Callable<Integer> {
 
-  static final int DEFAULT_CLUSTER_PORT = 18381;
-
   @Spec CommandSpec spec;
 
   @Option(
@@ -48,13 +46,13 @@ public final class DocumentsScaleCommand implements Callable<Integer> {
 
   @Option(
       names = "--change-rate",
-      defaultValue = "1000",
+      defaultValue = "" + DocumentsScaleBenchmark.DEFAULT_CHANGE_RATE,
       description = "Order changes a second during the fan-out (default: ${DEFAULT-VALUE}).")
   int changeRate;
 
   @Option(
       names = "--cluster-port",
-      defaultValue = "" + DEFAULT_CLUSTER_PORT,
+      defaultValue = "" + DocumentsScaleBenchmark.DEFAULT_CLUSTER_PORT,
       description =
           "REST port of the benchmark's own Flink cluster, and the next one its RPC port"
               + " (default: ${DEFAULT-VALUE}).")
@@ -92,8 +90,12 @@ public final class DocumentsScaleCommand implements Callable<Integer> {
         "bin/weir bench documents-scale"
             + (quick ? " --quick" : " --roots " + roots)
             + (parallelism == 1 ? "" : " --parallelism " + parallelism)
-            + (changeRate == 1000 ? "" : " --change-rate " + changeRate)
-            + (clusterPort == DEFAULT_CLUSTER_PORT ? "" : " --cluster-port " + clusterPort)
+            + (changeRate == DocumentsScaleBenchmark.DEFAULT_CHANGE_RATE
+                ? ""
+                : " --change-rate " + changeRate)
+            + (clusterPort == DocumentsScaleBenchmark.DEFAULT_CLUSTER_PORT
+                ? ""
+                : " --cluster-port " + clusterPort)
             + (chosen.size() == DocumentsScaleBenchmark.STEPS.size()
                 ? ""
                 : " --steps " + String.join(",", chosen));

@@ -35,7 +35,8 @@ final class ScaleSync {
 
   /**
    * One job's checkpoints over the sync: counts, the longest and the largest, the last's full size
-   * (for RocksDB incremental checkpoints: every file of the state) and the timeout.
+   * (for RocksDB incremental checkpoints: every file of the state) and the timeout. Failures count
+   * from the moment the job ran every task (before, Flink aborts each trigger: not all tasks run).
    *
    * @param history each completed checkpoint: seconds since the sync began when it was triggered,
    *     its duration (ms), its full state size and the bytes it uploaded
@@ -61,12 +62,14 @@ final class ScaleSync {
 
   /**
    * @param seconds from the first submission until a search counted every document
-   * @param indexRunningSeconds from the first submission until search-index ran every task
+   * @param indexRunningSeconds from the first submission until both jobs ran every task
    * @param timeline seconds since the first submission when a search counted each tenth of the
    *     documents
    * @param heapAfterGc per TaskManager, the most heap (MB) held right after a collection and the
    *     heap's size then
    * @param liveHeap per TaskManager, the heap (MB) after a full collection halfway and at the end
+   * @param cpu the CPU seconds of each process from the first submission
+   * @param cpuRunning the same from the moment both jobs ran every task
    * @param taskManagers per TaskManager, the jobs it ran
    */
   record Result(
@@ -77,6 +80,7 @@ final class ScaleSync {
       double firstSearchableSeconds,
       List<double[]> timeline,
       Map<String, Double> cpu,
+      Map<String, Double> cpuRunning,
       Map<String, List<String>> taskManagers,
       Map<String, long[]> heapAfterGc,
       Map<String, long[]> liveHeap,
@@ -93,6 +97,11 @@ final class ScaleSync {
       return documents / seconds;
     }
 
+    /** From the moment both jobs ran every task: the sync without the jobs' submission. */
+    double documentsPerSecondRunning() {
+      return documents / (seconds - indexRunningSeconds);
+    }
+
     /** This result with its documents checked against SQL. */
     Result verified(ScaleVerification.Result v) {
       return new Result(
@@ -103,6 +112,7 @@ final class ScaleSync {
           firstSearchableSeconds,
           timeline,
           cpu,
+          cpuRunning,
           taskManagers,
           heapAfterGc,
           liveHeap,
@@ -124,8 +134,8 @@ final class ScaleSync {
 
   /**
    * The sync of {@code documents} orders with {@code config} (its own topics, slot, copy database
-   * and alias, all fresh); {@code killAtSeconds} after the first submission (NaN: never) the
-   * TaskManager running search-index is killed. The jobs are left running.
+   * and alias, all fresh); {@code killAfterSeconds} after both jobs ran every task (NaN: never) the
+   * TaskManager running search-index is killed and replaced. The jobs are left running.
    */
   static Result run(
       ScaleCluster cluster,
@@ -134,7 +144,7 @@ final class ScaleSync {
       String name,
       long documents,
       int parallelism,
-      double killAtSeconds,
+      double killAfterSeconds,
       Consumer<String> log)
       throws Exception {
     String alias = config.get(DocumentOptions.ALIAS);
@@ -144,8 +154,10 @@ final class ScaleSync {
       long start = System.nanoTime();
       String capture = cluster.submit(CatalogCaptureJob.NAME, config, 1);
       String index = cluster.submit(SearchIndexJob.NAME, config, parallelism);
+      cluster.awaitRunning(capture);
       cluster.awaitRunning(index);
       double indexRunning = secondsSince(start);
+      CpuUse cpuRunning = cpu.restart();
       Map<String, List<String>> taskManagers = new TreeMap<>();
       taskManagers
           .computeIfAbsent(
@@ -174,7 +186,7 @@ final class ScaleSync {
           if (liveHalfway.isEmpty() && searchable.latest() >= documents / 2 && restart == null) {
             liveHalfway = cluster.liveHeap();
           }
-          if (restart == null && secondsSince(start) >= killAtSeconds) {
+          if (restart == null && secondsSince(start) >= indexRunning + killAfterSeconds) {
             restart = killAndRecover(cluster, index, start, searchable.latest(), log);
           }
           if (System.nanoTime() - lastLog > Duration.ofSeconds(30).toNanos()) {
@@ -197,6 +209,7 @@ final class ScaleSync {
         double seconds =
             (searchable.firstReaching(documents).orElseThrow().nanoTime() - start) / 1e9;
         Map<String, Double> cpuSeconds = cpu.seconds();
+        Map<String, Double> cpuSecondsRunning = cpuRunning.seconds();
         List<double[]> timeline = new ArrayList<>();
         for (int tenth = 0; tenth <= 10; tenth++) {
           long count = Math.max(1, documents * tenth / 10);
@@ -229,6 +242,7 @@ final class ScaleSync {
             first,
             timeline,
             cpuSeconds,
+            cpuSecondsRunning,
             taskManagers,
             heap,
             live,
@@ -307,19 +321,22 @@ final class ScaleSync {
     private final long startNanos;
     private final long startEpochMs;
     private final Map<Long, JsonNode> completed = new TreeMap<>();
+    private final long failedBefore;
     private long failed;
     private long timeoutMs = -1;
 
-    CheckpointWatch(ScaleCluster cluster, String job, long startNanos) {
+    /** Watches from now, the job running every task. */
+    CheckpointWatch(ScaleCluster cluster, String job, long startNanos) throws IOException {
       this.cluster = cluster;
       this.job = job;
       this.startNanos = startNanos;
       this.startEpochMs = System.currentTimeMillis() - (System.nanoTime() - startNanos) / 1_000_000;
+      this.failedBefore = cluster.checkpoints(job).path("counts").path("failed").asLong();
     }
 
     void poll() throws Exception {
       JsonNode stats = cluster.checkpoints(job);
-      failed = Math.max(failed, stats.path("counts").path("failed").asLong());
+      failed = Math.max(failed, stats.path("counts").path("failed").asLong() - failedBefore);
       for (JsonNode c : stats.path("history")) {
         if (c.path("status").asText().equals("COMPLETED") && !c.path("is_savepoint").asBoolean()) {
           completed.putIfAbsent(c.path("id").asLong(), c);

@@ -2,12 +2,14 @@ package dev.weir.bench.scale;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weir.bench.support.CopyRows;
 import dev.weir.bench.support.IndexedDocument;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.documents.Definitions;
 import dev.weir.documents.DocumentOptions;
+import dev.weir.documents.copy.DocumentCopy;
 import dev.weir.documents.definition.DocumentPlan;
 import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.schema.Json;
@@ -16,7 +18,6 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -51,20 +52,9 @@ final class ScaleVerification {
   static Result verify(WeirConfig config, String storeUrl, Consumer<String> log) throws Exception {
     String alias = config.get(DocumentOptions.ALIAS);
     DocumentPlan plan = Definitions.plans(config).get(0);
-    Map<String, Long> copyVersions = new HashMap<>();
-    try (Connection c = PostgresConnectionProvider.open(config);
-        Statement s = c.createStatement();
-        ResultSet rs =
-            s.executeQuery(
-                "SELECT "
-                    + DocumentPlan.DOC_ID
-                    + ", "
-                    + DocumentPlan.DOC_VERSION
-                    + " FROM "
-                    + plan.copyTable())) {
-      while (rs.next()) {
-        copyVersions.put(rs.getString(1), rs.getLong(2));
-      }
+    Map<String, Long> copyVersions;
+    try (Connection c = PostgresConnectionProvider.open(config)) {
+      copyVersions = CopyRows.versions(c, new DocumentCopy(plan));
     }
     long[] counts = new long[5]; // documents, missing, extra, differing, versions off
     List<String> examples = new ArrayList<>();

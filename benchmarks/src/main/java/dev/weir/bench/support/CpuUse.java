@@ -77,7 +77,7 @@ public final class CpuUse {
   }
 
   /** Starts measuring the same processes again, from now. */
-  CpuUse restart() {
+  public CpuUse restart() {
     Map<String, Long> processes = new LinkedHashMap<>(roots);
     processes.remove(THIS_JVM);
     return new CpuUse(processes);
