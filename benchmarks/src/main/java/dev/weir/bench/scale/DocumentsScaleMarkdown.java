@@ -92,8 +92,10 @@ public final class DocumentsScaleMarkdown {
             + ScaleCluster.TASK_MANAGERS
             + " TaskManagers, each its own JVM; "
             + ScaleCluster.CONFIGURATION
-            + ") with fresh topics, slot, copy database and index; timed from the first submission"
-            + " until a search counts every order. The raw bulk sends the same documents (read from"
+            + ") with fresh topics, slot, copy database and index; timed until the last index"
+            + " operation of the sync was applied (every document searchable, and no operation for"
+            + " 20 s after it: a document is counted from its first version and written again as"
+            + " the rows of its lines reach the job). The raw bulk sends the same documents (read from"
             + " the copy the job wrote, with their versions; from a file of ready bulk bodies) into a"
             + " fresh index with the job's mapping, one loader per core, timed until a search counts"
             + " every one.\n\n");
@@ -121,8 +123,15 @@ public final class DocumentsScaleMarkdown {
     md.append(
         f(
             "- Jobs running %.1f s after the first submission; the first document searchable after"
-                + " **%.1f s**.%n",
-            s.indexRunningSeconds(), s.firstSearchableSeconds()));
+                + " **%.1f s**; every document counted after %.1f s, complete after %.1f s.%n",
+            s.indexRunningSeconds(),
+            s.firstSearchableSeconds(),
+            s.searchableSeconds(),
+            s.seconds()));
+    md.append(
+        f(
+            "- Index operations: %,d, **%.2f a document** (the raw bulk: 1).%n",
+            s.indexOperations(), (double) s.indexOperations() / s.documents()));
     md.append("- Searchable over time (seconds since the first submission): ");
     md.append(
         String.join(
@@ -135,6 +144,11 @@ public final class DocumentsScaleMarkdown {
     }
     md.append("\n### Heap, state and checkpoints\n\n");
     heap(md, s);
+    if (!s.heapTop().isEmpty()) {
+      md.append("\nWhat search-index's TaskManager held most of at the end (its class histogram): ")
+          .append(String.join("; ", s.heapTop()))
+          .append(".\n");
+    }
     double perRow = (double) s.index().lastStateBytes() / r.source().totalRows();
     md.append(
         f(

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -51,6 +52,11 @@ final class ScaleCluster implements AutoCloseable {
   private static final String ENTRY = "dev.weir.common.job.JobRunner";
   private static final Pattern AFTER_GC =
       Pattern.compile("GC\\(\\d+\\) Pause .*? (\\d+)M->(\\d+)M\\((\\d+)M\\)");
+
+  /** A class histogram's row: " 1: 1234 56789 java.lang.String (java.base@17)". */
+  private static final Pattern HISTOGRAM_LINE =
+      Pattern.compile("^\\s*\\d+:\\s+\\d+\\s+(\\d+)\\s+(\\S+)");
+
   private static final Pattern HEAP_USED = Pattern.compile("total (\\d+)K, used (\\d+)K");
 
   private final FlinkCluster cluster;
@@ -215,6 +221,27 @@ final class ScaleCluster implements AutoCloseable {
       }
     }
     return live;
+  }
+
+  /**
+   * The {@code top} classes by the bytes their live instances take in {@code process}'s heap (its
+   * class histogram, after a full collection): "MB class" each.
+   */
+  List<String> heapHistogram(String process, int top) throws IOException {
+    Optional<ProcessHandle> p = cluster.process(process);
+    if (p.isEmpty()) {
+      return List.of();
+    }
+    List<String> classes = new ArrayList<>();
+    for (String line : jcmd(p.get().pid(), "GC.class_histogram").lines().toList()) {
+      Matcher m = HISTOGRAM_LINE.matcher(line);
+      if (m.find() && classes.size() < top) {
+        classes.add(
+            String.format(
+                Locale.ROOT, "%.1f MB %s", Long.parseLong(m.group(1)) / 1048576.0, m.group(2)));
+      }
+    }
+    return classes;
   }
 
   /** Bytes of RocksDB's working files on every TaskManager's disk (its instances' folders). */

@@ -61,13 +61,20 @@ final class ScaleSync {
       double runningAgainSeconds) {}
 
   /**
-   * @param seconds from the first submission until a search counted every document
+   * @param seconds from the first submission until the last index operation of the sync was applied
+   *     (every document complete; searchable within the index's refresh interval)
+   * @param searchableSeconds from the first submission until a search counted every document (some
+   *     of them not complete yet)
+   * @param indexOperations the index operations the sync applied (a document written again as the
+   *     rows of its lines reached the job after it)
    * @param indexRunningSeconds from the first submission until both jobs ran every task
    * @param timeline seconds since the first submission when a search counted each tenth of the
    *     documents
    * @param heapAfterGc per TaskManager, the most heap (MB) held right after a collection and the
    *     heap's size then
    * @param liveHeap per TaskManager, the heap (MB) after a full collection halfway and at the end
+   * @param heapTop what the heap of the TaskManager running search-index held most of at the end:
+   *     the largest classes of its histogram
    * @param cpu the CPU seconds of each process from the first submission
    * @param cpuRunning the same from the moment both jobs ran every task
    * @param taskManagers per TaskManager, the jobs it ran
@@ -76,6 +83,8 @@ final class ScaleSync {
       String name,
       long documents,
       double seconds,
+      double searchableSeconds,
+      long indexOperations,
       double indexRunningSeconds,
       double firstSearchableSeconds,
       List<double[]> timeline,
@@ -84,6 +93,7 @@ final class ScaleSync {
       Map<String, List<String>> taskManagers,
       Map<String, long[]> heapAfterGc,
       Map<String, long[]> liveHeap,
+      List<String> heapTop,
       Checkpoints capture,
       Checkpoints index,
       long rocksDbLocalBytes,
@@ -108,6 +118,8 @@ final class ScaleSync {
           name,
           documents,
           seconds,
+          searchableSeconds,
+          indexOperations,
           indexRunningSeconds,
           firstSearchableSeconds,
           timeline,
@@ -116,6 +128,7 @@ final class ScaleSync {
           taskManagers,
           heapAfterGc,
           liveHeap,
+          heapTop,
           capture,
           index,
           rocksDbLocalBytes,
@@ -127,6 +140,9 @@ final class ScaleSync {
           indexJob);
     }
   }
+
+  /** How long no index operation must come for the sync to be done. */
+  private static final Duration QUIET = Duration.ofSeconds(20);
 
   private static final Duration PATIENCE_PER_DOCUMENT = Duration.ofMillis(20);
 
@@ -176,10 +192,23 @@ final class ScaleSync {
           start
               + Duration.ofMinutes(10).toNanos()
               + PATIENCE_PER_DOCUMENT.multipliedBy(documents).toNanos();
-      try (CountTimeline searchable = new CountTimeline(() -> es.count(alias))) {
+      try (CountTimeline searchable = new CountTimeline(() -> es.count(alias));
+          CountTimeline operations = new CountTimeline(() -> indexOperations(es, alias))) {
         long lastLog = System.nanoTime();
-        while (searchable.latest() < documents) {
+        // The CPU used until the last index operation so far: read again whenever one came.
+        Map<String, Double> cpuSeconds = cpu.seconds();
+        Map<String, Double> cpuSecondsRunning = cpuRunning.seconds();
+        long operationsSeen = 0;
+        // Done once every document is searchable and no index operation came for a while: a
+        // document is counted from its first version, and as its lines' rows reach the job after
+        // it, it is written again.
+        while (searchable.latest() < documents || !quiet(operations)) {
           Thread.sleep(1000);
+          if (operations.latest() != operationsSeen) {
+            operationsSeen = operations.latest();
+            cpuSeconds = cpu.seconds();
+            cpuSecondsRunning = cpuRunning.seconds();
+          }
           captureCheckpoints.poll();
           indexCheckpoints.poll();
           failIfFailed(cluster, capture, index);
@@ -206,10 +235,13 @@ final class ScaleSync {
                     + " searchable at the deadline");
           }
         }
-        double seconds =
+        double searchableSeconds =
             (searchable.firstReaching(documents).orElseThrow().nanoTime() - start) / 1e9;
-        Map<String, Double> cpuSeconds = cpu.seconds();
-        Map<String, Double> cpuSecondsRunning = cpuRunning.seconds();
+        long indexOperations = operations.latest();
+        double seconds =
+            Math.max(
+                searchableSeconds,
+                (operations.firstReaching(indexOperations).orElseThrow().nanoTime() - start) / 1e9);
         List<double[]> timeline = new ArrayList<>();
         for (int tenth = 0; tenth <= 10; tenth++) {
           long count = Math.max(1, documents * tenth / 10);
@@ -218,13 +250,22 @@ final class ScaleSync {
               .ifPresent(s -> timeline.add(new double[] {(s.nanoTime() - start) / 1e9, count}));
         }
         double first = timeline.get(0)[0];
-        log.accept(name + ": every document searchable after " + seconds(seconds));
+        log.accept(
+            name
+                + ": every document searchable after "
+                + seconds(searchableSeconds)
+                + ", the last of "
+                + indexOperations
+                + " index operations after "
+                + seconds(seconds));
         // The state with every row in it: the first checkpoint of search-index triggered now.
         long finished = System.currentTimeMillis();
         indexCheckpoints.awaitTriggeredAfter(finished, Duration.ofMinutes(3));
         captureCheckpoints.poll();
         Map<String, long[]> heap = cluster.heapAfterGc(gcFrom);
         Map<String, Long> liveEnd = cluster.liveHeap();
+        List<String> heapTop =
+            cluster.heapHistogram("taskmanager-" + cluster.taskManagerRunning(index), 8);
         Map<String, Long> halfway = liveHalfway;
         Map<String, long[]> live = new LinkedHashMap<>();
         liveEnd.forEach((tm, mb) -> live.put(tm, new long[] {halfway.getOrDefault(tm, -1L), mb}));
@@ -238,6 +279,8 @@ final class ScaleSync {
             name,
             documents,
             seconds,
+            searchableSeconds,
+            indexOperations,
             indexRunning,
             first,
             timeline,
@@ -246,6 +289,7 @@ final class ScaleSync {
             taskManagers,
             heap,
             live,
+            heapTop,
             captureCheckpoints.result(),
             indexCheckpoints.result(),
             cluster.rocksDbBytes(),
@@ -382,6 +426,24 @@ final class ScaleSync {
       return new Checkpoints(
           completed.size(), failed, maxDuration, maxState, last, maxUploaded, timeoutMs, history);
     }
+  }
+
+  /** No index operation came for {@link #QUIET}. */
+  private static boolean quiet(CountTimeline operations) {
+    return operations
+        .firstReaching(operations.latest())
+        .map(last -> System.nanoTime() - last.nanoTime() > QUIET.toNanos())
+        .orElse(false);
+  }
+
+  /** Index operations the primaries of {@code index} applied. */
+  private static long indexOperations(SearchCluster es, String index) throws IOException {
+    return es.get("/" + index + "/_stats/indexing")
+        .path("_all")
+        .path("primaries")
+        .path("indexing")
+        .path("index_total")
+        .asLong();
   }
 
   /** The bytes the primaries of {@code index} take on disk. */
