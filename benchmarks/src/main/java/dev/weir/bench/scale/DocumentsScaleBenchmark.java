@@ -164,12 +164,12 @@ public final class DocumentsScaleBenchmark {
               cluster,
               stack,
               sync,
+              storeUrl,
               "sync",
               options.roots(),
               options.parallelism(),
               Double.NaN,
               log);
-      first = first.verified(ScaleVerification.verify(sync, storeUrl, log));
       stepSeconds.put("initial sync (and its check against SQL)", seconds(start));
 
       start = System.nanoTime();
@@ -210,12 +210,12 @@ public final class DocumentsScaleBenchmark {
                 cluster,
                 stack,
                 fault,
+                storeUrl,
                 "fault",
                 options.roots(),
                 options.parallelism(),
                 (first.seconds() - first.indexRunningSeconds()) / 2,
                 log);
-        killed = killed.verified(ScaleVerification.verify(fault, storeUrl, log));
         cluster.cancel(killed.indexJob());
         cluster.cancel(killed.captureJob());
         stepSeconds.put("initial sync with a TaskManager killed (and its check)", seconds(start));

@@ -3,6 +3,7 @@ package dev.weir.bench.scale;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.weir.bench.support.CountTimeline;
 import dev.weir.bench.support.CpuUse;
+import dev.weir.bench.support.IndexWork;
 import dev.weir.capture.CatalogCaptureJob;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.postgres.PostgresConnectionProvider;
@@ -30,6 +31,7 @@ import java.util.function.Consumer;
  * order; timed from the first submission until a search counts every document. Meanwhile the jobs'
  * checkpoints, the TaskManagers' heap after each collection and the CPU of every process are
  * recorded; with a kill time, the TaskManager running search-index is killed then and replaced.
+ * Once done, every document is checked against the one SQL builds ({@link ScaleVerification}).
  */
 final class ScaleSync {
 
@@ -111,34 +113,6 @@ final class ScaleSync {
     double documentsPerSecondRunning() {
       return documents / (seconds - indexRunningSeconds);
     }
-
-    /** This result with its documents checked against SQL. */
-    Result verified(ScaleVerification.Result v) {
-      return new Result(
-          name,
-          documents,
-          seconds,
-          searchableSeconds,
-          indexOperations,
-          indexRunningSeconds,
-          firstSearchableSeconds,
-          timeline,
-          cpu,
-          cpuRunning,
-          taskManagers,
-          heapAfterGc,
-          liveHeap,
-          heapTop,
-          capture,
-          index,
-          rocksDbLocalBytes,
-          copyBytes,
-          indexBytes,
-          restart,
-          v,
-          captureJob,
-          indexJob);
-    }
   }
 
   /** How long no index operation must come for the sync to be done. */
@@ -149,14 +123,16 @@ final class ScaleSync {
   private ScaleSync() {}
 
   /**
-   * The sync of {@code documents} orders with {@code config} (its own topics, slot, copy database
-   * and alias, all fresh); {@code killAfterSeconds} after both jobs ran every task (NaN: never) the
-   * TaskManager running search-index is killed and replaced. The jobs are left running.
+   * The sync of {@code documents} orders of the store at {@code storeUrl} with {@code config} (its
+   * own topics, slot, copy database and alias, all fresh); {@code killAfterSeconds} after both jobs
+   * ran every task (NaN: never) the TaskManager running search-index is killed and replaced. The
+   * jobs are left running.
    */
   static Result run(
       ScaleCluster cluster,
       LocalStack stack,
       WeirConfig config,
+      String storeUrl,
       String name,
       long documents,
       int parallelism,
@@ -193,22 +169,13 @@ final class ScaleSync {
               + Duration.ofMinutes(10).toNanos()
               + PATIENCE_PER_DOCUMENT.multipliedBy(documents).toNanos();
       try (CountTimeline searchable = new CountTimeline(() -> es.count(alias));
-          CountTimeline operations = new CountTimeline(() -> indexOperations(es, alias))) {
+          CountTimeline operations = new CountTimeline(() -> IndexWork.read(es, alias).indexed())) {
         long lastLog = System.nanoTime();
-        // The CPU used until the last index operation so far: read again whenever one came.
-        Map<String, Double> cpuSeconds = cpu.seconds();
-        Map<String, Double> cpuSecondsRunning = cpuRunning.seconds();
-        long operationsSeen = 0;
         // Done once every document is searchable and no index operation came for a while: a
         // document is counted from its first version, and as its lines' rows reach the job after
         // it, it is written again.
         while (searchable.latest() < documents || !quiet(operations)) {
           Thread.sleep(1000);
-          if (operations.latest() != operationsSeen) {
-            operationsSeen = operations.latest();
-            cpuSeconds = cpu.seconds();
-            cpuSecondsRunning = cpuRunning.seconds();
-          }
           captureCheckpoints.poll();
           indexCheckpoints.poll();
           failIfFailed(cluster, capture, index);
@@ -235,6 +202,10 @@ final class ScaleSync {
                     + " searchable at the deadline");
           }
         }
+        // Read at the end: the quiet wait's few idle seconds in it, not a read every second (each
+        // reads every thread's times of this JVM, a cost of its own on shared cores).
+        Map<String, Double> cpuSeconds = cpu.seconds();
+        Map<String, Double> cpuSecondsRunning = cpuRunning.seconds();
         double searchableSeconds =
             (searchable.firstReaching(documents).orElseThrow().nanoTime() - start) / 1e9;
         long indexOperations = operations.latest();
@@ -275,6 +246,8 @@ final class ScaleSync {
           copyBytes = ScaleStore.tableBytes(c, List.of(plan.copyTable()));
         }
         es.refresh(alias);
+        long indexBytes = storeBytes(es, alias);
+        ScaleVerification.Result verification = ScaleVerification.verify(config, storeUrl, log);
         return new Result(
             name,
             documents,
@@ -294,9 +267,9 @@ final class ScaleSync {
             indexCheckpoints.result(),
             cluster.rocksDbBytes(),
             copyBytes,
-            storeBytes(es, alias),
+            indexBytes,
             restart,
-            null,
+            verification,
             capture,
             index);
       }
@@ -434,16 +407,6 @@ final class ScaleSync {
         .firstReaching(operations.latest())
         .map(last -> System.nanoTime() - last.nanoTime() > QUIET.toNanos())
         .orElse(false);
-  }
-
-  /** Index operations the primaries of {@code index} applied. */
-  private static long indexOperations(SearchCluster es, String index) throws IOException {
-    return es.get("/" + index + "/_stats/indexing")
-        .path("_all")
-        .path("primaries")
-        .path("indexing")
-        .path("index_total")
-        .asLong();
   }
 
   /** The bytes the primaries of {@code index} take on disk. */
