@@ -14,6 +14,7 @@ import dev.weir.bench.identity.IdentityThroughputBenchmark;
 import dev.weir.bench.identity.IdentityThroughputMarkdown;
 import dev.weir.bench.identity.SpannerIdentityPass;
 import dev.weir.bench.report.BenchAll;
+import dev.weir.bench.scale.DocumentsScaleCommand;
 import dev.weir.bench.search.SearchIndexBenchmark;
 import dev.weir.bench.search.SearchIndexMarkdown;
 import dev.weir.bench.support.BenchEnvironment;
@@ -35,6 +36,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "bench",
     mixinStandardHelpOptions = true,
+    subcommands = DocumentsScaleCommand.class,
     description =
         "Benchmarks measured side by side in one run on the local stack; results go to benchmarks/results/.")
 public final class BenchCommand {

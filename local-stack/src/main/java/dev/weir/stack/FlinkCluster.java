@@ -78,6 +78,18 @@ public final class FlinkCluster {
    * JobManager's replacement takes its jobs over from their last checkpoint, as on Kubernetes.
    */
   public FlinkCluster(StackSettings settings, int restPort, boolean highAvailability) {
+    this(settings, restPort, highAvailability, Map.of());
+  }
+
+  /**
+   * The same, with {@code configuration}'s Flink options written over the cluster's own (a
+   * benchmark's cluster, configured as a deployment is).
+   */
+  public FlinkCluster(
+      StackSettings settings,
+      int restPort,
+      boolean highAvailability,
+      Map<String, String> configuration) {
     this.settings = settings;
     this.artifacts = new Artifacts(settings);
     this.restPort = restPort;
@@ -85,11 +97,22 @@ public final class FlinkCluster {
     // A second cluster (a test's, next to a developer's) keeps its files apart.
     this.dir =
         settings.home().resolve(restPort == DEFAULT_REST_PORT ? "flink" : "flink-" + restPort);
-    this.setup = new FlinkClusterSetup(settings, artifacts, restPort, dir, zookeeper);
+    this.setup =
+        new FlinkClusterSetup(settings, artifacts, restPort, dir, zookeeper, configuration);
   }
 
   public String restUrl() {
     return "http://" + StackSettings.HOST + ":" + restPort;
+  }
+
+  /** Where the cluster keeps its configuration, logs, checkpoints and working directories. */
+  public Path directory() {
+    return dir;
+  }
+
+  /** A process of the cluster (jobmanager, taskmanager-1, ...), while it runs. */
+  public Optional<ProcessHandle> process(String name) {
+    return OsProcesses.readPid(pidFile(name)).flatMap(ProcessHandle::of);
   }
 
   /**

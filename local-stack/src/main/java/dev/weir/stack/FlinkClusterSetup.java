@@ -5,6 +5,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /**
  * What a {@link FlinkCluster}'s folder holds for its processes: the class path (Flink's jars from
@@ -44,13 +47,18 @@ final class FlinkClusterSetup {
   /** The high-availability store, when the cluster runs with one; else null. */
   private final ZooKeeperService zookeeper;
 
+  /** Options written over the cluster's own. */
+  private final Map<String, String> configuration;
+
   FlinkClusterSetup(
       StackSettings settings,
       Artifacts artifacts,
       int restPort,
       Path dir,
-      ZooKeeperService zookeeper) {
+      ZooKeeperService zookeeper,
+      Map<String, String> configuration) {
     this.settings = settings;
+    this.configuration = Map.copyOf(configuration);
     this.artifacts = artifacts;
     this.restPort = restPort;
     this.dir = dir;
@@ -68,6 +76,9 @@ final class FlinkClusterSetup {
             "org.apache.flink:flink-streaming-java:" + flink,
             "org.apache.flink:flink-connector-base:" + flink,
             "org.apache.flink:flink-connector-files:" + flink,
+            // In Flink's distribution, as in the image the manifests deploy: the jobs' RocksDB
+            // state backend, named in a cluster's configuration.
+            "org.apache.flink:flink-statebackend-rocksdb:" + flink,
             "org.apache.logging.log4j:log4j-slf4j-impl:" + log4j,
             "org.apache.logging.log4j:log4j-api:" + log4j,
             "org.apache.logging.log4j:log4j-core:" + log4j,
@@ -89,7 +100,22 @@ final class FlinkClusterSetup {
     Files.copy(jar, plugin.resolve(jar.getFileName()), StandardCopyOption.REPLACE_EXISTING);
   }
 
+  /** The cluster's options, those given to the cluster in place of its own of the same key. */
   String configYaml() {
+    // Flink refuses a key given twice.
+    String own =
+        ownConfigYaml()
+            .lines()
+            .filter(line -> !configuration.containsKey(line.split(":", 2)[0].trim()))
+            .collect(Collectors.joining("\n", "", "\n"));
+    return own
+        + new TreeMap<>(configuration)
+            .entrySet().stream()
+                .map(e -> e.getKey() + ": " + e.getValue() + "\n")
+                .collect(Collectors.joining());
+  }
+
+  private String ownConfigYaml() {
     return String.join(
         "\n",
         "# Written by weir cluster up; a standalone session cluster on 127.0.0.1.",

@@ -12,6 +12,8 @@ import dev.weir.bench.identity.IdentityBenchmark;
 import dev.weir.bench.identity.IdentityMarkdown;
 import dev.weir.bench.identity.IdentityThroughputBenchmark;
 import dev.weir.bench.identity.IdentityThroughputMarkdown;
+import dev.weir.bench.scale.DocumentsScaleBenchmark;
+import dev.weir.bench.scale.DocumentsScaleMarkdown;
 import dev.weir.bench.search.SearchIndexBenchmark;
 import dev.weir.bench.search.SearchIndexMarkdown;
 import dev.weir.bench.support.LoadGenerator;
@@ -160,6 +162,16 @@ public final class BenchAll {
             () ->
                 BackfillBenchmark.run(stack, sizes.backfillDocuments(), 2, sizes.backfillRounds()));
 
+    // The declared documents at scale, at the quick size whatever the mode: the full size takes
+    // hours and is its own command (bench documents-scale).
+    log.accept("search-index at scale: the initial sync of a generated store (quick size)");
+    DocumentsScaleBenchmark.Result scale =
+        DocumentsScaleBenchmark.run(
+            stack,
+            DocumentsScaleBenchmark.Options.quick(),
+            stack.envFile().getParent().resolve("bench-scale"),
+            log);
+
     // 3. The scaling curve: the same jobs at the other parallelism.
     log.accept("scaling: parallelism 2 (and the backfill at 1)");
     Map<String, Map<Integer, Double>> scaling = new LinkedHashMap<>();
@@ -212,6 +224,9 @@ public final class BenchAll {
         DocumentsMarkdown.of(documents, again + " (search-index, declared document)"));
     Files.writeString(
         out.resolve("backfill.md"), BackfillMarkdown.of(backfill, again + " (backfill)"));
+    Files.writeString(
+        out.resolve("documents-scale.md"),
+        DocumentsScaleMarkdown.of(scale, again + " (search-index at scale, quick size)"));
     Path report = out.resolve("README.md");
     Files.writeString(
         report,

@@ -298,7 +298,8 @@ final class BenchAllReport {
     md.append(
             "\nEach job's own results: [activity-feed](activity-feed.md), [identity](identity.md),")
         .append(" [identity from Kafka](identity-kafka.md),")
-        .append(" [search-index](search-index.md), [backfill](backfill.md).\n");
+        .append(" [search-index](search-index.md), [backfill](backfill.md),")
+        .append(" [search-index at scale](documents-scale.md).\n");
     return md.toString();
   }
 

@@ -1,6 +1,7 @@
 package dev.weir.bench.search;
 
 import dev.weir.bench.support.BenchEnvironment;
+import dev.weir.bench.support.CopyRows;
 import dev.weir.bench.support.CopyWrites;
 import dev.weir.bench.support.CpuUse;
 import dev.weir.bench.support.ElasticsearchCore;

@@ -13,10 +13,10 @@ import java.util.concurrent.TimeUnit;
  * A count (documents in an index) polled every 100 ms in the background, remembering when it
  * reached what: a load's rate over any stretch of it, e.g. after its warm-up.
  */
-final class CountTimeline implements AutoCloseable {
+public final class CountTimeline implements AutoCloseable {
 
   /** When the count was read, and what it was. */
-  record Sample(long nanoTime, long count) {}
+  public record Sample(long nanoTime, long count) {}
 
   private final List<Sample> samples = new CopyOnWriteArrayList<>();
   private volatile Exception lastFailure;
@@ -28,7 +28,7 @@ final class CountTimeline implements AutoCloseable {
             return t;
           });
 
-  CountTimeline(Callable<Long> count) {
+  public CountTimeline(Callable<Long> count) {
     poller.scheduleWithFixedDelay(
         () -> {
           try {
@@ -44,17 +44,17 @@ final class CountTimeline implements AutoCloseable {
   }
 
   /** The last count read (0 before the first). */
-  long latest() {
+  public long latest() {
     return samples.isEmpty() ? 0 : samples.get(samples.size() - 1).count();
   }
 
   /** The first sample at or above {@code count}, if there is one yet. */
-  Optional<Sample> firstReaching(long count) {
+  public Optional<Sample> firstReaching(long count) {
     return samples.stream().filter(s -> s.count() >= count).findFirst();
   }
 
   /** Waits for the count to reach {@code count}; returns the first sample that did. */
-  Sample await(long count, Duration timeout) throws InterruptedException {
+  public Sample await(long count, Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
       Optional<Sample> reached = firstReaching(count);

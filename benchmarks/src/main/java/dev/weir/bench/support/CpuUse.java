@@ -77,14 +77,14 @@ public final class CpuUse {
   }
 
   /** Starts measuring the same processes again, from now. */
-  CpuUse restart() {
+  public CpuUse restart() {
     Map<String, Long> processes = new LinkedHashMap<>(roots);
     processes.remove(THIS_JVM);
     return new CpuUse(processes);
   }
 
   /** Starts measuring now: these processes (by name) and this JVM. */
-  static CpuUse start(Map<String, Long> processes) {
+  public static CpuUse start(Map<String, Long> processes) {
     return new CpuUse(processes);
   }
 

@@ -8,6 +8,7 @@ import dev.weir.documents.index.DocumentIndex;
 import dev.weir.schema.Json;
 import dev.weir.stack.LocalStack;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -172,6 +173,11 @@ public final class RawBulk {
    */
   public static void bulk(SearchCluster es, String index, List<DocumentOperation> batch)
       throws Exception {
+    send(es, body(index, batch));
+  }
+
+  /** The body of a bulk request of index operations into {@code index} (NDJSON). */
+  public static byte[] body(String index, List<DocumentOperation> batch) throws IOException {
     ByteArrayOutputStream body = new ByteArrayOutputStream();
     for (DocumentOperation d : batch) {
       ObjectNode meta = Json.mapper().createObjectNode().put("_index", index).put("_id", d.id());
@@ -184,7 +190,12 @@ public final class RawBulk {
       body.write(d.source());
       body.write('\n');
     }
-    JsonNode response = es.post("/_bulk?filter_path=errors,items.*.error", body.toByteArray());
+    return body.toByteArray();
+  }
+
+  /** One bulk request of a ready body ({@link #body}); fails on any refused item. */
+  public static void send(SearchCluster es, byte[] body) throws IOException {
+    JsonNode response = es.post("/_bulk?filter_path=errors,items.*.error", body);
     if (response.path("errors").asBoolean()) {
       throw new IllegalStateException("raw bulk failed: " + response);
     }

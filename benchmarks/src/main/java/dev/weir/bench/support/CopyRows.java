@@ -1,4 +1,4 @@
-package dev.weir.bench.search;
+package dev.weir.bench.support;
 
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.postgres.PostgresConnectionProvider;
@@ -13,12 +13,12 @@ import java.util.List;
 import java.util.Map;
 
 /** What the benchmark reads of the copy the job writes: its rows, its documents' versions. */
-final class CopyRows {
+public final class CopyRows {
 
   private CopyRows() {}
 
   /** The rows of the copy as JSON (one per row), by doc_id. */
-  static List<String> asJson(WeirConfig config, DocumentCopy copy) throws Exception {
+  public static List<String> asJson(WeirConfig config, DocumentCopy copy) throws Exception {
     List<String> rows = new ArrayList<>();
     try (Connection c = PostgresConnectionProvider.open(config);
         Statement s = c.createStatement();
@@ -36,7 +36,7 @@ final class CopyRows {
   }
 
   /** doc_id → doc_version of every document in the copy. */
-  static Map<String, Long> versions(Connection c, DocumentCopy copy) throws Exception {
+  public static Map<String, Long> versions(Connection c, DocumentCopy copy) throws Exception {
     Map<String, Long> versions = new HashMap<>();
     try (Statement s = c.createStatement();
         ResultSet rs =
@@ -60,7 +60,8 @@ final class CopyRows {
    * grows and a round changes every product's price). Compared here, not in SQL: a table of the
    * held versions would write WAL within the step measured.
    */
-  static long newer(Connection c, DocumentCopy copy, Map<String, Long> held) throws Exception {
+  public static long newer(Connection c, DocumentCopy copy, Map<String, Long> held)
+      throws Exception {
     return versions(c, copy).entrySet().stream()
         .filter(d -> d.getValue() > held.getOrDefault(d.getKey(), Long.MAX_VALUE))
         .count();
