@@ -71,7 +71,10 @@ public final class CpuUse {
   public static CpuUse start(LocalStack stack) {
     Map<String, Long> services = new LinkedHashMap<>();
     for (LocalService service : stack.services()) {
-      service.pid().ifPresent(pid -> services.put(service.name(), pid));
+      // The search engine under one name whichever it is (OpenSearch's service is named so): the
+      // reports read its CPU by that name.
+      String name = service == stack.elasticsearch() ? ELASTICSEARCH : service.name();
+      service.pid().ifPresent(pid -> services.put(name, pid));
     }
     return new CpuUse(services);
   }
