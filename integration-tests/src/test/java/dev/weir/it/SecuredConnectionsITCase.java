@@ -263,7 +263,8 @@ class SecuredConnectionsITCase {
           prefix + "product",
           List.of(
               "{\"op\":\"c\",\"after\":{\"id\":1,\"sku\":\"S1\",\"name\":\"Secured Tent\","
-                  + "\"description\":\"d\",\"attributes\":\"{}\"},\"source\":{\"lsn\":10}}"));
+                  + "\"description\":\"d\",\"attributes\":\"{}\",\"brand_id\":null,"
+                  + "\"category_id\":null,\"updated_at\":null},\"source\":{\"lsn\":10}}"));
       SearchCluster es = ElasticsearchConnection.cluster(config);
       assertThat(
               Await.until(
