@@ -14,8 +14,6 @@ import dev.weir.documents.definition.NodeSpec;
 import dev.weir.documents.index.ElasticsearchConnection;
 import java.io.PrintWriter;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -114,17 +112,8 @@ final class DefinitionDrop {
   }
 
   private void dropSlot(Connection c, String slot) throws SQLException {
-    try (PreparedStatement drop =
-        c.prepareStatement(
-            "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots"
-                + " WHERE slot_name = ?")) {
-      drop.setString(1, slot);
-      boolean dropped;
-      try (ResultSet rs = drop.executeQuery()) {
-        dropped = rs.next();
-      }
-      out.println("replication slot " + slot + ": " + (dropped ? "dropped" : "none"));
-    }
+    boolean dropped = ReplicationSlots.drop(c, slot);
+    out.println("replication slot " + slot + ": " + (dropped ? "dropped" : "none"));
   }
 
   private void dropPublication(String database, String publication) throws SQLException {

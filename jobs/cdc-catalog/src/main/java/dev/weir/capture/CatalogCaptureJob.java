@@ -343,13 +343,8 @@ public final class CatalogCaptureJob implements WeirJob {
     String url = config.get(DocumentOptions.CATALOG_URL);
     SQLException last = null;
     for (int attempt = 0; attempt < 20; attempt++) {
-      try (Connection c = PostgresConnectionProvider.open(config, url);
-          var drop =
-              c.prepareStatement(
-                  "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots"
-                      + " WHERE slot_name = ?")) {
-        drop.setString(1, slot);
-        drop.execute();
+      try (Connection c = PostgresConnectionProvider.open(config, url)) {
+        ReplicationSlots.drop(c, slot);
         return;
       } catch (SQLException e) {
         last = e;

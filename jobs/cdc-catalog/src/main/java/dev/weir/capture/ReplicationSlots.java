@@ -65,6 +65,19 @@ public final class ReplicationSlots {
     }
   }
 
+  /** Drops the slot {@code name}; false when the server has none of that name. */
+  public static boolean drop(Connection c, String name) throws SQLException {
+    try (PreparedStatement drop =
+        c.prepareStatement(
+            "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots"
+                + " WHERE slot_name = ?")) {
+      drop.setString(1, name);
+      try (ResultSet rs = drop.executeQuery()) {
+        return rs.next();
+      }
+    }
+  }
+
   private static Slot slot(ResultSet rs) throws SQLException {
     return new Slot(
         rs.getString(1),
