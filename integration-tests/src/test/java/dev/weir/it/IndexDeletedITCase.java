@@ -112,7 +112,18 @@ class IndexDeletedITCase {
     restore.set(SavepointConfigOptions.SAVEPOINT_PATH, checkpoint);
     indexer = JobRunner.start(new SearchIndexJob(), env(restore), config);
     assertThat(es.indicesBehind(alias)).containsExactly(index);
-    awaitName(es, alias, 1, "Trail Backpack 32L");
+    try {
+      awaitName(es, alias, 1, "Trail Backpack 32L");
+    } catch (AssertionError e) {
+      // What the started job met says where the change stopped.
+      throw new AssertionError(
+          e.getMessage()
+              + "\njob started from "
+              + checkpoint
+              + ", its failures: "
+              + FlinkRest.exceptions(flink, indexer.getJobID()),
+          e);
+    }
     assertThat(name(es, alias, 2)).as("document 2 before the backfill").isNull();
 
     // 4. The backfill refills the index from the copy.

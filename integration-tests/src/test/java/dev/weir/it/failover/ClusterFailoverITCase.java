@@ -19,11 +19,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,8 +34,6 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Failover on a real multi-process Flink cluster (a JobManager and two TaskManagers, each its own
@@ -49,6 +49,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ClusterFailoverITCase {
 
   private static final int PORT = 18181;
+  private static final int PARALLELISM = ClusterJobs.PARALLELISM;
+  private static final int EXTRA_TASK_MANAGER = 3;
   private static final Duration RECOVERY = Duration.ofSeconds(150);
   private static final List<String> RESULTS = new ArrayList<>();
   private static FlinkCluster cluster;
@@ -83,12 +85,11 @@ class ClusterFailoverITCase {
     Files.writeString(Path.of("target", "failover-results.md"), table);
   }
 
-  @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"identity", "activity-feed", "search-index"})
-  void aTaskManagerKilledMidStreamLosesAndDuplicatesNothing(String job) throws Exception {
-    try (Workload workload = Workload.create(job, run);
-        ClusterJobs jobs = new ClusterJobs(cluster, workload, Map.of());
-        ContinuousInput input = new ContinuousInput(workload)) {
+  @Test
+  void aTaskManagerKilledMidStreamLosesAndDuplicatesNothing() throws Exception {
+    try (Workloads workloads = new Workloads(STREAMING_JOBS, run);
+        ClusterJobs jobs = new ClusterJobs(cluster, workloads.all(), Map.of(), PARALLELISM)) {
+      workloads.startInputs();
       jobs.awaitCheckpoints(2, RECOVERY);
 
       int victim = jobs.aTaskManagerRunningThem();
@@ -98,17 +99,13 @@ class ClusterFailoverITCase {
       cluster.startTaskManager(victim); // a replacement, as Kubernetes would start one
       // The JobManager notices the lost TaskManager (heartbeat timeout) and restarts the jobs.
       assertThat(jobs.awaitDisruption(Duration.ofSeconds(30), killedAt))
-          .as("a failover began")
+          .as("a failover began for every job")
           .isTrue();
       jobs.awaitRunning(RECOVERY);
       String toRunning = seconds(killed);
       jobs.awaitCheckpoints(1, RECOVERY);
       finish(
-          job,
-          "TaskManager `kill -9`ed, a replacement started",
-          toRunning + " to RUNNING",
-          workload,
-          input);
+          "TaskManager `kill -9`ed, a replacement started", toRunning + " to RUNNING", workloads);
     }
   }
 
@@ -118,10 +115,9 @@ class ClusterFailoverITCase {
    */
   @Test
   void aJobManagerKilledMidStreamIsReplacedAndItsJobLosesAndDuplicatesNothing() throws Exception {
-    String job = "activity-feed";
-    try (Workload workload = Workload.create(job, run);
-        ClusterJobs jobs = new ClusterJobs(cluster, workload, Map.of());
-        ContinuousInput input = new ContinuousInput(workload)) {
+    try (Workloads workloads = new Workloads(List.of("activity-feed"), run);
+        ClusterJobs jobs = new ClusterJobs(cluster, workloads.all(), Map.of(), PARALLELISM)) {
+      workloads.startInputs();
       jobs.awaitCheckpoints(2, RECOVERY);
 
       long killed = System.nanoTime();
@@ -131,53 +127,57 @@ class ClusterFailoverITCase {
       String toRunning = seconds(killed);
       jobs.awaitCheckpoints(1, RECOVERY);
       finish(
-          job,
           "JobManager `kill -9`ed, a new one started (ZooKeeper high availability)",
           toRunning + " to RUNNING",
-          workload,
-          input);
+          workloads);
     }
   }
 
-  @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"identity", "activity-feed", "search-index"})
-  void stoppedWithASavepointAndStartedFromItOnMoreTasksContinuesWhereItStopped(String job)
-      throws Exception {
-    int rescaled = ClusterJobs.PARALLELISM + 1;
-    try (Workload workload = Workload.create(job, run);
-        ContinuousInput input = new ContinuousInput(workload)) {
+  /**
+   * Every job stopped with a savepoint and submitted again from it on one task more. A third
+   * TaskManager joins for the larger jobs, as a deployment scaled out would add one.
+   */
+  @Test
+  void stoppedWithASavepointAndStartedFromItOnMoreTasksContinuesWhereItStopped() throws Exception {
+    int rescaled = PARALLELISM + 1;
+    try (Workloads workloads = new Workloads(STREAMING_JOBS, run)) {
       Map<String, String> savepoints;
-      try (ClusterJobs first = new ClusterJobs(cluster, workload, Map.of())) {
+      try (ClusterJobs first = new ClusterJobs(cluster, workloads.all(), Map.of(), PARALLELISM)) {
+        workloads.startInputs();
         first.awaitCheckpoints(2, RECOVERY);
-        savepoints = first.stopWithSavepoints(workload);
+        savepoints = first.stopWithSavepoints();
       }
-      // Input goes on while nothing runs; the new submission (an upgrade that also scales out)
-      // starts from the savepoints: Kafka offsets, the capture's log position, keyed state and
+      // Input goes on while nothing runs; the new submissions (an upgrade that also scales out)
+      // start from the savepoints: Kafka offsets, the capture's log position, keyed state and
       // timers, the sinks' buffered writes, all come back by uid and are spread over more tasks.
-      Thread.sleep(2_000);
-      long submitted = System.nanoTime();
-      try (ClusterJobs second = new ClusterJobs(cluster, workload, savepoints, rescaled)) {
-        second.awaitRunning(RECOVERY);
-        String toRunning = seconds(submitted);
-        // Restored, every operator's state matched by its uid (unmatched state refuses to start).
-        assertThat(second.restoredFrom()).containsExactlyElementsOf(savepoints.values());
-        // Rescaled: no vertex left at the old parallelism (the capture's one reader stays one).
-        assertThat(second.vertexParallelism())
-            .allSatisfy(
-                vertices ->
-                    assertThat(vertices)
-                        .containsValue(rescaled)
-                        .doesNotContainValue(ClusterJobs.PARALLELISM));
-        second.awaitCheckpoints(1, RECOVERY);
-        finish(
-            job,
-            "stopped with a savepoint, submitted again from it on "
-                + rescaled
-                + " tasks instead of "
-                + ClusterJobs.PARALLELISM,
-            toRunning + " to RUNNING",
-            workload,
-            input);
+      cluster.startTaskManager(EXTRA_TASK_MANAGER);
+      try {
+        cluster.awaitTaskManagers(EXTRA_TASK_MANAGER);
+        Thread.sleep(2_000);
+        long submitted = System.nanoTime();
+        try (ClusterJobs second = new ClusterJobs(cluster, workloads.all(), savepoints, rescaled)) {
+          second.awaitRunning(RECOVERY);
+          String toRunning = seconds(submitted);
+          // Restored, every operator's state matched by its uid (unmatched state refuses to start).
+          assertThat(second.restoredFrom()).containsExactlyElementsOf(savepoints.values());
+          // Rescaled: no vertex left at the old parallelism (the capture's one reader stays one).
+          assertThat(second.vertexParallelism())
+              .allSatisfy(
+                  vertices ->
+                      assertThat(vertices)
+                          .containsValue(rescaled)
+                          .doesNotContainValue(PARALLELISM));
+          second.awaitCheckpoints(1, RECOVERY);
+          finish(
+              "stopped with a savepoint, submitted again from it on "
+                  + rescaled
+                  + " tasks instead of "
+                  + PARALLELISM,
+              toRunning + " to RUNNING",
+              workloads);
+        }
+      } finally {
+        cluster.killTaskManager(EXTRA_TASK_MANAGER);
       }
     }
   }
@@ -188,19 +188,17 @@ class ClusterFailoverITCase {
    * case) for a minute, as long as the clients' socket timeouts. One job run for both: they share
    * the same checks afterwards.
    */
-  @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"identity", "activity-feed", "search-index"})
-  void eachServiceItUsesRestartedInTurnOrFrozenLosesAndDuplicatesNothing(String job)
-      throws Exception {
+  @Test
+  void eachServiceItUsesRestartedInTurnOrFrozenLosesAndDuplicatesNothing() throws Exception {
     LocalStack stack = LocalStackExtension.stack();
-    try (Workload workload = Workload.create(job, run);
-        ClusterJobs jobs = new ClusterJobs(cluster, workload, Map.of());
-        ContinuousInput input = new ContinuousInput(workload)) {
+    try (Workloads workloads = new Workloads(STREAMING_JOBS, run);
+        ClusterJobs jobs = new ClusterJobs(cluster, workloads.all(), Map.of(), PARALLELISM)) {
+      workloads.startInputs();
       jobs.awaitCheckpoints(2, RECOVERY);
       List<String> what =
           new ArrayList<>(List.of("each service stopped for 5 s and started again, in turn"));
       List<String> recoveries = new ArrayList<>();
-      for (LocalService service : workload.services(stack)) {
+      for (LocalService service : services(workloads, w -> w.services(stack))) {
         long back;
         try {
           service.stop();
@@ -212,7 +210,7 @@ class ClusterFailoverITCase {
         jobs.awaitCheckpoints(1, RECOVERY);
         recoveries.add(service.name() + " " + seconds(back));
       }
-      for (LocalService service : workload.frozen(stack)) {
+      for (LocalService service : services(workloads, w -> w.frozen(stack))) {
         long back;
         service.freeze();
         try {
@@ -226,12 +224,20 @@ class ClusterFailoverITCase {
         recoveries.add(service.name() + " " + seconds(back) + " after it answered again");
       }
       finish(
-          job,
           String.join("; then ", what),
           "checkpointing again after " + String.join(", ", recoveries),
-          workload,
-          input);
+          workloads);
     }
+  }
+
+  /** The services the workloads name, each once, in the order they name them. */
+  private static List<LocalService> services(
+      Workloads workloads, Function<Workload, List<LocalService>> named) {
+    Map<String, LocalService> services = new LinkedHashMap<>();
+    for (Workload workload : workloads.all()) {
+      named.apply(workload).forEach(s -> services.putIfAbsent(s.name(), s));
+    }
+    return List.copyOf(services.values());
   }
 
   @Test
@@ -354,10 +360,8 @@ class ClusterFailoverITCase {
     }
   }
 
-  /** More input after the recovery, then the exact results, an empty DLQ, and the record. */
-  private static void finish(
-      String job, String what, String recovery, Workload workload, ContinuousInput input)
-      throws Exception {
+  /** More input after the recovery, then each workload's exact results, empty DLQ, and record. */
+  private static void finish(String what, String recovery, Workloads workloads) throws Exception {
     Thread.sleep(3_000);
     // The jobs run with input flowing: what they export now is what a dashboard sees.
     // A second try: a connection kept from before a process was killed fails once.
@@ -365,26 +369,32 @@ class ClusterFailoverITCase {
     for (int attempt = 1; attempt <= 2 && !scraped; attempt++) {
       try {
         EXPORTED.addAll(exportedMetrics());
-        SCRAPED_WHILE_RUNNING.add(job);
+        for (int i = 0; i < workloads.all().size(); i++) {
+          SCRAPED_WHILE_RUNNING.add(workloads.name(i));
+        }
         scraped = true;
       } catch (IOException e) {
         System.out.println("metrics not scraped after " + what + ": " + e); // the last test will
       }
     }
-    int batches = input.stop();
-    workload.verify(batches);
-    assertThat(
-            Kafka.readCommitted(
-                workload.config().get(WeirOptions.DLQ_TOPIC), Duration.ofSeconds(3), r -> false))
-        .as("dead letters")
-        .isEmpty();
-    String line =
-        String.format(
-            "| %s | %s | %s | %s, each exactly once (0 lost, 0 duplicated); %d batches re-sent while a"
-                + " service was down |",
-            job, what, recovery, workload.describe(batches), input.retries());
-    System.out.println(line);
-    RESULTS.add(line);
+    for (int i = 0; i < workloads.all().size(); i++) {
+      Workload workload = workloads.all().get(i);
+      ContinuousInput input = workloads.input(i);
+      int batches = input.stop();
+      workload.verify(batches);
+      assertThat(
+              Kafka.readCommitted(
+                  workload.config().get(WeirOptions.DLQ_TOPIC), Duration.ofSeconds(3), r -> false))
+          .as("dead letters of %s", workloads.name(i))
+          .isEmpty();
+      String line =
+          String.format(
+              "| %s | %s | %s | %s, each exactly once (0 lost, 0 duplicated); %d batches re-sent"
+                  + " while a service was down |",
+              workloads.name(i), what, recovery, workload.describe(batches), input.retries());
+      System.out.println(line);
+      RESULTS.add(line);
+    }
   }
 
   private static String seconds(long since) {

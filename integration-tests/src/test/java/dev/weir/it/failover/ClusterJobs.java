@@ -11,8 +11,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
-/** A workload's jobs running on the cluster, submitted from the deployable jar. */
+/** Workloads' jobs running on the cluster, submitted from the deployable jar. */
 final class ClusterJobs implements AutoCloseable {
 
   private static final String ENTRY = "dev.weir.common.job.JobRunner";
@@ -22,23 +23,30 @@ final class ClusterJobs implements AutoCloseable {
 
   private final FlinkCluster cluster;
   private final List<String> ids = new ArrayList<>();
+  private final List<String> names = new ArrayList<>();
   private boolean stopped;
 
   /** Submits each job of the workload, from its savepoint when {@code savepoints} has one. */
   ClusterJobs(FlinkCluster cluster, Workload workload, Map<String, String> savepoints)
       throws Exception {
-    this(cluster, workload, savepoints, PARALLELISM);
+    this(cluster, List.of(workload), savepoints, PARALLELISM);
   }
 
-  /** The same, the jobs at {@code parallelism}. */
+  /** The same for each workload, the jobs at {@code parallelism}. */
   ClusterJobs(
-      FlinkCluster cluster, Workload workload, Map<String, String> savepoints, int parallelism)
+      FlinkCluster cluster,
+      List<Workload> workloads,
+      Map<String, String> savepoints,
+      int parallelism)
       throws Exception {
     this.cluster = cluster;
-    for (String job : workload.jobs()) {
-      List<String> args = new ArrayList<>(List.of("--job", job));
-      workload.config().asMap().forEach((k, v) -> args.addAll(List.of("--" + k, v)));
-      ids.add(cluster.submit(jar(), ENTRY, args, parallelism, savepoints.get(job)));
+    for (Workload workload : workloads) {
+      for (String job : workload.jobs()) {
+        List<String> args = new ArrayList<>(List.of("--job", job));
+        workload.config().asMap().forEach((k, v) -> args.addAll(List.of("--" + k, v)));
+        ids.add(cluster.submit(jar(), ENTRY, args, parallelism, savepoints.get(job)));
+        names.add(job);
+      }
     }
   }
 
@@ -67,27 +75,30 @@ final class ClusterJobs implements AutoCloseable {
     }
   }
 
-  /** A TaskManager that runs some task of these jobs now (the first job's). */
+  /** A TaskManager that runs some task of every one of these jobs now. */
   int aTaskManagerRunningThem() throws Exception {
-    var running = cluster.taskManagersRunning(ids.get(0));
-    assertThat(running).as("TaskManagers running job %s", ids.get(0)).isNotEmpty();
+    var running = new TreeSet<>(cluster.taskManagersRunning(ids.get(0)));
+    for (String id : ids) {
+      running.retainAll(cluster.taskManagersRunning(id));
+    }
+    assertThat(running).as("TaskManagers running a task of each job of %s", names).isNotEmpty();
     return running.first();
   }
 
   /**
-   * Waits until some job began to restart at or after {@code since} (epoch ms): a failover began.
-   * False if none did. (Polling for a job that is not running would miss a quick one.)
+   * Waits until every job began to restart at or after {@code since} (epoch ms): a failover began
+   * for each. False if one did not. (Polling for a job that is not running would miss a quick one.)
    */
   boolean awaitDisruption(Duration timeout, long since) throws Exception {
     return Await.until(
         timeout,
         () -> {
           for (String id : ids) {
-            if (cluster.job(id).lastRestart() >= since) {
-              return true;
+            if (cluster.job(id).lastRestart() < since) {
+              return false;
             }
           }
-          return false;
+          return true;
         },
         disrupted -> disrupted);
   }
@@ -102,10 +113,10 @@ final class ClusterJobs implements AutoCloseable {
   }
 
   /** Stops every job with a savepoint, in submission order; returns job name → savepoint. */
-  Map<String, String> stopWithSavepoints(Workload workload) throws Exception {
+  Map<String, String> stopWithSavepoints() throws Exception {
     Map<String, String> savepoints = new LinkedHashMap<>();
     for (int i = 0; i < ids.size(); i++) {
-      savepoints.put(workload.jobs().get(i), cluster.stopWithSavepoint(ids.get(i)));
+      savepoints.put(names.get(i), cluster.stopWithSavepoint(ids.get(i)));
     }
     stopped = true;
     return savepoints;
