@@ -34,6 +34,8 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Failover on a real multi-process Flink cluster (a JobManager and two TaskManagers, each its own
@@ -50,7 +52,6 @@ class ClusterFailoverITCase {
 
   private static final int PORT = 18181;
   private static final int PARALLELISM = ClusterJobs.PARALLELISM;
-  private static final int EXTRA_TASK_MANAGER = 3;
   private static final Duration RECOVERY = Duration.ofSeconds(150);
   private static final List<String> RESULTS = new ArrayList<>();
   private static FlinkCluster cluster;
@@ -134,50 +135,44 @@ class ClusterFailoverITCase {
   }
 
   /**
-   * Every job stopped with a savepoint and submitted again from it on one task more. A third
-   * TaskManager joins for the larger jobs, as a deployment scaled out would add one.
+   * Each job stopped with a savepoint and submitted again from it on one task more, one job at a
+   * time: starting is work for the processor, which jobs started together only share.
    */
-  @Test
-  void stoppedWithASavepointAndStartedFromItOnMoreTasksContinuesWhereItStopped() throws Exception {
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"identity", "activity-feed", "search-index"})
+  void stoppedWithASavepointAndStartedFromItOnMoreTasksContinuesWhereItStopped(String job)
+      throws Exception {
     int rescaled = PARALLELISM + 1;
-    try (Workloads workloads = new Workloads(STREAMING_JOBS, run)) {
+    try (Workloads workloads = new Workloads(List.of(job), run)) {
       Map<String, String> savepoints;
       try (ClusterJobs first = new ClusterJobs(cluster, workloads.all(), Map.of(), PARALLELISM)) {
         workloads.startInputs();
         first.awaitCheckpoints(2, RECOVERY);
         savepoints = first.stopWithSavepoints();
       }
-      // Input goes on while nothing runs; the new submissions (an upgrade that also scales out)
-      // start from the savepoints: Kafka offsets, the capture's log position, keyed state and
+      // Input goes on while nothing runs; the new submission (an upgrade that also scales out)
+      // starts from the savepoints: Kafka offsets, the capture's log position, keyed state and
       // timers, the sinks' buffered writes, all come back by uid and are spread over more tasks.
-      cluster.startTaskManager(EXTRA_TASK_MANAGER);
-      try {
-        cluster.awaitTaskManagers(EXTRA_TASK_MANAGER);
-        Thread.sleep(2_000);
-        long submitted = System.nanoTime();
-        try (ClusterJobs second = new ClusterJobs(cluster, workloads.all(), savepoints, rescaled)) {
-          second.awaitRunning(RECOVERY);
-          String toRunning = seconds(submitted);
-          // Restored, every operator's state matched by its uid (unmatched state refuses to start).
-          assertThat(second.restoredFrom()).containsExactlyElementsOf(savepoints.values());
-          // Rescaled: no vertex left at the old parallelism (the capture's one reader stays one).
-          assertThat(second.vertexParallelism())
-              .allSatisfy(
-                  vertices ->
-                      assertThat(vertices)
-                          .containsValue(rescaled)
-                          .doesNotContainValue(PARALLELISM));
-          second.awaitCheckpoints(1, RECOVERY);
-          finish(
-              "stopped with a savepoint, submitted again from it on "
-                  + rescaled
-                  + " tasks instead of "
-                  + PARALLELISM,
-              toRunning + " to RUNNING",
-              workloads);
-        }
-      } finally {
-        cluster.killTaskManager(EXTRA_TASK_MANAGER);
+      Thread.sleep(2_000);
+      long submitted = System.nanoTime();
+      try (ClusterJobs second = new ClusterJobs(cluster, workloads.all(), savepoints, rescaled)) {
+        second.awaitRunning(RECOVERY);
+        String toRunning = seconds(submitted);
+        // Restored, every operator's state matched by its uid (unmatched state refuses to start).
+        assertThat(second.restoredFrom()).containsExactlyElementsOf(savepoints.values());
+        // Rescaled: no vertex left at the old parallelism (the capture's one reader stays one).
+        assertThat(second.vertexParallelism())
+            .allSatisfy(
+                vertices ->
+                    assertThat(vertices).containsValue(rescaled).doesNotContainValue(PARALLELISM));
+        second.awaitCheckpoints(1, RECOVERY);
+        finish(
+            "stopped with a savepoint, submitted again from it on "
+                + rescaled
+                + " tasks instead of "
+                + PARALLELISM,
+            toRunning + " to RUNNING",
+            workloads);
       }
     }
   }

@@ -18,6 +18,12 @@ import java.util.Objects;
  */
 public class DocumentChange {
 
+  /**
+   * A version is a stamp (of the source's change) shifted by this many bits: the low bits count the
+   * times a document was written again without a later stamp.
+   */
+  public static final int RAISE_BITS = 7;
+
   /** The root row's key: the document id ({@code doc_id} in the copy, {@code _id} in the index). */
   public String id;
 
@@ -47,6 +53,14 @@ public class DocumentChange {
   public boolean rerouted;
 
   public String previousRouting;
+
+  /**
+   * The join's state of this document came from a checkpoint, and the job may have written the
+   * document further before it restarted: the copy may hold a version of the same source state that
+   * this one does not exceed. The copy settles it: the document is written whole, above the copy's
+   * version where that is of the same stamp or an older one.
+   */
+  public boolean copyMayBeAhead;
 
   public DocumentChange() {}
 
@@ -102,6 +116,11 @@ public class DocumentChange {
     return Hashes.content(hashes);
   }
 
+  /** The stamp part of a document version. */
+  public static long stampOf(long version) {
+    return version >>> RAISE_BITS;
+  }
+
   /** The indices of the changed fields. */
   public List<Integer> changedFields() {
     List<Integer> fields = new ArrayList<>();
@@ -122,6 +141,7 @@ public class DocumentChange {
     if (later.version < earlier.version) {
       return earlier;
     }
+    later.copyMayBeAhead |= earlier.copyMayBeAhead;
     if (!later.deleted && !earlier.deleted) {
       for (int i = 0; i < later.changed.length; i++) {
         later.changed[i] |= earlier.changed[i];

@@ -92,6 +92,7 @@ public final class DocumentCopyStore implements BatchStore<DocumentChange, CopyW
     // Each round widens at least one column further: at most one per column.
     for (int round = 0; ; round++) {
       try {
+        settle(docs);
         Map<String, Long> held = new HashMap<>();
         Map<DocumentChange, SQLException> refused = new LinkedHashMap<>();
         writeIsolating(docs, held, refused);
@@ -113,6 +114,51 @@ public final class DocumentCopyStore implements BatchStore<DocumentChange, CopyW
         connection.rollback();
         rows = before;
         throw e;
+      }
+    }
+  }
+
+  /**
+   * Documents the copy may hold further than the join knows ({@link
+   * DocumentChange#copyMayBeAhead}): each is written whole, and where the copy holds it at a
+   * version of the same stamp or an older one that this one does not exceed, above that version.
+   * Its content is then the later one: the job replays in order what it did before its restart.
+   */
+  private void settle(List<DocumentChange> docs) throws SQLException {
+    Map<String, DocumentChange> unsure = new HashMap<>();
+    for (DocumentChange d : docs) {
+      if (d.copyMayBeAhead) {
+        unsure.put(d.id, d);
+        if (!d.deleted) {
+          d.isNew = true;
+          Arrays.fill(d.changed, true);
+        }
+      }
+    }
+    if (unsure.isEmpty()) {
+      return;
+    }
+    try (PreparedStatement s =
+        connection.prepareStatement(
+            "SELECT "
+                + ID
+                + ", "
+                + VERSION
+                + " FROM "
+                + copy.quotedTable()
+                + " WHERE "
+                + ID
+                + " = ANY (?)")) {
+      s.setArray(1, connection.createArrayOf("text", unsure.keySet().toArray()));
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          DocumentChange d = unsure.get(rs.getString(1));
+          long held = rs.getLong(2);
+          if (held >= d.version
+              && DocumentChange.stampOf(held) <= DocumentChange.stampOf(d.version)) {
+            d.version = held + 1;
+          }
+        }
       }
     }
   }

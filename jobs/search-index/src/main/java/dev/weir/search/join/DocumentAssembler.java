@@ -8,12 +8,16 @@ import dev.weir.documents.transform.FieldValues;
 import dev.weir.documents.value.Hashes;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
 import org.apache.flink.util.Collector;
 
 /**
@@ -22,7 +26,7 @@ import org.apache.flink.util.Collector;
  * Stamps#version}). A deleted root's last version is kept for {@code tombstoneTtl}, so that the row
  * coming back is written over the deletion.
  */
-public class DocumentAssembler extends Assembler<DocumentChange> {
+public class DocumentAssembler extends Assembler<DocumentChange> implements CheckpointedFunction {
 
   private static final long serialVersionUID = 1L;
 
@@ -31,6 +35,12 @@ public class DocumentAssembler extends Assembler<DocumentChange> {
     public long[] fieldHashes;
     public long version;
     public String routing;
+
+    /** The run of the job that emitted it ({@link #run}); 0 before runs were told apart. */
+    public long run;
+
+    /** Emitted with {@link DocumentChange#copyMayBeAhead}: the copy may have raised its version. */
+    public boolean settledByCopy;
 
     public Written() {}
   }
@@ -41,6 +51,14 @@ public class DocumentAssembler extends Assembler<DocumentChange> {
   private transient ValueState<Written> written;
   private transient ValueState<Long> deletedVersion;
   private transient Counter documents;
+
+  /**
+   * This run of the job, a random number: a document written in an earlier run (its state restored
+   * from a checkpoint) may have been written further after that checkpoint.
+   */
+  private transient long run;
+
+  private transient boolean restored;
 
   public DocumentAssembler(DocumentPlan plan, Duration coalesce, Duration tombstoneTtl) {
     super(plan, coalesce, tombstoneTtl);
@@ -54,6 +72,30 @@ public class DocumentAssembler extends Assembler<DocumentChange> {
     deleted.enableTimeToLive(Tombstones.timeToLive(tombstoneTtl));
     deletedVersion = getRuntimeContext().getState(deleted);
     documents = getRuntimeContext().getMetricGroup().counter("weirDocumentsChanged");
+    run = ThreadLocalRandom.current().nextLong() | 1;
+  }
+
+  @Override
+  public void initializeState(FunctionInitializationContext context) {
+    restored = context.isRestored();
+  }
+
+  @Override
+  public void snapshotState(FunctionSnapshotContext context) {}
+
+  /**
+   * Whether the copy may hold this document at a version this one does not exceed, though of the
+   * same source state or an older one: a job restored from a checkpoint replays what it did after
+   * it, and versions raised one by one while a document's rows arrived (a snapshot's, all of one
+   * stamp) need not rise as far again. So the first document after a restore, and those after it of
+   * the same stamp, are settled by the copy ({@link DocumentChange#copyMayBeAhead}). A job that
+   * started without state wrote everything in its state itself.
+   */
+  private boolean copyMayBeAhead(Written last, long stamp) {
+    if (last == null) {
+      return restored;
+    }
+    return last.run != run || (last.settledByCopy && Stamps.version(stamp, -1) <= last.version);
   }
 
   /**
@@ -106,10 +148,13 @@ public class DocumentAssembler extends Assembler<DocumentChange> {
     routed(doc, last);
     doc.contentHash = Hashes.content(hashes);
     doc.version = Stamps.version(stamp, last != null ? last.version : lastDeletedVersion());
+    doc.copyMayBeAhead = copyMayBeAhead(last, stamp);
     Written now = new Written();
     now.fieldHashes = hashes;
     now.version = doc.version;
     now.routing = doc.routing;
+    now.run = run;
+    now.settledByCopy = doc.copyMayBeAhead;
     written.update(now);
     deletedVersion.clear();
     documents.inc();
@@ -128,7 +173,9 @@ public class DocumentAssembler extends Assembler<DocumentChange> {
     written.clear();
     deletedVersion.update(version);
     documents.inc();
-    out.collect(DocumentChange.deletion(rowKey, version, last.routing));
+    DocumentChange deletion = DocumentChange.deletion(rowKey, version, last.routing);
+    deletion.copyMayBeAhead = copyMayBeAhead(last, stamp);
+    out.collect(deletion);
   }
 
   /**

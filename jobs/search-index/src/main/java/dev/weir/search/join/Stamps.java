@@ -1,5 +1,7 @@
 package dev.weir.search.join;
 
+import dev.weir.documents.DocumentChange;
+
 /**
  * Stamps order versions of source rows, and document versions are made of them.
  *
@@ -11,11 +13,13 @@ package dev.weir.search.join;
  * by the {@link RowTracker}, which reads the row's changes in their order in Kafka, so a replay
  * makes the same stamps.
  *
- * <p>A document's version is {@code max(stamps of its rows and of the changes that left it) << 7},
- * raised to one more than the last version written when that would not be higher (a document whose
- * rows arrive in pieces, or a change of one table overtaken by a later one of another): versions of
- * one document only grow, and a replay ends on the version the live run ended on unless the live
- * run had to raise it.
+ * <p>A document's version is {@code max(stamps of its rows and of the changes that left it) <<
+ * RAISE_BITS}, raised to one more than the last version written when that would not be higher (a
+ * document whose rows arrive in pieces, or a change of one table overtaken by a later one of
+ * another): versions of one document only grow, and a replay ends on the version the live run ended
+ * on unless the live run had to raise it. A job restarted from a checkpoint may have raised a
+ * document further before the restart than its replay does: the copy settles those ({@link
+ * DocumentChange#copyMayBeAhead}).
  */
 public final class Stamps {
 
@@ -46,6 +50,6 @@ public final class Stamps {
 
   /** The version of a document whose stamps' maximum is {@code stamp}, after {@code last}. */
   public static long version(long stamp, long last) {
-    return Math.max(stamp << 7, last + 1);
+    return Math.max(stamp << DocumentChange.RAISE_BITS, last + 1);
   }
 }

@@ -212,6 +212,36 @@ final class JoinSimulator implements AutoCloseable {
     op.inputWatermarks.replaceAll((c, w) -> Long.MIN_VALUE);
   }
 
+  /** Every operator's state now, to restart from ({@link #restartFrom}). All delivered. */
+  Map<String, OperatorSubtaskState> states() throws Exception {
+    assertThat(channels.values()).allMatch(c -> c.queue.isEmpty());
+    Map<String, OperatorSubtaskState> states = new LinkedHashMap<>();
+    for (Operator<?, ?> op : operators.values()) {
+      states.put(op.name, op.harness.snapshot(1, clock));
+    }
+    return states;
+  }
+
+  /**
+   * As a job restarted from a checkpoint after it went on: every operator started again from its
+   * state in {@code states}, what was in flight lost. What it emits next may be older than what it
+   * emitted since those states (a replay); versions are checked to rise from here on.
+   */
+  void restartFrom(Map<String, OperatorSubtaskState> states) throws Exception {
+    channels.values().forEach(c -> c.queue.clear());
+    for (Operator<?, ?> op : operators.values()) {
+      restart(op, states.get(op.name));
+    }
+    documents.clear();
+  }
+
+  private <I, O> void restart(Operator<I, O> op, OperatorSubtaskState state) throws Exception {
+    op.harness.close();
+    op.harness = harness(op.function.get(), op.key, state, op.backend);
+    op.watermark = Long.MIN_VALUE;
+    op.inputWatermarks.replaceAll((c, w) -> Long.MIN_VALUE);
+  }
+
   /**
    * Takes checkpoint {@code checkpointId} of every operator and confirms it; returns, per operator,
    * the size of what its keyed state's snapshot adds (with RocksDB's incremental checkpoints: the
