@@ -41,7 +41,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Failover on a real multi-process Flink cluster (a JobManager and two TaskManagers, each its own
  * JVM, see {@link FlinkCluster}): every streaming job, submitted from the deployable jar, with
  * input flowing the whole time, through a killed TaskManager, an upgrade through a savepoint onto
- * more tasks, the restart of each service it uses, and Elasticsearch not answering for a minute.
+ * more tasks, the restart of each service it uses, and Elasticsearch not answering for a while.
  * Afterwards its results must be exactly what the input should give. Recovery times go to {@code
  * target/failover-results.md}. {@code -Dweir.cluster.keep=true} leaves the cluster up afterwards,
  * to look into its processes.
@@ -52,6 +52,11 @@ class ClusterFailoverITCase {
 
   private static final int PORT = 18181;
   private static final int PARALLELISM = ClusterJobs.PARALLELISM;
+
+  /** How long a frozen service stays frozen: longer than the jobs' socket timeouts. */
+  private static final Duration FROZEN =
+      SearchIndexWorkload.SOCKET_TIMEOUT.plus(Duration.ofSeconds(5));
+
   private static final Duration RECOVERY = Duration.ofSeconds(150);
   private static final List<String> RESULTS = new ArrayList<>();
   private static FlinkCluster cluster;
@@ -180,8 +185,8 @@ class ClusterFailoverITCase {
   /**
    * Each service the job uses stopped for 5 s and started again, in turn; then the services a
    * workload names stay frozen (SIGSTOP: connections hang instead of being refused, the harder
-   * case) for a minute, as long as the clients' socket timeouts. One job run for both: they share
-   * the same checks afterwards.
+   * case) for longer than the clients' socket timeouts. One job run for both: they share the same
+   * checks afterwards.
    */
   @Test
   void eachServiceItUsesRestartedInTurnOrFrozenLosesAndDuplicatesNothing() throws Exception {
@@ -209,13 +214,13 @@ class ClusterFailoverITCase {
         long back;
         service.freeze();
         try {
-          Thread.sleep(60_000);
+          Thread.sleep(FROZEN.toMillis());
         } finally {
           service.thaw();
           back = System.nanoTime();
         }
         jobs.awaitCheckpoints(1, RECOVERY);
-        what.add(service.name() + " frozen (SIGSTOP) for 60 s");
+        what.add(service.name() + " frozen (SIGSTOP) for " + FROZEN.toSeconds() + " s");
         recoveries.add(service.name() + " " + seconds(back) + " after it answered again");
       }
       finish(

@@ -43,6 +43,9 @@ final class SearchIndexWorkload extends Workload {
 
   private static final int PRODUCTS = 20;
 
+  /** How long the jobs wait for Elasticsearch's answer: less than a freeze lasts. */
+  static final Duration SOCKET_TIMEOUT = Duration.ofSeconds(15);
+
   private final String catalogUrl;
   private final SearchCluster es;
 
@@ -50,11 +53,13 @@ final class SearchIndexWorkload extends Workload {
     super(
         List.of(CatalogCaptureJob.NAME, SearchIndexJob.NAME),
         withShallowCategoryPath(
-            TestDatabases.withFreshCatalog(
-                TestDatabases.fresh(LocalStackExtension.config(), "it_failover_search"),
-                "it.failover",
-                run),
-            run));
+                TestDatabases.withFreshCatalog(
+                    TestDatabases.fresh(LocalStackExtension.config(), "it_failover_search"),
+                    "it.failover",
+                    run),
+                run)
+            // Shorter than the freeze, which the bulk in flight must outlast and be retried.
+            .with(WeirOptions.ELASTICSEARCH_SOCKET_TIMEOUT, SOCKET_TIMEOUT));
     catalogUrl = config.get(DocumentOptions.CATALOG_URL);
     es = ElasticsearchConnection.cluster(config);
     List<String> topics = new ArrayList<>(new CatalogCaptureJob().topics(config));
@@ -95,9 +100,9 @@ final class SearchIndexWorkload extends Workload {
   }
 
   /**
-   * Elasticsearch, frozen rather than stopped: its bulk requests must time out and be retried, not
-   * hang the sink; a refused connection takes the same retry sooner. (A restart of it took a minute
-   * of the suite, most of it Elasticsearch starting.)
+   * Elasticsearch, frozen rather than stopped, for longer than {@link #SOCKET_TIMEOUT}: its bulk
+   * requests must time out and be retried, not hang the sink; a refused connection takes the same
+   * retry sooner. (A restart of it took a minute of the suite, most of it Elasticsearch starting.)
    */
   @Override
   List<LocalService> frozen(LocalStack stack) {

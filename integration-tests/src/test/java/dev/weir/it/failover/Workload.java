@@ -41,7 +41,7 @@ abstract class Workload implements AutoCloseable {
   }
 
   /**
-   * The services a test then freezes for a minute, after restarting each: those whose clients must
+   * The services a test then freezes for a while, after restarting each: those whose clients must
    * ride out a connection that hangs rather than one refused. None unless a workload says.
    */
   List<LocalService> frozen(LocalStack stack) {

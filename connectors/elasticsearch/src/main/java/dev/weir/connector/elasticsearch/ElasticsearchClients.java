@@ -58,7 +58,9 @@ public final class ElasticsearchClients {
           }
           return http;
         });
-    builder.setRequestConfigCallback(r -> r.setConnectTimeout(5_000).setSocketTimeout(60_000));
+    int socketTimeoutMs = (int) settings.socketTimeout().toMillis();
+    builder.setRequestConfigCallback(
+        r -> r.setConnectTimeout(5_000).setSocketTimeout(socketTimeoutMs));
     return builder.build();
   }
 

@@ -1,6 +1,7 @@
 package dev.weir.connector.elasticsearch;
 
 import java.io.Serializable;
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -16,8 +17,16 @@ import java.util.Optional;
  *     cluster
  */
 public record ElasticsearchSettings(
-    String url, String username, PasswordSource password, String caFile, String engine)
+    String url,
+    String username,
+    PasswordSource password,
+    String caFile,
+    String engine,
+    Duration socketTimeout)
     implements Serializable {
+
+  /** How long a request waits for its answer unless the settings say. */
+  public static final Duration DEFAULT_SOCKET_TIMEOUT = Duration.ofSeconds(60);
 
   /** Reads a password in the process that needs it. */
   @FunctionalInterface
@@ -28,7 +37,7 @@ public record ElasticsearchSettings(
   /** A cluster whose engine is asked at start. */
   public ElasticsearchSettings(
       String url, String username, PasswordSource password, String caFile) {
-    this(url, username, password, caFile, null);
+    this(url, username, password, caFile, null, DEFAULT_SOCKET_TIMEOUT);
   }
 
   /** A cluster with no login and the JVM's trust store. */

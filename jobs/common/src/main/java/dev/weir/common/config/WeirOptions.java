@@ -231,6 +231,15 @@ public final class WeirOptions {
                   + " _nodes/_local, else GET /); name it where neither answers (a proxy that hides"
                   + " them).");
 
+  public static final ConfigOption<Duration> ELASTICSEARCH_SOCKET_TIMEOUT =
+      ConfigOptions.key("elasticsearch.socket-timeout")
+          .durationType()
+          .defaultValue(Duration.ofSeconds(60))
+          .withDescription(
+              "How long a request to the search cluster waits for its answer before it is given"
+                  + " up and retried: a node that hangs (a long pause, a frozen process) holds a"
+                  + " bulk this long.");
+
   public static final ConfigOption<Duration> CHECKPOINT_INTERVAL =
       ConfigOptions.key("checkpoint.interval")
           .durationType()

@@ -17,7 +17,8 @@ public final class ElasticsearchConnection {
 
   /**
    * The cluster at {@code elasticsearch.url}, with the user, the password (read where the client is
-   * built, from the environment or its file), the CA file and the engine the configuration names.
+   * built, from the environment or its file), the CA file, the engine and the socket timeout the
+   * configuration names.
    */
   public static ElasticsearchSettings settings(WeirConfig config) {
     return new ElasticsearchSettings(
@@ -25,6 +26,7 @@ public final class ElasticsearchConnection {
         config.getOptional(WeirOptions.ELASTICSEARCH_USERNAME).orElse(null),
         config::elasticsearchPassword,
         config.getOptional(WeirOptions.ELASTICSEARCH_CA_FILE).orElse(null),
-        config.getOptional(WeirOptions.ELASTICSEARCH_ENGINE).orElse(null));
+        config.getOptional(WeirOptions.ELASTICSEARCH_ENGINE).orElse(null),
+        config.get(WeirOptions.ELASTICSEARCH_SOCKET_TIMEOUT));
   }
 }
