@@ -248,28 +248,9 @@ public final class FlinkCluster {
     return running;
   }
 
-  /**
-   * The TCP connections a process of the cluster ("jobmanager", "taskmanager-1", ...) holds open to
-   * {@code port}: a job whose clients closed their channels leaves none behind.
-   */
-  public int connectionsTo(String process, int port) {
-    return OsProcesses.readPid(pidFile(process))
-        .map(pid -> OsProcesses.connectionsTo(pid, port))
-        .orElse(0);
-  }
-
-  /** The names of the threads a process of the cluster runs now (read with the JDK's jcmd). */
-  public List<String> threadNames(String process) {
-    String pid =
-        OsProcesses.readPid(pidFile(process))
-            .map(String::valueOf)
-            .orElseThrow(() -> new StackException("Flink " + process + " is not running"));
-    String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
-    return OsProcesses.capture(List.of(jcmd, pid, "Thread.print"))
-        .lines()
-        .filter(l -> l.startsWith("\""))
-        .map(l -> l.substring(1, l.indexOf('"', 1)))
-        .toList();
+  /** What the JDK's tools see inside the cluster's processes. */
+  public ClusterProcesses processes() {
+    return new ClusterProcesses(dir);
   }
 
   /** Kills TaskManager {@code n} with SIGKILL: no shutdown, no goodbye to the JobManager. */
@@ -291,45 +272,6 @@ public final class FlinkCluster {
         dir,
         Optional.empty(),
         () -> status().taskManagers() >= count);
-  }
-
-  /**
-   * How many class loaders of jobs each process of the cluster still holds, after a full garbage
-   * collection (read with the JDK's jcmd). A job's class loader goes when the job has ended there;
-   * one that stays leaks its classes, and enough of them end the process with "OutOfMemoryError:
-   * Metaspace".
-   */
-  public Map<String, Integer> jobClassLoaders() throws IOException {
-    Map<String, Integer> loaders = new LinkedHashMap<>();
-    String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
-    try (var files = Files.list(dir)) {
-      for (Path pidFile : files.filter(p -> p.toString().endsWith(".pid")).sorted().toList()) {
-        String pid = Files.readString(pidFile).trim();
-        String process = pidFile.getFileName().toString().replace(".pid", "");
-        if (ProcessHandle.of(Long.parseLong(pid)).filter(ProcessHandle::isAlive).isEmpty()) {
-          throw new StackException(
-              "Flink "
-                  + process
-                  + " (pid "
-                  + pid
-                  + ") is not running; the end of its log:\n"
-                  + logTail(process, 40));
-        }
-        OsProcesses.capture(List.of(jcmd, pid, "GC.run"));
-        long count =
-            OsProcesses.capture(List.of(jcmd, pid, "VM.classloaders"))
-                .lines()
-                .filter(l -> l.contains("org.apache.flink.util.ChildFirstClassLoader"))
-                .count();
-        loaders.put(process, (int) count);
-      }
-    }
-    return loaders;
-  }
-
-  private String logTail(String process, int lines) throws IOException {
-    List<String> all = Files.readAllLines(log(process), StandardCharsets.UTF_8);
-    return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
   }
 
   /**

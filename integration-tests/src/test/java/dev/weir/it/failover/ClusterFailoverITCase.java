@@ -250,14 +250,16 @@ class ClusterFailoverITCase {
     // before. The failover cases ran their jobs in these processes (replacements too, after
     // their recovery); run alone, this test runs one first.
     if (SCRAPED_WHILE_RUNNING.isEmpty()) {
-      Map<String, Integer> before = cluster.jobClassLoaders();
+      Map<String, Integer> before = cluster.processes().jobClassLoaders();
       runAndCancelSearchIndex();
-      Await.until(Duration.ofSeconds(30), cluster::jobClassLoaders, atMost(before));
+      Await.until(
+          Duration.ofSeconds(30), () -> cluster.processes().jobClassLoaders(), atMost(before));
     }
-    Map<String, Integer> afterOne = cluster.jobClassLoaders();
+    Map<String, Integer> afterOne = cluster.processes().jobClassLoaders();
     runAndCancelSearchIndex();
     Map<String, Integer> afterTwo =
-        Await.until(Duration.ofSeconds(90), cluster::jobClassLoaders, atMost(afterOne));
+        Await.until(
+            Duration.ofSeconds(90), () -> cluster.processes().jobClassLoaders(), atMost(afterOne));
     assertThat(afterTwo)
         .as("job class loaders alive per process after two runs (after one: %s)", afterOne)
         .allSatisfy(

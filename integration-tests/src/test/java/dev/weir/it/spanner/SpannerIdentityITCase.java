@@ -340,10 +340,12 @@ class SpannerIdentityITCase {
   @Order(7)
   void cancelledTheJobLeavesNoClientResourceBehind() throws Exception {
     int port = stack.settings().spannerPort();
-    assertThat(cluster.connectionsTo(TASK_MANAGER, port))
+    assertThat(cluster.processes().connectionsTo(TASK_MANAGER, port))
         .as("connections while running")
         .isPositive();
-    assertThat(cluster.connectionsTo(TASK_MANAGER, 443)).as("connections to Google APIs").isZero();
+    assertThat(cluster.processes().connectionsTo(TASK_MANAGER, 443))
+        .as("connections to Google APIs")
+        .isZero();
 
     cluster.cancel(job);
     Await.until(Duration.ofSeconds(60), () -> cluster.job(job).state(), "CANCELED"::equals);
@@ -351,7 +353,7 @@ class SpannerIdentityITCase {
     assertThat(
             Await.until(
                 Duration.ofSeconds(30),
-                () -> cluster.connectionsTo(TASK_MANAGER, port),
+                () -> cluster.processes().connectionsTo(TASK_MANAGER, port),
                 n -> n == 0))
         .as("connections to the emulator after the cancel")
         .isZero();
@@ -363,7 +365,7 @@ class SpannerIdentityITCase {
     assertThat(
             Await.until(
                 Duration.ofSeconds(60),
-                () -> libraryThreads(cluster.threadNames(TASK_MANAGER)),
+                () -> libraryThreads(cluster.processes().threadNames(TASK_MANAGER)),
                 List::isEmpty))
         .as("threads of the Spanner client and gRPC left in the TaskManager")
         .isEmpty();
