@@ -59,6 +59,7 @@ public class DocumentAssembler extends Assembler<DocumentChange> implements Chec
   private transient long run;
 
   private transient boolean restored;
+  private transient boolean restarted;
 
   public DocumentAssembler(DocumentPlan plan, Duration coalesce, Duration tombstoneTtl) {
     super(plan, coalesce, tombstoneTtl);
@@ -73,6 +74,9 @@ public class DocumentAssembler extends Assembler<DocumentChange> implements Chec
     deletedVersion = getRuntimeContext().getState(deleted);
     documents = getRuntimeContext().getMetricGroup().counter("weirDocumentsChanged");
     run = ThreadLocalRandom.current().nextLong() | 1;
+    // A task restarted before the job's first checkpoint starts without state, yet its earlier
+    // attempt wrote to the copy.
+    restarted = getRuntimeContext().getTaskInfo().getAttemptNumber() > 0;
   }
 
   @Override
@@ -93,7 +97,7 @@ public class DocumentAssembler extends Assembler<DocumentChange> implements Chec
    */
   private boolean copyMayBeAhead(Written last, long stamp) {
     if (last == null) {
-      return restored;
+      return restored || restarted;
     }
     return last.run != run || (last.settledByCopy && Stamps.version(stamp, -1) <= last.version);
   }
