@@ -5,6 +5,7 @@ import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -12,6 +13,7 @@ import java.util.regex.Pattern;
 import org.apache.flink.api.java.utils.ParameterTool;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.util.TimeUtils;
 
 /**
  * A job's settings: job arguments over environment variables over local defaults. Holds no secret;
@@ -108,11 +110,16 @@ public final class WeirConfig implements Serializable {
     }
   }
 
-  /** A copy with one more setting: jobs and tests use it to set what they own. */
+  /**
+   * A copy with one more setting: jobs and tests use it to set what they own. A {@link Duration} is
+   * written as Flink reads one ("15 s"), not as {@code Duration.toString()} ("PT15S").
+   */
   public WeirConfig with(ConfigOption<?> option, Object value) {
+    String text =
+        value instanceof Duration d ? TimeUtils.formatWithHighestUnit(d) : String.valueOf(value);
     Map<String, String> copy = new HashMap<>(values);
-    refusePasswordInUrl(option.key(), String.valueOf(value));
-    copy.put(option.key(), String.valueOf(value));
+    refusePasswordInUrl(option.key(), text);
+    copy.put(option.key(), text);
     return new WeirConfig(copy, env());
   }
 

@@ -13,6 +13,15 @@ import org.junit.jupiter.api.io.TempDir;
 class WeirConfigTest {
 
   @Test
+  void aDurationSetInCodeIsReadBackAsThatDuration() {
+    WeirConfig config =
+        WeirConfig.from(Map.of(), Map.of())
+            .with(WeirOptions.ELASTICSEARCH_SOCKET_TIMEOUT, Duration.ofSeconds(15));
+    assertThat(config.get(WeirOptions.ELASTICSEARCH_SOCKET_TIMEOUT))
+        .isEqualTo(Duration.ofSeconds(15));
+  }
+
+  @Test
   void aUrlThatCarriesAPasswordIsRefusedWithoutShowingIt() {
     for (String url :
         new String[] {
