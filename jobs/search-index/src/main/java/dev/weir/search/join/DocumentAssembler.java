@@ -92,8 +92,9 @@ public class DocumentAssembler extends Assembler<DocumentChange> implements Chec
    * same source state or an older one: a job restored from a checkpoint replays what it did after
    * it, and versions raised one by one while a document's rows arrived (a snapshot's, all of one
    * stamp) need not rise as far again. So the first document after a restore, and those after it of
-   * the same stamp, are settled by the copy ({@link DocumentChange#copyMayBeAhead}). A job that
-   * started without state wrote everything in its state itself.
+   * the same stamp, are settled by the copy ({@link DocumentChange#copyMayBeAhead}), as is every
+   * new key of a restarted task (it may have restarted before any checkpoint). A job submitted
+   * without state wrote everything in its state itself.
    */
   private boolean copyMayBeAhead(Written last, long stamp) {
     if (last == null) {
