@@ -138,18 +138,7 @@ public final class DocumentCopyStore implements BatchStore<DocumentChange, CopyW
     if (unsure.isEmpty()) {
       return;
     }
-    try (PreparedStatement s =
-        connection.prepareStatement(
-            "SELECT "
-                + ID
-                + ", "
-                + VERSION
-                + " FROM "
-                + copy.quotedTable()
-                + " WHERE "
-                + ID
-                + " = ANY (?)")) {
-      s.setArray(1, connection.createArrayOf("text", unsure.keySet().toArray()));
+    try (PreparedStatement s = heldOf(unsure.keySet())) {
       try (ResultSet rs = s.executeQuery()) {
         while (rs.next()) {
           DocumentChange d = unsure.get(rs.getString(1));
@@ -256,7 +245,24 @@ public final class DocumentCopyStore implements BatchStore<DocumentChange, CopyW
     }
     Map<String, DocumentChange> byId = new HashMap<>();
     docs.forEach(d -> byId.put(d.id, d));
-    try (PreparedStatement s =
+    try (PreparedStatement s = heldOf(byId.keySet())) {
+      try (ResultSet rs = s.executeQuery()) {
+        while (rs.next()) {
+          DocumentChange d = byId.remove(rs.getString(1));
+          if (!d.deleted && Arrays.equals(d.contentHash, rs.getBytes(3))) {
+            held.put(d.id, rs.getLong(2));
+          }
+        }
+      }
+    }
+    byId.values().stream().filter(d -> d.deleted).forEach(d -> held.put(d.id, d.version));
+  }
+
+  /**
+   * The query of what the copy holds of documents {@code ids}: doc_id, doc_version, content_hash.
+   */
+  private PreparedStatement heldOf(Collection<String> ids) throws SQLException {
+    PreparedStatement s =
         connection.prepareStatement(
             "SELECT "
                 + ID
@@ -268,18 +274,14 @@ public final class DocumentCopyStore implements BatchStore<DocumentChange, CopyW
                 + copy.quotedTable()
                 + " WHERE "
                 + ID
-                + " = ANY (?)")) {
-      s.setArray(1, connection.createArrayOf("text", byId.keySet().toArray()));
-      try (ResultSet rs = s.executeQuery()) {
-        while (rs.next()) {
-          DocumentChange d = byId.remove(rs.getString(1));
-          if (!d.deleted && Arrays.equals(d.contentHash, rs.getBytes(3))) {
-            held.put(d.id, rs.getLong(2));
-          }
-        }
-      }
+                + " = ANY (?)");
+    try {
+      s.setArray(1, connection.createArrayOf("text", ids.toArray()));
+      return s;
+    } catch (SQLException e) {
+      s.close();
+      throw e;
     }
-    byId.values().stream().filter(d -> d.deleted).forEach(d -> held.put(d.id, d.version));
   }
 
   /** UPDATE of the changed fields; returns the documents it did not update. */
