@@ -51,19 +51,14 @@ public final class ChangeRows implements Conversion<ChangeEvent, SourceRow> {
   }
 
   /**
-   * Why a TRUNCATE of {@code table} goes to the DLQ, and what to do. It is not applied: the job
-   * would have to remove the table's rows from every document at once, and a truncate carries no
-   * row to tell which.
-   *
-   * @param docs the page and anchor of docs/ that say how to rebuild the documents
+   * Why a TRUNCATE of {@code table} without a log position goes to the DLQ: which rows it removed
+   * cannot be told from those written after it.
    */
-  public static String truncateNotApplied(String table, String docs) {
+  static String truncateWithoutLsn(String table) {
     return "TRUNCATE of "
         + table
-        + " is not applied to the documents, which still hold its rows: rebuild them from a new"
-        + " snapshot (docs/"
-        + docs
-        + ")";
+        + " has no LSN (source.lsn), so the rows it removed cannot be told from later ones: not"
+        + " applied, the documents still hold its rows (docs/document-definitions.md#truncate)";
   }
 
   /**
@@ -91,24 +86,27 @@ public final class ChangeRows implements Conversion<ChangeEvent, SourceRow> {
     if ("m".equals(e.op())) {
       return null;
     }
+    SourceRow out = new SourceRow();
+    out.source = source.name();
+    Object lsn = e.source() == null ? null : e.source().get("lsn");
+    out.lsn = lsn instanceof Number n ? n.longValue() : -1;
+    // The commit time (source.ts_ms); the envelope's ts_ms is when the connector read it.
+    Object committed = e.source() == null ? null : e.source().get("ts_ms");
+    out.time = committed instanceof Number n ? n.longValue() : Long.MIN_VALUE;
     if ("t".equals(e.op())) {
-      throw new InvalidEventException(
-          truncateNotApplied(source.name(), "document-definitions.md#truncate"));
+      if (out.lsn < 0) {
+        throw new InvalidEventException(truncateWithoutLsn(source.name()));
+      }
+      out.truncated = true;
+      return out;
     }
     Map<String, Object> row = e.isDelete() ? e.before() : e.after();
     if (row == null) {
       throw new InvalidEventException(
           "op '" + e.op() + "' without '" + (e.isDelete() ? "before" : "after") + "'");
     }
-    SourceRow out = new SourceRow();
-    out.source = source.name();
     out.deleted = e.isDelete();
     out.snapshot = "r".equals(e.op());
-    Object lsn = e.source() == null ? null : e.source().get("lsn");
-    out.lsn = lsn instanceof Number n ? n.longValue() : -1;
-    // The commit time (source.ts_ms); the envelope's ts_ms is when the connector read it.
-    Object committed = e.source() == null ? null : e.source().get("ts_ms");
-    out.time = committed instanceof Number n ? n.longValue() : Long.MIN_VALUE;
     ObjectNode values = JsonNodeFactory.instance.objectNode();
     List<String> unavailable = new ArrayList<>();
     try {

@@ -21,7 +21,8 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  *          └────── registrations of each edge ──────┘
  * </pre>
  *
- * No table is broadcast or assumed small: every state is keyed, by row or by join value.
+ * No table is broadcast or assumed small: every state is keyed, by row or by join value. Only a
+ * table's TRUNCATE is broadcast, to every tracker.
  */
 public final class DocumentJoin {
 
@@ -48,8 +49,15 @@ public final class DocumentJoin {
               .name("rows by node");
       rows = rows == null ? changes : rows.union(changes);
     }
+    // A truncate names no row: every tracker gets it, and deletes the rows of its table it holds.
+    DataStream<RowChange> truncates =
+        rows.filter(c -> c.truncated).uid(uid + "-truncates").name("truncates");
     SingleOutputStreamOperator<NodeRow> tracked =
-        rows.keyBy(RowChange::stateKey)
+        rows.filter(c -> !c.truncated)
+            .uid(uid + "-changes")
+            .name("row changes")
+            .keyBy(RowChange::stateKey)
+            .connect(truncates.broadcast(RowTracker.TRUNCATED))
             .process(new RowTracker(plan, settings.sourceEpoch(), settings.tombstoneTtl()))
             .returns(NodeRow.class)
             .uid(uid + "-track")

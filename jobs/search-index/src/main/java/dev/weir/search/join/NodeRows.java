@@ -31,6 +31,17 @@ public class NodeRows implements FlatMapFunction<SourceRow, RowChange> {
 
   @Override
   public void flatMap(SourceRow row, Collector<RowChange> out) throws Exception {
+    if (row.truncated) {
+      for (DocumentPlan.Node node : plan.readersOf(row.source)) {
+        RowChange truncate = new RowChange();
+        truncate.node = node.id();
+        truncate.truncated = true;
+        truncate.lsn = row.lsn;
+        truncate.time = row.time;
+        out.collect(truncate);
+      }
+      return;
+    }
     RowValues values = RowValues.of(row.values);
     for (DocumentPlan.Node node : plan.readersOf(row.source)) {
       RowChange change = new RowChange();

@@ -26,6 +26,12 @@ public class RowChange {
   /** A snapshot read ({@code op = r}) rather than a change. */
   public boolean snapshot;
 
+  /**
+   * A TRUNCATE of the node's table (no key, no values): every row of it written before {@link #lsn}
+   * is gone. Broadcast to every {@link RowTracker}, which deletes those rows.
+   */
+  public boolean truncated;
+
   /** The change's log sequence number, -1 if the event has none. */
   public long lsn = -1;
 
@@ -41,6 +47,7 @@ public class RowChange {
 
   @Override
   public String toString() {
-    return stateKey() + (deleted ? " deleted" : snapshot ? " read" : " changed") + " @" + lsn;
+    String what = truncated ? " truncated" : deleted ? " deleted" : snapshot ? " read" : " changed";
+    return stateKey() + what + " @" + lsn;
   }
 }

@@ -15,6 +15,10 @@ public class SourceRow {
   public String[] unavailable;
   public boolean deleted;
   public boolean snapshot;
+
+  /** A TRUNCATE of the table: every row it held before {@link #lsn} is gone. No values. */
+  public boolean truncated;
+
   public long lsn = -1;
 
   /** Its event time: the change's commit time, or its Kafka timestamp (a topic's event). */
@@ -24,6 +28,6 @@ public class SourceRow {
 
   @Override
   public String toString() {
-    return source + (deleted ? " delete " : " ") + values + " @" + lsn;
+    return source + (truncated ? " truncate" : deleted ? " delete " : " ") + values + " @" + lsn;
   }
 }

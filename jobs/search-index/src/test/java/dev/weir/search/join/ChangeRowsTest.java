@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class ChangeRowsTest {
 
   @Test
-  void aTruncateGoesToTheDlqNamingItsTableAndWhatToDo() {
+  void aTruncateBecomesARowOfItsTableAtItsLsnAndOneWithoutLsnGoesToTheDlq() throws Exception {
     ChangeRows rows =
         new ChangeRows(
             "reviews",
@@ -23,13 +23,25 @@ class ChangeRowsTest {
             List.of("id"));
     ChangeEvent truncate =
         new ChangeEvent(
-            null, null, Map.of("schema", "public", "table", "review", "lsn", 9L), "t", 1L, null);
-    assertThatThrownBy(() -> rows.convert(truncate))
+            null,
+            null,
+            Map.of("schema", "public", "table", "review", "lsn", 9L, "ts_ms", 5L),
+            "t",
+            1L,
+            null);
+    SourceRow row = rows.convert(truncate);
+    assertThat(row.truncated).isTrue();
+    assertThat(row.source).isEqualTo("public.review");
+    assertThat(row.lsn).isEqualTo(9L);
+    assertThat(row.time).isEqualTo(5L);
+    assertThat(row.values).isNull();
+
+    ChangeEvent withoutLsn =
+        new ChangeEvent(null, null, Map.of("schema", "public", "table", "review"), "t", 1L, null);
+    assertThatThrownBy(() -> rows.convert(withoutLsn))
         .isInstanceOf(InvalidEventException.class)
-        .hasMessage(
-            "TRUNCATE of public.review is not applied to the documents, which still hold its"
-                + " rows: rebuild them from a new snapshot"
-                + " (docs/document-definitions.md#truncate)");
+        .hasMessageStartingWith("TRUNCATE of public.review has no LSN (source.lsn)")
+        .hasMessageContaining("docs/document-definitions.md#truncate");
   }
 
   @Test

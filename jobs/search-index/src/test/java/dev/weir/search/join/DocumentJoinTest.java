@@ -9,12 +9,14 @@ import dev.weir.documents.DocumentChange;
 import dev.weir.documents.definition.DocumentPlan;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import org.apache.flink.contrib.streaming.state.EmbeddedRocksDBStateBackend;
 import org.apache.flink.util.Collector;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -112,6 +114,55 @@ class DocumentJoinTest {
     assertThat(join.documents()).doesNotContainKey("b1");
     change("public.book", "isbn", "b1", "title", "1984 (new edition)", "publisher_id", "p1");
     assertConverged();
+    assertThat(document("b1").get("reviews").toString()).contains("\"r1\"");
+  }
+
+  @Test
+  void aTruncatedChildTableLeavesEveryDocumentAndItsNewRowsJoinAgain() throws Exception {
+    start(7);
+    library();
+    truncate("public.review");
+    truncate("public.book_author");
+    assertConverged();
+    assertThat(document("b1").path("reviews")).isEmpty();
+    assertThat(document("b1").path("authors")).isEmpty();
+    assertThat(document("b1").get("subjects").toString()).contains("Fiction");
+    change("public.review", "id", "r2", "book_isbn", "b1", "stars", 5);
+    change("public.book_author", "book_isbn", "b1", "author_id", "a2");
+    assertConverged();
+    assertThat(document("b1").get("reviews").toString()).contains("\"r2\"");
+    assertThat(document("b1").get("authors").toString()).contains("Huxley");
+  }
+
+  @Test
+  void aTruncatedRootDeletesEveryDocumentAndARowWrittenBeforeItThatArrivesLateStaysOut()
+      throws Exception {
+    start(8);
+    library();
+    long beforeTruncate = ++lsn;
+    truncate("public.book");
+    assertConverged();
+    assertThat(join.documents()).isEmpty();
+    // A row written before the truncate, read after it (another partition of the topic).
+    SourceRow late = new ReferenceJoin(plan).apply("public.book", row("isbn", "b9"), false, 0);
+    late.lsn = beforeTruncate;
+    join.send(late);
+    change("public.book", "isbn", "b1", "title", "1984", "publisher_id", "p1");
+    assertConverged();
+    assertThat(join.documents()).containsOnlyKeys("b1");
+    assertThat(document("b1").get("reviews").toString()).contains("\"r1\"");
+  }
+
+  /** The deployed state backend: the truncate walks the keys RocksDB holds, deleting some. */
+  @Test
+  void aTruncateDeletesTheRowsOfItsTableThatRocksDbHolds() throws Exception {
+    join = new JoinSimulator(plan, 9, new EmbeddedRocksDBStateBackend(true));
+    library();
+    truncate("public.author");
+    truncate("public.book_subject");
+    assertConverged();
+    assertThat(document("b1").path("subjects")).isEmpty();
+    assertThat(document("b2").path("authors")).isEmpty();
     assertThat(document("b1").get("reviews").toString()).contains("\"r1\"");
   }
 
@@ -322,7 +373,11 @@ class DocumentJoinTest {
     assertThat(copy.objects(plan)).isEqualTo(db.documents());
   }
 
-  /** What Kafka keeps of the changes in a compacted topic per table: each row's last one. */
+  /**
+   * What Kafka keeps of the changes in a compacted topic per table: each row's last one, and the
+   * table's last truncate, which comes first (its own partition, read before the others): the rows
+   * written before it are still in the topic, and must stay out.
+   */
   private List<SourceRow> compacted(List<SourceRow> changes) throws Exception {
     NodeRows nodeRows = new NodeRows(plan);
     Map<String, Integer> last = new HashMap<>();
@@ -331,7 +386,11 @@ class DocumentJoinTest {
       nodeRows.flatMap(changes.get(i), collector(rows));
       last.put(changes.get(i).source + "/" + rows.get(0).key, i);
     }
-    return last.values().stream().sorted().map(changes::get).toList();
+    return last.values().stream()
+        .sorted(
+            Comparator.comparing((Integer i) -> !changes.get(i).truncated).thenComparing(i -> i))
+        .map(changes::get)
+        .toList();
   }
 
   private static <T> Collector<T> collector(List<T> into) {
@@ -431,7 +490,7 @@ class DocumentJoinTest {
     String p = "p" + r.nextInt(3);
     boolean delete = r.nextInt(5) == 0;
     String name = "n" + r.nextInt(1000);
-    switch (r.nextInt(10)) {
+    switch (r.nextInt(100) < 99 ? r.nextInt(10) : 10) {
       case 0 ->
           write(
               delete,
@@ -461,8 +520,27 @@ class DocumentJoinTest {
               delete, "public.country", "id", k, "name", name, "continent_id", "e" + r.nextInt(2));
       case 7 -> write(delete, "public.continent", "id", "e" + r.nextInt(2), "name", name);
       case 8 -> write(delete, "public.book_subject", "book_isbn", b, "subject_id", r.nextInt(3));
-      default -> write(delete, "public.subject", "id", r.nextInt(3), "name", name);
+      case 9 -> write(delete, "public.subject", "id", r.nextInt(3), "name", name);
+      default -> truncate(TABLES.get(r.nextInt(TABLES.size())));
     }
+  }
+
+  private static final List<String> TABLES =
+      List.of(
+          "public.book",
+          "public.publisher",
+          "public.review",
+          "public.book_author",
+          "public.author",
+          "public.city",
+          "public.country",
+          "public.continent",
+          "public.book_subject",
+          "public.subject");
+
+  private void truncate(String table) throws Exception {
+    lastSent = db.truncate(table, ++lsn);
+    join.send(lastSent);
   }
 
   private void write(boolean delete, String table, Object... columnValues) throws Exception {

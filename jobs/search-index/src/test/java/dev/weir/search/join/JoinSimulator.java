@@ -27,8 +27,11 @@ import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.streaming.api.operators.co.CoBroadcastWithKeyedOperator;
 import org.apache.flink.streaming.api.watermark.Watermark;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.AbstractStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.KeyedBroadcastOperatorTestHarness;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.apache.flink.util.Collector;
 
@@ -51,7 +54,7 @@ final class JoinSimulator implements AutoCloseable {
   private final DocumentPlan plan;
   private final Random random;
   private final NodeRows nodeRows;
-  private final Map<String, Operator<?, ?>> operators = new LinkedHashMap<>();
+  private final Map<String, Operator> operators = new LinkedHashMap<>();
   private final Map<String, Channel> channels = new LinkedHashMap<>();
   private final Map<String, DocumentChange> documents = new LinkedHashMap<>();
   private final List<DocumentChange> emitted = new ArrayList<>();
@@ -65,41 +68,65 @@ final class JoinSimulator implements AutoCloseable {
   private static final class Channel {
     final String name;
     final Deque<Object> queue = new ArrayDeque<>();
-    Operator<?, ?> to;
+    Operator to;
 
     Channel(String name) {
       this.name = name;
     }
   }
 
+  /** Makes an operator's harness, not yet opened. */
+  private interface HarnessFactory {
+    AbstractStreamOperatorTestHarness<?> create() throws Exception;
+  }
+
   /** One operator: its harness, its input channels' watermarks, its output channels. */
-  private static final class Operator<I, O> {
+  private static final class Operator {
     final String name;
-    final KeySelector<I, String> key;
-    final Supplier<KeyedProcessFunction<String, I, O>> function;
+    final HarnessFactory factory;
     final StateBackend backend;
-    KeyedOneInputStreamOperatorTestHarness<String, I, O> harness;
+    AbstractStreamOperatorTestHarness<?> harness;
     final Map<String, Long> inputWatermarks = new LinkedHashMap<>();
     final List<Channel> outputs = new ArrayList<>();
     long watermark = Long.MIN_VALUE;
 
-    Operator(
-        String name,
-        Supplier<KeyedProcessFunction<String, I, O>> function,
-        KeySelector<I, String> key,
-        StateBackend backend)
-        throws Exception {
+    Operator(String name, HarnessFactory factory, StateBackend backend) throws Exception {
       this.name = name;
-      this.function = function;
-      this.key = key;
+      this.factory = factory;
       this.backend = backend;
-      this.harness = harness(function.get(), key, null, backend);
+      this.harness = open(null);
     }
 
+    /** A new harness of the operator, started from {@code restoreFrom} (null: empty). */
+    AbstractStreamOperatorTestHarness<?> open(OperatorSubtaskState restoreFrom) throws Exception {
+      AbstractStreamOperatorTestHarness<?> h = factory.create();
+      if (backend != null) {
+        h.setStateBackend(backend);
+      }
+      if (restoreFrom != null) {
+        h.initializeState(restoreFrom);
+      }
+      h.open();
+      return h;
+    }
+
+    /** A record; the tracker takes a truncate on its broadcast input. */
     @SuppressWarnings("unchecked")
     void process(Object in) {
       try {
-        harness.processElement((I) in, 0);
+        if (harness instanceof KeyedBroadcastOperatorTestHarness<?, ?, ?, ?> broadcast) {
+          var tracker =
+              (KeyedBroadcastOperatorTestHarness<String, RowChange, RowChange, ?>) broadcast;
+          RowChange change = (RowChange) in;
+          if (change.truncated) {
+            tracker.processBroadcastElement(change, 0);
+          } else {
+            tracker.processElement(change, 0);
+          }
+        } else {
+          ((KeyedOneInputStreamOperatorTestHarness<String, Object, ?>) harness)
+              .processElement(in, 0);
+        }
       } catch (Exception e) {
         throw new IllegalStateException(e);
       }
@@ -114,7 +141,14 @@ final class JoinSimulator implements AutoCloseable {
         return false;
       }
       watermark = lowest;
-      harness.processWatermark(new Watermark(lowest));
+      if (harness instanceof KeyedBroadcastOperatorTestHarness<?, ?, ?, ?> broadcast) {
+        // Truncates come on the source channels too: both inputs are at the channels' lowest.
+        broadcast.processWatermark(lowest);
+        broadcast.processBroadcastWatermark(lowest);
+      } else {
+        ((KeyedOneInputStreamOperatorTestHarness<?, ?, ?>) harness)
+            .processWatermark(new Watermark(lowest));
+      }
       return true;
     }
   }
@@ -129,21 +163,30 @@ final class JoinSimulator implements AutoCloseable {
     this.random = new Random(seed);
     this.backend = backend;
     this.nodeRows = new NodeRows(plan);
-    Operator<RowChange, NodeRow> tracker =
-        add("track", () -> new RowTracker(plan, 0, TOMBSTONE_TTL), RowChange::stateKey);
+    Operator tracker =
+        add(
+            "track",
+            () ->
+                new KeyedBroadcastOperatorTestHarness<>(
+                    new CoBroadcastWithKeyedOperator<>(
+                        new RowTracker(plan, 0, TOMBSTONE_TTL), List.of(RowTracker.TRUNCATED)),
+                    RowChange::stateKey,
+                    Types.STRING,
+                    128,
+                    1,
+                    0));
     for (DocumentPlan.Source source : plan.sources().values()) {
       connect(null, "source-" + source.name(), tracker);
     }
     add(
         "assemble-0",
-        () -> new DocumentAssembler(plan, COALESCE, TOMBSTONE_TTL),
-        AssemblerInput::stateKey);
+        keyed(
+            () -> new DocumentAssembler(plan, COALESCE, TOMBSTONE_TTL), AssemblerInput::stateKey));
     for (int depth = 1; depth <= plan.depth(); depth++) {
       add(
           "assemble-" + depth,
-          () -> new NodeAssembler(plan, COALESCE, TOMBSTONE_TTL),
-          AssemblerInput::stateKey);
-      add("edge-" + depth, () -> new EdgeJoin(plan, COALESCE), EdgeInput::stateKey);
+          keyed(() -> new NodeAssembler(plan, COALESCE, TOMBSTONE_TTL), AssemblerInput::stateKey));
+      add("edge-" + depth, keyed(() -> new EdgeJoin(plan, COALESCE), EdgeInput::stateKey));
     }
     for (int depth = 0; depth <= plan.depth(); depth++) {
       connect(tracker, "rows-" + depth, operators.get("assemble-" + depth));
@@ -166,17 +209,20 @@ final class JoinSimulator implements AutoCloseable {
     }
   }
 
-  private <I, O> Operator<I, O> add(
-      String name,
-      Supplier<KeyedProcessFunction<String, I, O>> function,
-      KeySelector<I, String> key)
-      throws Exception {
-    Operator<I, O> op = new Operator<>(name, function, key, backend);
+  private Operator add(String name, HarnessFactory factory) throws Exception {
+    Operator op = new Operator(name, factory, backend);
     operators.put(name, op);
     return op;
   }
 
-  private void connect(Operator<?, ?> from, String name, Operator<?, ?> to) {
+  private static <I, O> HarnessFactory keyed(
+      Supplier<KeyedProcessFunction<String, I, O>> function, KeySelector<I, String> key) {
+    return () ->
+        new KeyedOneInputStreamOperatorTestHarness<>(
+            new KeyedProcessOperator<>(function.get()), key, Types.STRING);
+  }
+
+  private void connect(Operator from, String name, Operator to) {
     Channel c = new Channel(name);
     c.to = to;
     to.inputWatermarks.put(name, Long.MIN_VALUE);
@@ -196,16 +242,16 @@ final class JoinSimulator implements AutoCloseable {
   void restoreFromSnapshot(Duration passed) throws Exception {
     assertThat(channels.values()).allMatch(c -> c.queue.isEmpty());
     long ttlNow = clock + passed.toMillis();
-    for (Operator<?, ?> op : operators.values()) {
+    for (Operator op : operators.values()) {
       reopen(op, ttlNow);
     }
   }
 
-  private <I, O> void reopen(Operator<I, O> op, long ttlNow) throws Exception {
+  private void reopen(Operator op, long ttlNow) throws Exception {
     op.harness.setStateTtlProcessingTime(ttlNow);
     OperatorSubtaskState snapshot = op.harness.snapshot(1, clock);
     op.harness.close();
-    op.harness = harness(op.function.get(), op.key, snapshot, op.backend);
+    op.harness = op.open(snapshot);
     op.harness.setStateTtlProcessingTime(ttlNow);
     // A restored operator starts without a watermark, and its inputs' come again.
     op.watermark = Long.MIN_VALUE;
@@ -216,7 +262,7 @@ final class JoinSimulator implements AutoCloseable {
   Map<String, OperatorSubtaskState> states() throws Exception {
     assertThat(channels.values()).allMatch(c -> c.queue.isEmpty());
     Map<String, OperatorSubtaskState> states = new LinkedHashMap<>();
-    for (Operator<?, ?> op : operators.values()) {
+    for (Operator op : operators.values()) {
       states.put(op.name, op.harness.snapshot(1, clock));
     }
     return states;
@@ -229,15 +275,15 @@ final class JoinSimulator implements AutoCloseable {
    */
   void restartFrom(Map<String, OperatorSubtaskState> states) throws Exception {
     channels.values().forEach(c -> c.queue.clear());
-    for (Operator<?, ?> op : operators.values()) {
+    for (Operator op : operators.values()) {
       restart(op, states.get(op.name));
     }
     documents.clear();
   }
 
-  private <I, O> void restart(Operator<I, O> op, OperatorSubtaskState state) throws Exception {
+  private void restart(Operator op, OperatorSubtaskState state) throws Exception {
     op.harness.close();
-    op.harness = harness(op.function.get(), op.key, state, op.backend);
+    op.harness = op.open(state);
     op.watermark = Long.MIN_VALUE;
     op.inputWatermarks.replaceAll((c, w) -> Long.MIN_VALUE);
   }
@@ -251,7 +297,7 @@ final class JoinSimulator implements AutoCloseable {
   Map<String, Long> checkpoint(long checkpointId) throws Exception {
     assertThat(channels.values()).allMatch(c -> c.queue.isEmpty());
     Map<String, Long> added = new LinkedHashMap<>();
-    for (Operator<?, ?> op : operators.values()) {
+    for (Operator op : operators.values()) {
       OperatorSubtaskState state = op.harness.snapshot(checkpointId, clock);
       op.harness.notifyOfCompletedCheckpoint(checkpointId);
       added.put(
@@ -266,7 +312,7 @@ final class JoinSimulator implements AutoCloseable {
   /** Keyed state per state name, summed over the operators: how many keys hold each. */
   Map<String, Long> stateKeys() throws Exception {
     Map<String, Long> keys = new TreeMap<>();
-    for (Operator<?, ?> op : operators.values()) {
+    for (Operator op : operators.values()) {
       KeyedStateBackend<String> backend =
           ((AbstractStreamOperator<?>) op.harness.getOperator()).getKeyedStateBackend();
       for (String name : STATE_NAMES) {
@@ -410,7 +456,7 @@ final class JoinSimulator implements AutoCloseable {
   }
 
   /** Moves what an operator emitted, records and watermarks in their order, onto its channels. */
-  private void drain(Operator<?, ?> op) {
+  private void drain(Operator op) {
     if (op.name.equals("track")) {
       var registrations = op.harness.getSideOutput(RowTracker.REGISTRATIONS);
       if (registrations != null) {
@@ -431,7 +477,7 @@ final class JoinSimulator implements AutoCloseable {
     }
   }
 
-  private void route(Operator<?, ?> op, Object value) {
+  private void route(Operator op, Object value) {
     if (value instanceof NodeRow row) {
       channels.get("rows-" + plan.node(row.node).depth()).queue.add(AssemblerInput.of(row));
     } else if (value instanceof ChildValue child) {
@@ -449,25 +495,6 @@ final class JoinSimulator implements AutoCloseable {
     }
   }
 
-  private static <I, O> KeyedOneInputStreamOperatorTestHarness<String, I, O> harness(
-      KeyedProcessFunction<String, I, O> function,
-      KeySelector<I, String> key,
-      OperatorSubtaskState restoreFrom,
-      StateBackend backend)
-      throws Exception {
-    var h =
-        new KeyedOneInputStreamOperatorTestHarness<>(
-            new KeyedProcessOperator<>(function), key, Types.STRING);
-    if (backend != null) {
-      h.setStateBackend(backend);
-    }
-    if (restoreFrom != null) {
-      h.initializeState(restoreFrom);
-    }
-    h.open();
-    return h;
-  }
-
   private static <T> Collector<T> collector(List<T> into) {
     return new Collector<>() {
       @Override
@@ -482,7 +509,7 @@ final class JoinSimulator implements AutoCloseable {
 
   @Override
   public void close() throws Exception {
-    for (Operator<?, ?> op : operators.values()) {
+    for (Operator op : operators.values()) {
       op.harness.close();
     }
   }

@@ -51,6 +51,16 @@ final class ReferenceJoin {
     return row;
   }
 
+  /** Truncates a table as the database would; the truncate's event for the streaming join. */
+  SourceRow truncate(String source, long lsn) {
+    tables.remove(source);
+    SourceRow row = new SourceRow();
+    row.source = source;
+    row.truncated = true;
+    row.lsn = lsn;
+    return row;
+  }
+
   Map<String, ObjectNode> rows(String source) {
     return tables.getOrDefault(source, Map.of());
   }
