@@ -10,9 +10,11 @@ import dev.weir.documents.definition.DocumentSpec;
 import dev.weir.documents.definition.PostgresCatalog;
 import dev.weir.documents.index.ElasticsearchConnection;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,7 +32,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "documents",
     mixinStandardHelpOptions = true,
-    subcommands = DocumentsCommand.Drop.class,
+    subcommands = {DocumentsCommand.Drop.class, DocumentsCommand.Resnapshot.class},
     description =
         "Declared search documents: a definition file (PGSync's schema.json, plus weir's"
             + " extensions) from which weir builds the join, the Postgres copy and the index.")
@@ -151,6 +153,62 @@ final class DocumentsCommand {
         return 0;
       } catch (IllegalStateException refused) {
         spec.commandLine().getErr().println("weir documents drop: " + refused.getMessage());
+        return 1;
+      }
+    }
+  }
+
+  @Command(
+      name = "resnapshot",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Read one table of FILE again while the capture and search-index run: its rows go to its"
+            + " change topic as an incremental snapshot's reads, ordered with the stream by their"
+            + " WAL position; once search-index has read them (its consumer group's committed"
+            + " offsets), a reset tells it that the table's rows not read again are gone. No"
+            + " other table is read. Safe to run again if it stopped.",
+        "Job options (catalog.postgres.url, search.cdc-topic-prefix, deployment.id, ...) follow"
+            + " as --key value, as the jobs were started with."
+      })
+  static final class Resnapshot implements Callable<Integer> {
+
+    @Spec CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "FILE", description = "The definition file.")
+    Path file;
+
+    @Parameters(
+        index = "1",
+        paramLabel = "TABLE",
+        description = "The table, as table or schema.table.")
+    String table;
+
+    @Option(
+        names = "--timeout",
+        paramLabel = "DURATION",
+        defaultValue = "10m",
+        converter = DurationConverter.class,
+        description =
+            "How long to wait for transactions in progress and for search-index to read the rows"
+                + " (default: ${DEFAULT-VALUE}).")
+    Duration timeout;
+
+    @CommandLine.Unmatched List<String> jobArgs = new ArrayList<>();
+
+    @Override
+    public Integer call() throws Exception {
+      PrintWriter err = spec.commandLine().getErr();
+      try {
+        List<TableResnapshot.Table> tables =
+            TableResnapshot.tables(DefinitionFile.read(file), table);
+        WeirConfig config = WeirConfig.fromArgs(jobArgs.toArray(String[]::new));
+        TableResnapshot resnapshot = new TableResnapshot(config, spec.commandLine().getOut());
+        for (TableResnapshot.Table t : tables) {
+          resnapshot.resnapshot(t, timeout);
+        }
+        return 0;
+      } catch (IllegalArgumentException | IllegalStateException e) {
+        err.println("weir documents resnapshot: " + e.getMessage());
         return 1;
       }
     }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.capture.CaptureOptions;
 import dev.weir.capture.CatalogCaptureJob;
+import dev.weir.cli.WeirCli;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.JobRunner;
@@ -14,6 +15,7 @@ import dev.weir.common.kafka.KafkaClients;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.common.postgres.TableStats;
 import dev.weir.connector.elasticsearch.SearchCluster;
+import dev.weir.documents.ChangeTopicNames;
 import dev.weir.documents.Definitions;
 import dev.weir.documents.DocumentOptions;
 import dev.weir.documents.copy.DocumentCopy;
@@ -27,12 +29,15 @@ import dev.weir.it.TestDatabases;
 import dev.weir.schema.Json;
 import dev.weir.search.SearchIndexJob;
 import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -45,6 +50,9 @@ import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.InjectClusterClient;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.junit.jupiter.api.AfterEach;
@@ -54,6 +62,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
 
 /**
  * A declared document on the real stack: the library database (schemas/documents/library.sql) →
@@ -75,6 +84,7 @@ class DeclaredDocumentsITCase {
 
   private final String run = UUID.randomUUID().toString().substring(0, 8);
   private WeirConfig config;
+  private Path file;
   private String libraryUrl;
   private DocumentPlan plan;
   private SearchCluster es;
@@ -310,6 +320,63 @@ class DeclaredDocumentsITCase {
         "INSERT INTO review VALUES ('00000000-0000-0000-0000-000000000002', 'b-farm', 4, 'Sharp')");
     awaitConverged("rows written after the truncates");
     assertThat(indexed()).containsOnlyKeys("b-farm");
+    DocumentSides.assertRunningWithoutRestarts(flink, capture, indexer);
+  }
+
+  /**
+   * Changes the capture never saw (the table out of its publication for a while: a review deleted,
+   * one changed, one added) leave the documents wrong until {@code weir documents resnapshot FILE
+   * review} reads that one table again while the jobs run: then every document equals the source,
+   * no other table's topic receives anything, and a change after it still applies.
+   */
+  @Test
+  void aResnapshotOfOneTableBringsTheDocumentsBackToTheSource(
+      @InjectClusterClient RestClusterClient<?> flink) throws Exception {
+    start(
+        "INSERT INTO publisher VALUES ('p-secker', 'Secker & Warburg')",
+        book("b-1984", "Nineteen Eighty-Four", "p-secker"),
+        book("b-farm", "Animal Farm", "p-secker"),
+        "INSERT INTO review VALUES ('00000000-0000-0000-0000-000000000001', 'b-1984', 5, 'Chilling')",
+        "INSERT INTO review VALUES ('00000000-0000-0000-0000-000000000002', 'b-farm', 4, 'Sharp')");
+    awaitConverged("the snapshot");
+
+    String publication = CaptureOptions.publication(config, plan.database(), false);
+    change("ALTER PUBLICATION " + publication + " DROP TABLE review");
+    change(
+        "DELETE FROM review WHERE id = '00000000-0000-0000-0000-000000000001'",
+        "UPDATE review SET stars = 1 WHERE id = '00000000-0000-0000-0000-000000000002'",
+        "INSERT INTO review VALUES ('00000000-0000-0000-0000-000000000003', 'b-farm', 3, 'Dated')");
+    change("ALTER PUBLICATION " + publication + " ADD TABLE review");
+    change("UPDATE book SET title = 'Animal Farm: A Fairy Story' WHERE isbn = 'b-farm'");
+    Await.until(WAIT, () -> indexed().get("b-farm").toString(), d -> d.contains("A Fairy Story"));
+    assertThat(indexed().get("b-1984").toString())
+        .as("the deleted review, still in its document before the resnapshot")
+        .contains("Chilling");
+
+    List<String> topics = Definitions.topics(config, List.of(plan));
+    Map<String, Long> before = endOffsets(topics);
+    List<String> args =
+        new ArrayList<>(List.of("documents", "resnapshot", file.toString(), "review"));
+    config.asMap().forEach((key, value) -> args.addAll(List.of("--" + key, value)));
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cli = WeirCli.commandLine();
+    cli.setOut(new PrintWriter(out));
+    cli.setErr(new PrintWriter(err));
+    assertThat(cli.execute(args.toArray(String[]::new))).as("%s%s", out, err).isZero();
+    assertThat(out.toString()).contains("3 rows written").contains("reset written");
+    awaitConverged("after the resnapshot of review");
+
+    Map<String, Long> after = endOffsets(topics);
+    String reviews = ChangeTopicNames.of(config).topic(plan.database(), "public", "review");
+    before.forEach(
+        (partition, end) -> {
+          if (!partition.startsWith(reviews + "-")) {
+            assertThat(after.get(partition)).as("%s: not read again", partition).isEqualTo(end);
+          }
+        });
+    change("UPDATE review SET stars = 2 WHERE id = '00000000-0000-0000-0000-000000000003'");
+    awaitConverged("a change after the resnapshot");
     DocumentSides.assertRunningWithoutRestarts(flink, capture, indexer);
   }
 
@@ -603,7 +670,7 @@ class DeclaredDocumentsITCase {
     LocalStackExtension.stack().ensurePostgresDatabase(libraryDb);
     libraryUrl = LocalStackExtension.connections().postgresJdbcUrl(libraryDb);
     TestDatabases.execute(base, libraryUrl, schema.toArray(String[]::new));
-    Path file = dir.resolve("definition.json");
+    file = dir.resolve("definition.json");
     Files.writeString(
         file,
         definition
@@ -629,6 +696,28 @@ class DeclaredDocumentsITCase {
         "INSERT INTO book VALUES ('%s', '%s', '%s', 9.99, '1949-06-08', '{\"shelf\": \"classics\"}',"
             + " '%s')",
         isbn, title, RandomLibrary.description(isbn.hashCode()), publisher);
+  }
+
+  /** The end offset of each partition of {@code topics}, by topic and partition. */
+  private static Map<String, Long> endOffsets(List<String> topics) throws Exception {
+    try (Admin admin = Kafka.admin()) {
+      Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+      for (var topic : admin.describeTopics(topics).allTopicNames().get().values()) {
+        topic
+            .partitions()
+            .forEach(
+                p ->
+                    latest.put(
+                        new TopicPartition(topic.name(), p.partition()), OffsetSpec.latest()));
+      }
+      Map<String, Long> ends = new TreeMap<>();
+      admin
+          .listOffsets(latest)
+          .all()
+          .get()
+          .forEach((p, end) -> ends.put(p.topic() + "-" + p.partition(), end.offset()));
+      return ends;
+    }
   }
 
   /** Runs the statements in one transaction of the library database. */

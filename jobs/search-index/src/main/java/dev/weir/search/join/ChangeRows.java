@@ -106,7 +106,11 @@ public final class ChangeRows implements Conversion<ChangeEvent, SourceRow> {
           "op '" + e.op() + "' without '" + (e.isDelete() ? "before" : "after") + "'");
     }
     out.deleted = e.isDelete();
-    out.snapshot = "r".equals(e.op());
+    // An incremental snapshot's read (Debezium's, or weir documents resnapshot) is stamped at a
+    // position in the stream and ordered with its changes; only an initial snapshot's read of a
+    // known row starts a new epoch.
+    Object snapshot = e.source() == null ? null : e.source().get("snapshot");
+    out.snapshot = "r".equals(e.op()) && !"incremental".equals(snapshot);
     ObjectNode values = JsonNodeFactory.instance.objectNode();
     List<String> unavailable = new ArrayList<>();
     try {

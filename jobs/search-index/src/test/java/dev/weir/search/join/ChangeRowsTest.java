@@ -78,4 +78,33 @@ class ChangeRowsTest {
     assertThat(Json.mapper().readTree(rows.convert(added).values))
         .isEqualTo(Json.mapper().readTree("{\"id\":2,\"title\":\"Emma\"}"));
   }
+
+  @Test
+  void anIncrementalSnapshotsReadIsOrderedByItsLsnAndAnInitialOnesStartsAnEpoch() throws Exception {
+    ChangeRows rows =
+        new ChangeRows(
+            "reviews",
+            new DocumentPlan.Source(
+                "public.review", "public", "review", Map.of("id", "int8"), null, null, null),
+            List.of("id"));
+    ChangeEvent initial =
+        new ChangeEvent(
+            null,
+            Map.of("id", 1L),
+            Map.of("schema", "public", "table", "review", "lsn", 9L, "snapshot", "true"),
+            "r",
+            1L,
+            null);
+    ChangeEvent incremental =
+        new ChangeEvent(
+            null,
+            Map.of("id", 1L),
+            Map.of("schema", "public", "table", "review", "lsn", 9L, "snapshot", "incremental"),
+            "r",
+            1L,
+            null);
+    assertThat(rows.convert(initial).snapshot).isTrue();
+    assertThat(rows.convert(incremental).snapshot).isFalse();
+    assertThat(rows.convert(incremental).lsn).isEqualTo(9L);
+  }
 }
