@@ -152,8 +152,22 @@ public final class Kafka {
    * topic written in transactions ends on a commit marker, which is never consumed).
    */
   public static boolean consumedToTheEnd(String group, List<String> topics) throws Exception {
+    Map<TopicPartition, Long> ends = endOffsets(topics);
     try (Admin admin = admin()) {
       var committed = admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
+      for (var end : ends.entrySet()) {
+        var at = committed.get(end.getKey());
+        if (end.getValue() > 0 && (at == null || at.offset() < end.getValue() - 1)) {
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
+  /** The end offset of every partition of {@code topics}. */
+  public static Map<TopicPartition, Long> endOffsets(List<String> topics) throws Exception {
+    try (Admin admin = admin()) {
       Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
       for (var topic : admin.describeTopics(topics).allTopicNames().get().values()) {
         topic
@@ -163,14 +177,9 @@ public final class Kafka {
                     latest.put(
                         new TopicPartition(topic.name(), p.partition()), OffsetSpec.latest()));
       }
-      for (var end : admin.listOffsets(latest).all().get().entrySet()) {
-        var at = committed.get(end.getKey());
-        if (end.getValue().offset() > 0
-            && (at == null || at.offset() < end.getValue().offset() - 1)) {
-          return false;
-        }
-      }
-      return true;
+      Map<TopicPartition, Long> ends = new HashMap<>();
+      admin.listOffsets(latest).all().get().forEach((p, end) -> ends.put(p, end.offset()));
+      return ends;
     }
   }
 
