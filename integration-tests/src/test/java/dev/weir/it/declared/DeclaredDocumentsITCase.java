@@ -361,7 +361,7 @@ class DeclaredDocumentsITCase {
     cli.setOut(new PrintWriter(out));
     cli.setErr(new PrintWriter(err));
     assertThat(cli.execute(args.toArray(String[]::new))).as("%s%s", out, err).isZero();
-    assertThat(out.toString()).contains("3 rows written").contains("reset written");
+    assertThat(out.toString()).contains("2 rows written").contains("reset written");
     awaitConverged("after the resnapshot of review");
 
     Map<TopicPartition, Long> after = Kafka.endOffsets(topics);
