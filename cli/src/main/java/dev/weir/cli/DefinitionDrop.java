@@ -10,12 +10,10 @@ import dev.weir.documents.ChangeTopicNames;
 import dev.weir.documents.Definitions;
 import dev.weir.documents.DocumentOptions;
 import dev.weir.documents.definition.DocumentSpec;
-import dev.weir.documents.definition.NodeSpec;
 import dev.weir.documents.index.ElasticsearchConnection;
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -96,19 +94,10 @@ final class DefinitionDrop {
   /** The change topics of every table the documents read (not the topics other services feed). */
   List<String> changeTopics(List<DocumentSpec> documents) {
     ChangeTopicNames names = ChangeTopicNames.of(config);
-    Set<String> topics = new LinkedHashSet<>();
-    for (DocumentSpec document : documents) {
-      List<NodeSpec> nodes = new ArrayList<>(List.of(document.root()));
-      while (!nodes.isEmpty()) {
-        NodeSpec node = nodes.remove(nodes.size() - 1);
-        if (node.topic() == null) {
-          String schema = node.schema() == null ? "public" : node.schema();
-          topics.add(names.topic(document.database(), schema, node.table()));
-        }
-        nodes.addAll(node.children());
-      }
-    }
-    return List.copyOf(topics);
+    return TableResnapshot.captured(documents).stream()
+        .map(t -> names.topic(t.database(), t.schema(), t.table()))
+        .distinct()
+        .toList();
   }
 
   private void dropSlot(Connection c, String slot) throws SQLException {

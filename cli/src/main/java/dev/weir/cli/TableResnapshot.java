@@ -87,28 +87,37 @@ final class TableResnapshot {
   static List<Table> tables(List<DocumentSpec> documents, String name) {
     String schema = name.contains(".") ? name.substring(0, name.indexOf('.')) : "public";
     String table = name.contains(".") ? name.substring(name.indexOf('.') + 1) : name;
-    Set<Table> found = new LinkedHashSet<>();
-    Set<String> declared = new LinkedHashSet<>();
+    List<Table> captured = captured(documents);
+    List<Table> found =
+        captured.stream()
+            .filter(t -> t.schema().equals(schema) && t.table().equals(table))
+            .toList();
+    if (found.isEmpty()) {
+      throw new IllegalArgumentException(
+          "no document of the file reads a table "
+              + name
+              + " (it reads "
+              + captured.stream().map(Table::qualifiedName).distinct().toList()
+              + ")");
+    }
+    return found;
+  }
+
+  /** Every captured table the documents read, once (a topic node's is fed by another service). */
+  static List<Table> captured(List<DocumentSpec> documents) {
+    Set<Table> tables = new LinkedHashSet<>();
     for (DocumentSpec document : documents) {
       List<NodeSpec> nodes = new ArrayList<>(List.of(document.root()));
       while (!nodes.isEmpty()) {
         NodeSpec node = nodes.remove(nodes.size() - 1);
+        if (node.topic() == null) {
+          String schema = node.schema() == null ? "public" : node.schema();
+          tables.add(new Table(document.database(), schema, node.table()));
+        }
         nodes.addAll(node.children());
-        if (node.topic() != null) {
-          continue; // fed by another service: nothing to read again
-        }
-        String nodeSchema = node.schema() == null ? "public" : node.schema();
-        declared.add(nodeSchema + "." + node.table());
-        if (nodeSchema.equals(schema) && node.table().equals(table)) {
-          found.add(new Table(document.database(), schema, table));
-        }
       }
     }
-    if (found.isEmpty()) {
-      throw new IllegalArgumentException(
-          "no document of the file reads a table " + name + " (it reads " + declared + ")");
-    }
-    return List.copyOf(found);
+    return List.copyOf(tables);
   }
 
   /** Reads {@code table} again and resets it once search-index has read the rows. */
