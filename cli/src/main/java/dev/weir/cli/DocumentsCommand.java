@@ -9,6 +9,8 @@ import dev.weir.documents.definition.DefinitionFile;
 import dev.weir.documents.definition.DocumentSpec;
 import dev.weir.documents.definition.PostgresCatalog;
 import dev.weir.documents.index.ElasticsearchConnection;
+import dev.weir.stack.FlinkCluster;
+import dev.weir.stack.LocalStack;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -32,7 +34,11 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "documents",
     mixinStandardHelpOptions = true,
-    subcommands = {DocumentsCommand.Drop.class, DocumentsCommand.Resnapshot.class},
+    subcommands = {
+      DocumentsCommand.Apply.class,
+      DocumentsCommand.Drop.class,
+      DocumentsCommand.Resnapshot.class
+    },
     description =
         "Declared search documents: a definition file (PGSync's schema.json, plus weir's"
             + " extensions) from which weir builds the join, the Postgres copy and the index.")
@@ -111,6 +117,85 @@ final class DocumentsCommand {
       return arg instanceof OptionSpec option && option.longestName().equals("--catalog-url")
           ? DocumentOptions.CATALOG_URL.defaultValue()
           : null;
+    }
+  }
+
+  @Command(
+      name = "apply",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Apply a new definition FILE to the deployment running on the Flink cluster, without"
+            + " downtime: a new generation of search-index builds its own copy tables and index"
+            + " beside the running one (the capture restarted from a savepoint with the tables"
+            + " FILE adds, which it reads alone); once it has caught up, the running generation"
+            + " stops, each document's alias moves onto the new index in one alias update, and"
+            + " the old copy tables, indices and consumer group are dropped. Shows progress; run"
+            + " it again after an interruption to go on; --abort drops a generation not yet"
+            + " swapped in.",
+        "Options of the deployment (deployment.id) and of weir's connections (postgres.url,"
+            + " elasticsearch.url, kafka.bootstrap-servers, ...) follow as --key value."
+      })
+  static final class Apply implements Callable<Integer> {
+
+    @Spec CommandSpec spec;
+
+    @Parameters(paramLabel = "FILE", description = "The new definition file.", arity = "0..1")
+    Path file;
+
+    @Option(
+        names = "--abort",
+        description = "Stop and drop the generation being applied; the running one stays.")
+    boolean abort;
+
+    @Option(
+        names = "--port",
+        defaultValue = "" + FlinkCluster.DEFAULT_REST_PORT,
+        description = "The Flink cluster's REST port on 127.0.0.1 (default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = "--jar", description = "The jar (default: jobs/dist/target/weir-jobs-*.jar).")
+    Path jar;
+
+    @Option(
+        names = "--timeout",
+        paramLabel = "DURATION",
+        defaultValue = "30m",
+        converter = DurationConverter.class,
+        description =
+            "How long to wait for the new generation to catch up (default: ${DEFAULT-VALUE});"
+                + " run apply again to wait longer.")
+    Duration timeout;
+
+    @CommandLine.Unmatched List<String> jobArgs = new ArrayList<>();
+
+    @Override
+    public Integer call() throws Exception {
+      PrintWriter err = spec.commandLine().getErr();
+      if (file == null && !abort) {
+        err.println("weir documents apply: FILE, or --abort");
+        return 2;
+      }
+      WeirConfig config = WeirConfig.fromArgs(jobArgs.toArray(String[]::new));
+      FlinkCluster flink = new FlinkCluster(LocalStack.fromEnvironment().settings(), port);
+      DefinitionApply apply =
+          new DefinitionApply(
+              config,
+              flink,
+              jar != null ? jar : ClusterCommand.distJar(),
+              timeout,
+              spec.commandLine().getOut());
+      try {
+        if (abort) {
+          apply.abort();
+        } else {
+          DefinitionFile.read(file);
+          apply.apply(file);
+        }
+        return 0;
+      } catch (IllegalArgumentException | IllegalStateException e) {
+        err.println("weir documents apply: " + e.getMessage());
+        return 1;
+      }
     }
   }
 

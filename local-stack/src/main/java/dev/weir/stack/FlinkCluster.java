@@ -17,6 +17,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -409,6 +410,35 @@ public final class FlinkCluster {
     }
     return new JobState(
         job.path("state").asText(), running, job.path("timestamps").path("RESTARTING").asLong());
+  }
+
+  /** A job the cluster knows (running or ended), as its overview lists it. */
+  public record JobSummary(String id, String name, String state, long startTime) {}
+
+  /** Every job the cluster knows, running or ended, the newest first. */
+  public List<JobSummary> jobs() throws IOException {
+    List<JobSummary> jobs = new ArrayList<>();
+    for (JsonNode j : get("/jobs/overview").path("jobs")) {
+      jobs.add(
+          new JobSummary(
+              j.path("jid").asText(),
+              j.path("name").asText(),
+              j.path("state").asText(),
+              j.path("start-time").asLong()));
+    }
+    jobs.sort(Comparator.comparingLong(JobSummary::startTime).reversed());
+    return jobs;
+  }
+
+  /** The settings the job was built with, as it published them (its global job parameters). */
+  public Map<String, String> jobSettings(String jobId) throws IOException {
+    Map<String, String> settings = new LinkedHashMap<>();
+    get("/jobs/" + jobId + "/config")
+        .path("execution-config")
+        .path("user-config")
+        .fields()
+        .forEachRemaining(e -> settings.put(e.getKey(), e.getValue().asText()));
+    return settings;
   }
 
   /** Each of the job's vertices (by name) and how many parallel tasks it runs. */

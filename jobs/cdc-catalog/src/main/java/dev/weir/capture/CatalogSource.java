@@ -77,6 +77,9 @@ final class CatalogSource {
     factory.decodingPluginName("pgoutput");
     factory.debeziumProperties(properties);
     factory.startupOptions(StartupOptions.initial());
+    // Restored with a table it did not capture before (a definition applied beside the running
+    // one), the source reads that table's snapshot alone, then streams it with the others.
+    factory.scanNewlyAddedTableEnabled(true);
     factory.heartbeatInterval(config.get(CaptureOptions.HEARTBEAT));
     return factory;
   }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.common.config.WeirConfig;
+import dev.weir.common.config.WeirOptions;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.documents.definition.DefinitionException;
 import dev.weir.documents.definition.DefinitionFile;
@@ -25,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * The declared documents of a configuration: the definition file ({@link
@@ -44,11 +46,60 @@ public final class Definitions {
    * {@link SearchIndexOptions#PRICING_TOPIC}.
    */
   public static List<DocumentSpec> specs(WeirConfig config) {
-    Optional<String> file = config.getOptional(DocumentOptions.DOCUMENTS);
-    if (file.isPresent()) {
-      return DefinitionFile.read(Path.of(file.get()));
+    Optional<String> files = config.getOptional(DocumentOptions.DOCUMENTS);
+    List<DocumentSpec> specs = new ArrayList<>();
+    if (files.isPresent()) {
+      for (String file : files.get().split(",")) {
+        specs.addAll(DefinitionFile.read(Path.of(file.strip())));
+      }
+    } else {
+      specs.add(products(config));
     }
-    return List.of(products(config));
+    Optional<String> generation = config.getOptional(WeirOptions.GENERATION);
+    return generation.isEmpty()
+        ? specs
+        : specs.stream().map(s -> inGeneration(s, generation.get())).toList();
+  }
+
+  private static final Pattern GENERATION = Pattern.compile("[a-z0-9]{1,16}");
+
+  /**
+   * A document as a generation of its deployment builds it ({@link DocumentOptions#GENERATION}):
+   * its own copy table and its own write alias, beside those searches read.
+   */
+  public static DocumentSpec inGeneration(DocumentSpec spec, String generation) {
+    if (!GENERATION.matcher(generation).matches()) {
+      throw new IllegalArgumentException(
+          WeirOptions.GENERATION.key()
+              + " '"
+              + generation
+              + "': lower-case letters and digits, at most 16");
+    }
+    return new DocumentSpec(
+        spec.database(),
+        spec.index() + "-" + generation,
+        spec.copyTable() + "_" + generation,
+        spec.root(),
+        spec.search());
+  }
+
+  /**
+   * Refuses documents that would write one index or one copy table: the files of one search-index
+   * deployment (within a file, {@link DefinitionFile} refuses them already).
+   */
+  public static void requireOneDocumentPerIndex(List<DocumentSpec> specs) {
+    Set<String> indices = new LinkedHashSet<>();
+    Set<String> copies = new LinkedHashSet<>();
+    for (DocumentSpec spec : specs) {
+      if (!indices.add(spec.index()) || !copies.add(spec.copyTable())) {
+        throw new DefinitionException(
+            "two documents write the index "
+                + spec.index()
+                + " or the copy table "
+                + spec.copyTable()
+                + ": one search-index deployment indexes each document once");
+      }
+    }
   }
 
   /** The bundled products definition, with the alias and the price topic of {@code config}. */

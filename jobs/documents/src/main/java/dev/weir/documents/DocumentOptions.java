@@ -27,8 +27,10 @@ public final class DocumentOptions {
           .withDescription(
               "A document definition file (PGSync's schema.json format, with weir's extensions):"
                   + " search-index indexes the documents it declares, and cdc-catalog captures"
-                  + " exactly its tables. Without it, the bundled products definition"
-                  + " (schemas/documents/products.json) behind search.alias.");
+                  + " exactly its tables. Several files, separated by commas: cdc-catalog"
+                  + " captures the tables of all (as during `weir documents apply`). Without it,"
+                  + " the bundled products definition (schemas/documents/products.json) behind"
+                  + " search.alias.");
 
   public static final ConfigOption<String> CDC_TOPIC_PREFIX =
       ConfigOptions.key("search.cdc-topic-prefix")

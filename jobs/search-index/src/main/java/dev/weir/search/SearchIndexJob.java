@@ -66,6 +66,7 @@ public final class SearchIndexJob implements WeirJob {
   /** Creates or migrates each document's copy table, and its alias and index. */
   @Override
   public void prepare(WeirConfig config) {
+    Definitions.requireOneDocumentPerIndex(Definitions.specs(config));
     Migrations.apply(config);
     ElasticsearchSettings elasticsearch = ElasticsearchConnection.settings(config);
     try (SearchCluster cluster = SearchCluster.connect(elasticsearch)) {

@@ -84,6 +84,19 @@ public final class WeirOptions {
               "Largest batch of records a Kafka sink sends to one partition in one request (the"
                   + " producer's batch.size; Kafka's default is 16 KiB, about 23 tracking events).");
 
+  public static final ConfigOption<String> GENERATION =
+      ConfigOptions.key("search.generation")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "Set by `weir documents apply` on the search-index job it starts beside the running"
+                  + " one: this generation's copy tables are <copy_table>_<generation> and it"
+                  + " writes through the alias <index>-<generation> (its index"
+                  + " <index>-<generation>-v1), so that it builds beside the documents searches"
+                  + " read; apply then moves each document's alias onto it. Its consumer group"
+                  + " and transactional ids end in -<generation>. Lower-case letters and"
+                  + " digits.");
+
   public static final ConfigOption<String> DEPLOYMENT_ID =
       ConfigOptions.key("deployment.id")
           .stringType()

@@ -111,6 +111,9 @@ public final class JobRunner {
           CheckpointingOptions.CHECKPOINTS_DIRECTORY, localCheckpoints().toUri().toString());
     }
     env.configure(options);
+    // The job's settings (they hold no secret) on its page of Flink's REST API and web UI, where
+    // `weir documents apply` reads a running deployment's.
+    env.getConfig().setGlobalJobParameters(Configuration.fromMap(config.asMap()));
     registerJsonValueTypes(env);
   }
 

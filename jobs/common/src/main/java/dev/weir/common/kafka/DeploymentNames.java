@@ -33,9 +33,14 @@ public final class DeploymentNames {
    * prefix of every transactional id of its exactly-once sinks start with it, so two deployments of
    * one job on one broker, told apart by their deployment ids, never fence each other's producers.
    * Unset, the names are those of weir before the option: a job upgraded without it keeps its
-   * transactions.
+   * transactions. A generation of the deployment ({@link WeirOptions#GENERATION}) adds its own.
    */
   public static String deploymentName(WeirConfig config, String job) {
+    return deploymentOf(config, job)
+        + config.getOptional(WeirOptions.GENERATION).map(g -> "-" + g).orElse("");
+  }
+
+  private static String deploymentOf(WeirConfig config, String job) {
     return config
         .getOptional(WeirOptions.DEPLOYMENT_ID)
         .map(

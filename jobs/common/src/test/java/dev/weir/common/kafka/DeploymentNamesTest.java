@@ -37,6 +37,16 @@ class DeploymentNamesTest {
   }
 
   @Test
+  void aGenerationBuiltBesideTheRunningOneHasNamesOfItsOwn() {
+    WeirConfig g2 = only.with(WeirOptions.GENERATION, "g2");
+    assertThat(DeploymentNames.groupId(g2, "search-index")).isEqualTo("weir-search-index-g2");
+    assertThat(DeploymentNames.transactionalIdPrefix(g2, "search-index", "dlq"))
+        .isEqualTo("weir-search-index-g2-dlq");
+    assertThat(DeploymentNames.groupId(g2.with(WeirOptions.DEPLOYMENT_ID, "blue"), "search-index"))
+        .isEqualTo("weir-search-index-blue-g2");
+  }
+
+  @Test
   void aDeploymentIdThatIsNotAPlainNameIsRefused() {
     for (String bad : new String[] {"", "-x", "a b", "a/b", "x".repeat(65)}) {
       WeirConfig config = only.with(WeirOptions.DEPLOYMENT_ID, bad);
