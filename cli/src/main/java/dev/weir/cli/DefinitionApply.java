@@ -265,7 +265,7 @@ final class DefinitionApply {
     String savepoint = flink.stopWithSavepoint(cdc.id());
     Map<String, String> settings = new LinkedHashMap<>(cdc.settings());
     settings.remove("job");
-    settings.put(DocumentOptions.DOCUMENTS.key(), cdc.documents() + "," + documents);
+    settings.put(DocumentOptions.DOCUMENTS.key(), captureFiles(cdc, documents));
     List<String> args = new ArrayList<>(List.of("--job", "cdc-catalog"));
     settings.forEach((k, v) -> args.addAll(List.of("--" + k, v)));
     String id = flink.submit(jar, "dev.weir.common.job.JobRunner", args, null, savepoint);
@@ -288,6 +288,27 @@ final class DefinitionApply {
       }
     }
     out.println("capture: the new tables' snapshot is written");
+  }
+
+  /**
+   * The capture's files once {@code documents} is added: its own, less those only generations
+   * already swapped out read, so that the list does not grow with every apply.
+   */
+  private String captureFiles(Job capture, String documents) throws Exception {
+    Set<String> retired = new LinkedHashSet<>();
+    Set<String> live = new LinkedHashSet<>();
+    for (Job j : jobs(SEARCH_INDEX)) {
+      (j.active() ? live : retired).add(j.documents());
+    }
+    retired.removeAll(live);
+    Set<String> files = new LinkedHashSet<>();
+    for (String file : capture.documents().split(",")) {
+      if (!retired.contains(file.strip())) {
+        files.add(file.strip());
+      }
+    }
+    files.add(documents);
+    return String.join(",", files);
   }
 
   /** Waits until the generation's consumer group has read everything its topics hold now. */

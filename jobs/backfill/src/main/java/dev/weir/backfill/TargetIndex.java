@@ -11,8 +11,10 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The index a backfill writes: prepared from the copy's mapping, compared with the copy (by id, ids
@@ -136,16 +138,24 @@ final class TargetIndex {
 
   /**
    * Points {@code alias} at {@code target} only, in one alias update: searches see the old index or
-   * the new one, never neither.
+   * the new one, never neither. Every other alias of the index it replaces moves with it: behind a
+   * generation's write alias ({@code weir documents apply}) the alias searches read is on the same
+   * index, and must not stay behind on the old one.
    */
   static void swap(SearchCluster cluster, String alias, String target) throws IOException {
     ArrayNode actions = Json.mapper().createArrayNode();
+    Set<String> moved = new LinkedHashSet<>(List.of(alias));
     for (String index : cluster.indicesBehind(alias)) {
       if (!index.equals(target)) {
-        actions.add(SearchCluster.aliasAction("remove", index, alias));
+        for (String a : cluster.aliasesOf(index)) {
+          actions.add(SearchCluster.aliasAction("remove", index, a));
+          moved.add(a);
+        }
       }
     }
-    actions.add(SearchCluster.aliasAction("add", target, alias));
+    for (String a : moved) {
+      actions.add(SearchCluster.aliasAction("add", target, a));
+    }
     cluster.updateAliases(actions);
   }
 

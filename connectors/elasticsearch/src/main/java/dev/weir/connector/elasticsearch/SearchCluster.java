@@ -184,6 +184,17 @@ public final class SearchCluster implements Closeable {
     return indices;
   }
 
+  /** The aliases of {@code index}. */
+  public Set<String> aliasesOf(String index) throws IOException {
+    Set<String> aliases = new LinkedHashSet<>();
+    get("/" + index + "/_alias")
+        .path(index)
+        .path("aliases")
+        .fieldNames()
+        .forEachRemaining(aliases::add);
+    return aliases;
+  }
+
   /** The indices whose names match {@code pattern} (e.g. {@code products-*}). */
   public List<String> indices(String pattern) throws IOException {
     List<String> names = new ArrayList<>();
