@@ -3,6 +3,7 @@ package dev.weir.cli;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.connector.elasticsearch.SearchCluster;
+import dev.weir.documents.Definitions;
 import dev.weir.documents.DocumentOptions;
 import dev.weir.documents.definition.DefinitionException;
 import dev.weir.documents.definition.DefinitionFile;
@@ -286,10 +287,12 @@ final class DocumentsCommand {
       try {
         List<TableResnapshot.Table> tables =
             TableResnapshot.tables(DefinitionFile.read(file), table);
-        WeirConfig config = WeirConfig.fromArgs(jobArgs.toArray(String[]::new));
+        WeirConfig config =
+            WeirConfig.fromArgs(jobArgs.toArray(String[]::new))
+                .with(DocumentOptions.DOCUMENTS, file.toString());
         TableResnapshot resnapshot = new TableResnapshot(config, spec.commandLine().getOut());
         for (TableResnapshot.Table t : tables) {
-          resnapshot.resnapshot(t, timeout);
+          resnapshot.resnapshot(t, TableResnapshot.rootOf(Definitions.plans(config), t), timeout);
         }
         return 0;
       } catch (IllegalArgumentException | IllegalStateException e) {

@@ -7,6 +7,7 @@ import dev.weir.common.kafka.KafkaClients;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.documents.ChangeTopicNames;
 import dev.weir.documents.Definitions;
+import dev.weir.documents.definition.DocumentPlan;
 import dev.weir.documents.definition.DocumentSpec;
 import dev.weir.documents.definition.NodeSpec;
 import dev.weir.documents.definition.PostgresCatalog;
@@ -103,6 +104,16 @@ final class TableResnapshot {
     return found;
   }
 
+  /** The documents whose root reads {@code table}. */
+  static List<DocumentPlan> rootOf(List<DocumentPlan> plans, Table table) {
+    return plans.stream()
+        .filter(
+            p ->
+                p.database().equals(table.database())
+                    && p.source(p.root()).name().equals(table.qualifiedName()))
+        .toList();
+  }
+
   /** Every captured table the documents read, once (a topic node's is fed by another service). */
   static List<Table> captured(List<DocumentSpec> documents) {
     Set<Table> tables = new LinkedHashSet<>();
@@ -120,8 +131,12 @@ final class TableResnapshot {
     return List.copyOf(tables);
   }
 
-  /** Reads {@code table} again and resets it once search-index has read the rows. */
-  void resnapshot(Table table, Duration timeout) throws Exception {
+  /**
+   * Reads {@code table} again and resets it once search-index has read the rows; where it is the
+   * root of documents ({@code roots}), sweeps those whose root row the read did not return ({@link
+   * RootSweep}).
+   */
+  void resnapshot(Table table, List<DocumentPlan> roots, Duration timeout) throws Exception {
     String topic =
         ChangeTopicNames.of(config).topic(table.database(), table.schema(), table.table());
     try (Connection c =
@@ -143,7 +158,11 @@ final class TableResnapshot {
           table.qualifiedName(), lsnText(position), topic);
       out.flush();
       Map<TopicPartition, Long> written = new ConcurrentHashMap<>();
-      long rows = read(c, info, table, topic, stamp, producer, written);
+      List<RootSweep> sweeps = new ArrayList<>();
+      for (DocumentPlan plan : roots) {
+        sweeps.add(new RootSweep(config, plan, info.columns()));
+      }
+      long rows = read(c, info, table, topic, stamp, producer, written, sweeps);
       out.printf("%s: %,d rows written to %s%n", table.qualifiedName(), rows, topic);
       out.flush();
       String group = DeploymentNames.groupId(config, "search-index");
@@ -159,6 +178,9 @@ final class TableResnapshot {
           "%s: reset written: its rows that were not read again leave the documents%n",
           table.qualifiedName());
       out.flush();
+      for (RootSweep sweep : sweeps) {
+        sweep.sweep(position, out);
+      }
     }
   }
 
@@ -219,7 +241,8 @@ final class TableResnapshot {
       String topic,
       long stamp,
       KafkaProducer<byte[], byte[]> producer,
-      Map<TopicPartition, Long> written)
+      Map<TopicPartition, Long> written,
+      List<RootSweep> sweeps)
       throws Exception {
     AtomicReference<Exception> failed = new AtomicReference<>();
     boolean autoCommit = c.getAutoCommit();
@@ -234,6 +257,9 @@ final class TableResnapshot {
         try (ResultSet r = select.executeQuery()) {
           while (r.next()) {
             ObjectNode after = (ObjectNode) Json.mapper().readTree(r.getString(1));
+            for (RootSweep sweep : sweeps) {
+              sweep.read(after);
+            }
             ObjectNode key = Json.mapper().createObjectNode();
             for (String column : info.primaryKey()) {
               key.set(column, after.path(column));
