@@ -163,10 +163,15 @@ final class DefinitionApply {
     out.flush();
   }
 
-  /** Stops and drops the generation being applied, before its swap; the running one stays. */
-  void abort() throws Exception {
+  /** Stops and drops the generation of {@code file} being applied; the running one stays. */
+  void abort(Path file) throws Exception {
+    String documents = file.toAbsolutePath().normalize().toString();
     List<Job> running = jobs(SEARCH_INDEX).stream().filter(Job::active).toList();
     Job latest = running.isEmpty() ? null : running.get(running.size() - 1);
+    if (latest != null && running.size() == 2 && !latest.documents().equals(documents)) {
+      throw new IllegalStateException(
+          "the generation being applied is of " + latest.documents() + ", not of " + documents);
+    }
     if (latest == null || running.size() < 2) {
       throw new IllegalStateException(
           latest != null && !swapped(latest)

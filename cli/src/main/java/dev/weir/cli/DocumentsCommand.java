@@ -131,8 +131,8 @@ final class DocumentsCommand {
             + " FILE adds, which it reads alone); once it has caught up, the running generation"
             + " stops, each document's alias moves onto the new index in one alias update, and"
             + " the old copy tables, indices and consumer group are dropped. Shows progress; run"
-            + " it again after an interruption to go on; --abort drops a generation not yet"
-            + " swapped in.",
+            + " it again after an interruption to go on; with --abort, it drops FILE's generation"
+            + " if not yet swapped in.",
         "Options of the deployment (deployment.id) and of weir's connections (postgres.url,"
             + " elasticsearch.url, kafka.bootstrap-servers, ...) follow as --key value."
       })
@@ -140,12 +140,12 @@ final class DocumentsCommand {
 
     @Spec CommandSpec spec;
 
-    @Parameters(paramLabel = "FILE", description = "The new definition file.", arity = "0..1")
+    @Parameters(paramLabel = "FILE", description = "The new definition file.")
     Path file;
 
     @Option(
         names = "--abort",
-        description = "Stop and drop the generation being applied; the running one stays.")
+        description = "Stop and drop the generation of FILE being applied; the running one stays.")
     boolean abort;
 
     @Option(
@@ -172,10 +172,6 @@ final class DocumentsCommand {
     @Override
     public Integer call() throws Exception {
       PrintWriter err = spec.commandLine().getErr();
-      if (file == null && !abort) {
-        err.println("weir documents apply: FILE, or --abort");
-        return 2;
-      }
       WeirConfig config = WeirConfig.fromArgs(jobArgs.toArray(String[]::new));
       FlinkCluster flink = new FlinkCluster(LocalStack.fromEnvironment().settings(), port);
       DefinitionApply apply =
@@ -187,7 +183,7 @@ final class DocumentsCommand {
               spec.commandLine().getOut());
       try {
         if (abort) {
-          apply.abort();
+          apply.abort(file);
         } else {
           DefinitionFile.read(file);
           apply.apply(file);

@@ -33,6 +33,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -82,45 +83,17 @@ class DocumentsApplyITCase {
 
   @Test
   void anApplyThatAddsAChildAndRenamesAFieldServesEverySearch() throws Exception {
-    WeirConfig base = TestDatabases.fresh(LocalStackExtension.config(), "it_apply");
-    String database = "it_apply_" + run;
-    LocalStackExtension.stack().ensurePostgresDatabase(database);
-    String url = LocalStackExtension.connections().postgresJdbcUrl(database);
-    TestDatabases.execute(base, url, resource("weir/schemas/documents/library.sql"));
-    TestDatabases.transaction(
-        base,
-        url,
-        "INSERT INTO continent VALUES ('eu', 'Europe')",
-        "INSERT INTO country VALUES ('uk', 'United Kingdom', 'eu')",
-        "INSERT INTO city VALUES ('c-london', 'London', 'uk')",
-        "INSERT INTO author VALUES ('a-orwell', 'George Orwell', 'c-london')",
-        "INSERT INTO publisher VALUES ('p-secker', 'Secker & Warburg')",
-        "INSERT INTO subject VALUES (1, 'Dystopia')",
-        book("b-1984", "Nineteen Eighty-Four"),
-        book("b-farm", "Animal Farm"),
-        book("b-homage", "Homage to Catalonia"),
-        "INSERT INTO book_author VALUES ('b-1984', 'a-orwell'), ('b-farm', 'a-orwell')",
-        "INSERT INTO book_subject VALUES ('b-1984', 1)",
-        "INSERT INTO review VALUES ('00000000-0000-0000-0000-000000000001', 'b-1984', 5,"
-            + " 'Chilling')");
-    String alias = "it-apply-" + run;
-    Path oldFile = dir.resolve("library-old.json");
-    Path newFile = dir.resolve("library-new.json");
-    Files.writeString(oldFile, definition(database, alias, false));
-    Files.writeString(newFile, definition(database, alias, true));
-    WeirConfig config =
-        CaptureOptions.ownCatalog(
-                base, url, "it_apply_" + run, "it.apply." + run, "it-unused-" + run)
-            .with(DocumentOptions.DOCUMENTS, oldFile.toString())
-            .with(WeirOptions.DLQ_TOPIC, "it.apply.dlq." + run)
-            .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
+    Deployment d = deploy("apply");
+    WeirConfig config = d.config();
+    String url = d.url();
+    String alias = d.alias();
+    Path newFile = d.newFile();
     DocumentPlan oldPlan = Definitions.plans(config).get(0);
     DocumentPlan newPlan =
         Definitions.plans(config.with(DocumentOptions.DOCUMENTS, newFile.toString())).get(0);
     assertThat(newPlan.index()).isEqualTo(alias);
 
-    submit("cdc-catalog", config);
-    String oldJob = submit("search-index", config);
+    String oldJob = d.searchIndex();
     try (SearchCluster es = ElasticsearchConnection.cluster(config)) {
       Map<String, JsonNode> before = sql(config, url, oldPlan);
       Await.until(WAIT, () -> DocumentSides.indexed(es, alias), before::equals);
@@ -209,10 +182,121 @@ class DocumentsApplyITCase {
       assertThat(cli(applyArgs(config, newFile), again, err)).isZero();
       assertThat(again.toString()).contains("already applied");
     } finally {
-      for (FlinkCluster.JobSummary job : cluster.jobs()) {
-        if (job.state().equals("RUNNING")) {
-          cluster.cancel(job.id());
-        }
+      cancelRunningJobs();
+    }
+  }
+
+  /**
+   * An apply interrupted while the new generation builds is resumed by the same command, or
+   * aborted: the new generation's job, copy and index go, the old one serves on.
+   */
+  @Test
+  void anInterruptedApplyIsResumedOrAborted() throws Exception {
+    Deployment d = deploy("resume");
+    WeirConfig config = d.config();
+    // Only a rename: no table to add to the capture.
+    Files.writeString(
+        d.newFile(),
+        Files.readString(d.oldFile())
+            .replace("\"published_on\"", "\"published_on\", \"title\": \"name\""));
+    WeirConfig g2 =
+        config
+            .with(DocumentOptions.DOCUMENTS, d.newFile().toString())
+            .with(WeirOptions.GENERATION, "g2");
+    DocumentPlan g2Plan = Definitions.plans(g2).get(0);
+    try (SearchCluster es = ElasticsearchConnection.cluster(config)) {
+      Map<String, JsonNode> before = sql(config, d.url(), Definitions.plans(config).get(0));
+      Await.until(WAIT, () -> DocumentSides.indexed(es, d.alias()), before::equals);
+      Set<String> served = es.indicesBehind(d.alias());
+
+      StringWriter out = new StringWriter();
+      StringWriter err = new StringWriter();
+      assertThat(cli(applyArgs(config, d.newFile(), "1ms"), out, err)).as("%s", out).isOne();
+      assertThat(err.toString()).contains("run apply again to go on waiting, or --abort");
+      assertThat(runningSearchIndexJobs()).hasSize(2);
+
+      assertThat(cli(abortArgs(config, d.newFile()), out, err))
+          .as("abort: %s%s", out, err)
+          .isZero();
+      assertThat(runningSearchIndexJobs()).containsExactly(d.searchIndex());
+      assertThat(tableExists(config, g2Plan.copyTable())).isFalse();
+      assertThat(es.aliasExists(g2Plan.index())).isFalse();
+      assertThat(es.indicesBehind(d.alias())).isEqualTo(served);
+      assertThat(DocumentSides.indexed(es, d.alias())).isEqualTo(before);
+
+      assertThat(cli(applyArgs(config, d.newFile(), "1ms"), out, err)).isOne();
+      StringWriter resumed = new StringWriter();
+      assertThat(cli(applyArgs(config, d.newFile(), "3m"), resumed, err))
+          .as("resumed: %s%s", resumed, err)
+          .isZero();
+      assertThat(resumed.toString()).contains("resuming the apply").contains("applied");
+      Map<String, JsonNode> expected =
+          sql(
+              config,
+              d.url(),
+              Definitions.plans(config.with(DocumentOptions.DOCUMENTS, d.newFile().toString()))
+                  .get(0));
+      assertThat(expected.get("b-1984").has("name")).isTrue();
+      Await.until(WAIT, () -> DocumentSides.indexed(es, d.alias()), expected::equals);
+      assertThat(es.indicesBehind(d.alias())).containsExactly(d.alias() + "-g2-v1");
+    } finally {
+      cancelRunningJobs();
+    }
+  }
+
+  /** A deployment of library.json without reviews on a database of its own, running. */
+  private record Deployment(
+      WeirConfig config,
+      String url,
+      String alias,
+      Path oldFile,
+      Path newFile,
+      String searchIndex) {}
+
+  private Deployment deploy(String name) throws Exception {
+    WeirConfig base = TestDatabases.fresh(LocalStackExtension.config(), "it_" + name);
+    String database = "it_" + name + "_" + run;
+    LocalStackExtension.stack().ensurePostgresDatabase(database);
+    String url = LocalStackExtension.connections().postgresJdbcUrl(database);
+    TestDatabases.execute(base, url, resource("weir/schemas/documents/library.sql"));
+    TestDatabases.transaction(
+        base,
+        url,
+        "INSERT INTO continent VALUES ('eu', 'Europe')",
+        "INSERT INTO country VALUES ('uk', 'United Kingdom', 'eu')",
+        "INSERT INTO city VALUES ('c-london', 'London', 'uk')",
+        "INSERT INTO author VALUES ('a-orwell', 'George Orwell', 'c-london')",
+        "INSERT INTO publisher VALUES ('p-secker', 'Secker & Warburg')",
+        "INSERT INTO subject VALUES (1, 'Dystopia')",
+        book("b-1984", "Nineteen Eighty-Four"),
+        book("b-farm", "Animal Farm"),
+        book("b-homage", "Homage to Catalonia"),
+        "INSERT INTO book_author VALUES ('b-1984', 'a-orwell'), ('b-farm', 'a-orwell')",
+        "INSERT INTO book_subject VALUES ('b-1984', 1)",
+        "INSERT INTO review VALUES ('00000000-0000-0000-0000-000000000001', 'b-1984', 5,"
+            + " 'Chilling')");
+    String alias = "it-" + name + "-" + run;
+    Path oldFile = dir.resolve(name + "-old.json");
+    Path newFile = dir.resolve(name + "-new.json");
+    String copyTable = name + "_" + run + "_document";
+    Files.writeString(oldFile, definition(database, alias, copyTable, false));
+    Files.writeString(newFile, definition(database, alias, copyTable, true));
+    WeirConfig config =
+        CaptureOptions.ownCatalog(
+                base, url, "it_" + name + "_" + run, "it." + name + "." + run, "it-unused-" + run)
+            .with(DocumentOptions.DOCUMENTS, oldFile.toString())
+            .with(WeirOptions.DEPLOYMENT_ID, name + "-" + run)
+            .with(WeirOptions.DLQ_TOPIC, "it." + name + ".dlq." + run)
+            .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
+    submit("cdc-catalog", config);
+    String searchIndex = submit("search-index", config);
+    return new Deployment(config, url, alias, oldFile, newFile, searchIndex);
+  }
+
+  private static void cancelRunningJobs() throws Exception {
+    for (FlinkCluster.JobSummary job : cluster.jobs()) {
+      if (job.state().equals("RUNNING")) {
+        cluster.cancel(job.id());
       }
     }
   }
@@ -276,13 +360,14 @@ class DocumentsApplyITCase {
    * library.json on this run's database and alias; the old one without reviews, the new one with
    * them and the title renamed.
    */
-  private static String definition(String database, String alias, boolean next) throws Exception {
+  private static String definition(String database, String alias, String copyTable, boolean next)
+      throws Exception {
     ArrayNode file =
         (ArrayNode) Json.mapper().readTree(resource("weir/schemas/documents/library.json"));
     ObjectNode document = (ObjectNode) file.get(0);
     document.put("database", database);
     document.put("index", alias);
-    document.putObject("weir").put("copy_table", "apply_" + alias.substring(9) + "_document");
+    document.putObject("weir").put("copy_table", copyTable);
     ObjectNode root = (ObjectNode) document.get("nodes");
     if (next) {
       ((ObjectNode) root.path("transform").path("rename")).put("title", "book_title");
@@ -306,7 +391,23 @@ class DocumentsApplyITCase {
   }
 
   private static List<String> applyArgs(WeirConfig config, Path file) {
+    return applyArgs(config, file, "3m");
+  }
+
+  private static List<String> applyArgs(WeirConfig config, Path file, String timeout) {
     List<String> args = new ArrayList<>(List.of("documents", "apply", file.toString()));
+    args.addAll(connectionArgs(config, timeout));
+    return args;
+  }
+
+  private static List<String> abortArgs(WeirConfig config, Path file) {
+    List<String> args = new ArrayList<>(List.of("documents", "apply", file.toString(), "--abort"));
+    args.addAll(connectionArgs(config, "3m"));
+    return args;
+  }
+
+  private static List<String> connectionArgs(WeirConfig config, String timeout) {
+    List<String> args = new ArrayList<>();
     args.addAll(
         List.of(
             "--port",
@@ -314,7 +415,9 @@ class DocumentsApplyITCase {
             "--jar",
             FlinkCluster.jobsJar(Path.of("..")).toString(),
             "--timeout",
-            "3m",
+            timeout,
+            "--" + WeirOptions.DEPLOYMENT_ID.key(),
+            config.get(WeirOptions.DEPLOYMENT_ID),
             "--" + WeirOptions.POSTGRES_URL.key(),
             config.get(WeirOptions.POSTGRES_URL),
             "--" + WeirOptions.ELASTICSEARCH_URL.key(),
