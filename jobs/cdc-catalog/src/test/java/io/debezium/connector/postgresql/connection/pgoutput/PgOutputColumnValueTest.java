@@ -1,0 +1,23 @@
+package io.debezium.connector.postgresql.connection.pgoutput;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.debezium.data.SpecialValueDecimal;
+import java.math.BigDecimal;
+import org.junit.jupiter.api.Test;
+
+/** cdc-catalog's copy of the class is the one loaded, before Debezium 1.9's. */
+class PgOutputColumnValueTest {
+
+  @Test
+  void aNumericsSpecialValuesFromPgoutputAreSpecialValues() {
+    assertThat(new PgOutputColumnValue("Infinity").asDecimal())
+        .isEqualTo(SpecialValueDecimal.POSITIVE_INF);
+    assertThat(new PgOutputColumnValue("-Infinity").asDecimal())
+        .isEqualTo(SpecialValueDecimal.NEGATIVE_INF);
+    assertThat(new PgOutputColumnValue("NaN").asDecimal())
+        .isEqualTo(SpecialValueDecimal.NOT_A_NUMBER);
+    assertThat(new PgOutputColumnValue("-0.000000000000000000000000000001").asDecimal())
+        .isEqualTo(new SpecialValueDecimal(new BigDecimal("-0.000000000000000000000000000001")));
+  }
+}
