@@ -141,7 +141,7 @@ final class SnapshotScan extends PostgresScanFetchTask {
               connectorConfig.getSnapshotFetchSize())) {
         // Never server-prepared: each value then comes as PostgreSQL's text. A statement pgjdbc
         // prepares (the splits' select, run again and again) gets numerics, dates and times in
-        // binary, where pgjdbc cannot read a numeric Infinity.
+        // binary, where pgjdbc cannot read a numeric Infinity or a time of 24:00:00.
         statement.unwrap(PGStatement.class).setPrepareThreshold(0);
         try (ResultSet rs = statement.executeQuery()) {
           ColumnUtils.ColumnArray columns = ColumnUtils.toArray(rs, table);
