@@ -11,11 +11,11 @@ import java.util.UUID;
  * precision, NaN and ±Infinity, dates past 9999, infinity, intervals, JSON of every shape, arrays,
  * enums, bytea, keys with any characters), as SQL literals.
  *
- * <p>Numeric NaN and ±Infinity, BC dates and timestamps, a time's microseconds and 24:00:00 are in,
- * through the snapshot and the stream. Left out, each a value Debezium 1.9 (cdc-catalog's capture)
- * does not carry as PostgreSQL holds it: a timetz's offset (it arrives in UTC, which weir writes as
- * such, and {@link SqlDocuments} expects so); subnormal floats (Java 17 writes 1.4E-45 for
- * PostgreSQL's 1e-45, one float).
+ * <p>Numeric NaN and ±Infinity (in arrays too), BC dates and timestamps, a time's microseconds and
+ * 24:00:00 are in, through the snapshot and the stream. Left out, each a value Debezium 1.9
+ * (cdc-catalog's capture) does not carry as PostgreSQL holds it: a timetz's offset (it arrives in
+ * UTC, which weir writes as such, and {@link SqlDocuments} expects so); subnormal floats (Java 17
+ * writes 1.4E-45 for PostgreSQL's 1e-45, one float).
  */
 final class EveryType {
 
@@ -170,7 +170,12 @@ final class EveryType {
             "'{}'",
             "'{\"a\",\"b c\",NULL,\"with \\\"quote\\\"\"}'",
             "ARRAY[" + quoted(text()) + "]"));
-    values.add(pick("'{1.50,-0.000001}'", "'{123456789012345678901234567890}'", "'{}'"));
+    values.add(
+        pick(
+            "'{1.50,-0.000001}'",
+            "'{123456789012345678901234567890}'",
+            "'{}'",
+            "'{NaN,Infinity,-Infinity,NULL,2.5}'"));
     values.add(pick("'{\"2024-01-01 00:00:00+00\",\"infinity\"}'", "'{}'", "'{NULL}'"));
     values.add(pick("ARRAY['{\"a\": 1}', '\"s\"', '[1, 2]', 'null']::jsonb[]", "'{}'"));
     // A column left null now and then: null is a value of every type.

@@ -5,11 +5,14 @@ import io.debezium.connector.postgresql.PostgresSchema;
 import io.debezium.connector.postgresql.PostgresValueConverter;
 import io.debezium.connector.postgresql.connection.PostgresConnection;
 import io.debezium.connector.postgresql.connection.wal2json.DateTimeFormat;
+import io.debezium.data.SpecialValueDecimal;
 import io.debezium.relational.Column;
 import io.debezium.relational.Table;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * A value of a snapshot's row, as Debezium's converters take it: read as the change stream reads
@@ -21,7 +24,8 @@ import java.time.ZoneOffset;
  * 24:00:00} is midnight), a {@code timetz} one in whole seconds, a BC date or timestamp a {@code
  * java.sql.Date} or {@code Timestamp} of the Julian calendar whose era is lost. Debezium's own
  * snapshot reads these columns as text ({@link PostgresConnection#getColumnValue}); dates and
- * timestamps are parsed here from PostgreSQL's text as pgoutput's stream parses them.
+ * timestamps are parsed here from PostgreSQL's text as pgoutput's stream parses them, and a {@code
+ * numeric[]} by {@link NumericArrays}, as cdc-catalog's stream reads it.
  */
 final class SnapshotValues {
 
@@ -40,6 +44,14 @@ final class SnapshotValues {
       case PgOid.DATE, PgOid.TIMESTAMP, PgOid.TIMESTAMPTZ -> {
         String text = rs.getString(index);
         yield text == null ? null : fromText(column.nativeType(), text);
+      }
+      case PgOid.NUMERIC_ARRAY -> {
+        String text = rs.getString(index);
+        Optional<List<SpecialValueDecimal>> elements =
+            text == null ? Optional.empty() : NumericArrays.elements(text);
+        yield elements.isPresent()
+            ? elements.get()
+            : connection.getColumnValue(rs, index, column, table, schema);
       }
       default -> connection.getColumnValue(rs, index, column, table, schema);
     };
