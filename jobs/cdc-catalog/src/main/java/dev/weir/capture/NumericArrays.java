@@ -10,7 +10,7 @@ import java.util.Optional;
 /**
  * A {@code numeric[]} from PostgreSQL's text, for Debezium's converter: pgjdbc's arrays (through
  * which Debezium 1.9 reads them, in the snapshot and in the stream) refuse an element {@code NaN}
- * or {@code ±Infinity}, and the capture failed with them.
+ * or {@code ±Infinity}, and such an array arrived as null.
  */
 public final class NumericArrays {
 
