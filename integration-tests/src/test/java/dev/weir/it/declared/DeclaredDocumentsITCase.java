@@ -511,7 +511,7 @@ class DeclaredDocumentsITCase {
       rows.add(types.upsert(keys.get(i)));
     }
     start(EveryType.DEFINITION, EveryType.SCHEMA, rows.toArray(String[]::new));
-    awaitConverged("generated rows of every type, seed " + seed);
+    awaitConvergedNamingDeadLetters("generated rows of every type, seed " + seed);
     assertThat(indexed()).hasSize(60);
 
     List<String> changes = new ArrayList<>();
@@ -519,7 +519,22 @@ class DeclaredDocumentsITCase {
       changes.add(types.upsert(keys.get(i)));
     }
     change(changes.toArray(String[]::new));
-    awaitConverged("every third row changed, seed " + seed);
+    awaitConvergedNamingDeadLetters("every third row changed, seed " + seed);
+  }
+
+  /** {@link #awaitConverged}, naming what the DLQ holds (a value refused) if it fails. */
+  private void awaitConvergedNamingDeadLetters(String step) throws Exception {
+    try {
+      awaitConverged(step);
+    } catch (AssertionError e) {
+      List<String> reasons = new ArrayList<>();
+      for (var letter :
+          Kafka.readCommitted(
+              config.get(WeirOptions.DLQ_TOPIC), Duration.ofSeconds(5), r -> false)) {
+        reasons.add(Json.mapper().readTree(letter.value()).path("reason").asText());
+      }
+      throw new AssertionError(e.getMessage() + "\nweir.dlq: " + reasons, e);
+    }
   }
 
   /**

@@ -11,12 +11,11 @@ import java.util.UUID;
  * precision, NaN and ±Infinity, dates past 9999, infinity, intervals, JSON of every shape, arrays,
  * enums, bytea, keys with any characters), as SQL literals.
  *
- * <p>Left out, each a value Debezium 1.9 (cdc-catalog's capture) does not carry as PostgreSQL holds
- * it, seen on the stack: numeric NaN and ±Infinity (its snapshot fails on them); BC dates and
- * timestamps (a BC date arrives as the same date AD, a BC timestamp shifted by the Julian
- * calendar); a time's digits past milliseconds and 24:00:00 (read through java.sql.Time); a
- * timetz's fraction (it arrives in UTC, whole seconds, which weir writes as such); subnormal floats
- * (Java 17 writes 1.4E-45 for PostgreSQL's 1e-45, one float).
+ * <p>Numeric NaN and ±Infinity (in arrays too), BC dates and timestamps, a time's microseconds and
+ * 24:00:00 are in, through the snapshot and the stream. Left out, each a value Debezium 1.9
+ * (cdc-catalog's capture) does not carry as PostgreSQL holds it: a timetz's offset (it arrives in
+ * UTC, which weir writes as such, and {@link SqlDocuments} expects so); subnormal floats (Java 17
+ * writes 1.4E-45 for PostgreSQL's 1e-45, one float).
  */
 final class EveryType {
 
@@ -45,12 +44,23 @@ final class EveryType {
 
   private final Random random;
 
+  /** Upserts made: every other one takes each column's values in turn (see {@link #pick}). */
+  private int upserts;
+
+  /** Whether this upsert takes its values in turn, and which turn. */
+  private boolean inTurn;
+
+  private int turn;
+
   EveryType(Random random) {
     this.random = random;
   }
 
   /** An INSERT of a row of generated values with key {@code id}, or its update if it exists. */
   String upsert(String id) {
+    inTurn = upserts % 2 == 0;
+    turn = upserts / 2;
+    upserts++;
     List<String> values = new ArrayList<>();
     values.add(quoted(id));
     values.add(pick("-32768", "32767", "0", String.valueOf(random.nextInt(65536) - 32768)));
@@ -63,14 +73,16 @@ final class EveryType {
             "9007199254740993", // 2^53 + 1: no double holds it
             String.valueOf(random.nextLong())));
     values.add(
-        // Not numeric's NaN or ±Infinity: Debezium 1.9's snapshot (pgjdbc's getBigDecimal) fails on
-        // them, and the capture with it.
         pick(
+            "'NaN'",
+            "'Infinity'",
+            "'-Infinity'",
             "123456789012345678901234567890.123456789012345678901",
             "0.10",
             "-0.000000000000000000000000000001",
             digits(1 + random.nextInt(30)) + "." + digits(1 + random.nextInt(20))));
-    values.add(pick("1.5", "-9999999999999999.9999", "0", digits(6) + "." + digits(4)));
+    // A numeric with a precision holds NaN, not ±Infinity.
+    values.add(pick("1.5", "-9999999999999999.9999", "0", "'NaN'", digits(6) + "." + digits(4)));
     values.add(
         pick(
             "'NaN'",
@@ -94,6 +106,7 @@ final class EveryType {
         pick(
             "'2024-02-29'",
             "'0001-01-01'",
+            "'0044-03-15 BC'",
             "'9999-12-31'",
             "'12345-06-07'",
             "'infinity'",
@@ -105,12 +118,21 @@ final class EveryType {
                 + "-1"
                 + random.nextInt(9)
                 + "'"));
-    values.add(pick("'13:14:15'", "'00:00:00'", "'23:59:59.999'", "'08:30:00.5'"));
-    values.add(pick("'13:14:15+02'", "'00:00:00-05:30'", "'23:59:59+00'"));
+    values.add(
+        pick(
+            "'13:14:15'",
+            "'00:00:00'",
+            "'23:59:59.999999'",
+            "'08:30:00.5'",
+            "'24:00:00'",
+            "'10:11:12.000001'"));
+    values.add(
+        pick("'13:14:15+02'", "'00:00:00-05:30'", "'23:59:59.999999+00'", "'08:30:00.123456-03'"));
     values.add(
         pick(
             "'2024-01-01 10:00:00.123456'",
             "'1900-01-01 00:00:00'",
+            "'0044-03-15 12:30:00.5 BC'",
             "'12345-01-01 00:00:00'",
             "'infinity'",
             "'-infinity'",
@@ -120,6 +142,7 @@ final class EveryType {
             "'2024-01-01 10:00:00.123456+02'",
             "'1969-12-31 23:59:59.999999+00'",
             "'12345-01-01 00:00:00+00'",
+            "'0100-01-01 00:00:00+00 BC'",
             "'infinity'",
             "'2000-06-15 12:00:00-07:30'"));
     values.add(
@@ -147,12 +170,17 @@ final class EveryType {
             "'{}'",
             "'{\"a\",\"b c\",NULL,\"with \\\"quote\\\"\"}'",
             "ARRAY[" + quoted(text()) + "]"));
-    values.add(pick("'{1.50,-0.000001}'", "'{123456789012345678901234567890}'", "'{}'"));
+    values.add(
+        pick(
+            "'{1.50,-0.000001}'",
+            "'{123456789012345678901234567890}'",
+            "'{}'",
+            "'{NaN,Infinity,-Infinity,NULL,2.5}'"));
     values.add(pick("'{\"2024-01-01 00:00:00+00\",\"infinity\"}'", "'{}'", "'{NULL}'"));
     values.add(pick("ARRAY['{\"a\": 1}', '\"s\"', '[1, 2]', 'null']::jsonb[]", "'{}'"));
     // A column left null now and then: null is a value of every type.
     for (int i = 1; i < values.size(); i++) {
-      if (random.nextInt(12) == 0) {
+      if (!inTurn && random.nextInt(12) == 0) {
         values.set(i, "NULL");
       }
     }
@@ -221,9 +249,14 @@ final class EveryType {
     return h.toString();
   }
 
+  /**
+   * One of {@code choices}: at random, or, every other upsert, each in turn, so that any twenty
+   * consecutive upserts (the snapshot's rows, the test's changes) hold each value of a list of up
+   * to ten.
+   */
   @SafeVarargs
   private <T> T pick(T... choices) {
-    return choices[random.nextInt(choices.length)];
+    return choices[inTurn ? turn % choices.length : random.nextInt(choices.length)];
   }
 
   private static String quoted(String text) {

@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 import org.apache.flink.cdc.connectors.base.options.StartupOptions;
+import org.apache.flink.cdc.connectors.base.source.meta.split.SourceSplitBase;
+import org.apache.flink.cdc.connectors.base.source.reader.external.FetchTask;
 import org.apache.flink.cdc.connectors.postgres.source.PostgresDialect;
 import org.apache.flink.cdc.connectors.postgres.source.PostgresSourceBuilder.PostgresIncrementalSource;
 import org.apache.flink.cdc.connectors.postgres.source.config.PostgresSourceConfig;
@@ -137,7 +139,8 @@ final class CatalogSource {
 
   /**
    * Flink CDC's dialect keeps the config it was made with (password included): it is serialized as
-   * its factory and made again, with a config of the receiving process, where it is read.
+   * its factory and made again, with a config of the receiving process, where it is read. Its
+   * snapshot splits are read by {@link SnapshotScan}.
    */
   static final class Dialect extends PostgresDialect {
     @Serial private static final long serialVersionUID = 1L;
@@ -147,6 +150,13 @@ final class CatalogSource {
     Dialect(ConfigFactory factory) {
       super(factory.create(0));
       this.factory = factory;
+    }
+
+    @Override
+    public FetchTask<SourceSplitBase> createFetchTask(SourceSplitBase split) {
+      return split.isSnapshotSplit()
+          ? new SnapshotScan(split.asSnapshotSplit())
+          : super.createFetchTask(split);
     }
 
     @Serial

@@ -161,10 +161,22 @@ public final class Values {
     return i.longValue();
   }
 
-  /** Exact, without trailing zeros; NaN and ±Infinity (numeric has them) as PostgreSQL's text. */
+  /**
+   * Exact, without trailing zeros; NaN and ±Infinity (numeric has them) as PostgreSQL's text, from
+   * it or from the names Debezium's {@code decimal.handling.mode=string} gives them.
+   */
   private static JsonNode decimal(Object raw) {
-    if (raw instanceof String s && PgText.isNonFinite(s.trim())) {
-      return NODES.textNode(s.trim());
+    if (raw instanceof String s) {
+      String special =
+          switch (s.trim()) {
+            case "NaN", "NAN" -> "NaN";
+            case "Infinity", "POSITIVE_INFINITY" -> "Infinity";
+            case "-Infinity", "NEGATIVE_INFINITY" -> "-Infinity";
+            default -> null;
+          };
+      if (special != null) {
+        return NODES.textNode(special);
+      }
     }
     BigDecimal d = raw instanceof BigDecimal b ? b : new BigDecimal(raw.toString().trim());
     return NODES.numberNode(new BigDecimal(d.stripTrailingZeros().toPlainString()));

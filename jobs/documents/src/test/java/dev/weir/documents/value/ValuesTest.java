@@ -136,6 +136,12 @@ class ValuesTest {
   void numbersTheIndexCannotHoldKeepTheirValue() {
     assertThat(Values.normalize("n", "NaN", "numeric").toString()).isEqualTo("\"NaN\"");
     assertThat(Values.normalize("n", "-Infinity", "numeric").toString()).isEqualTo("\"-Infinity\"");
+    // Debezium's decimal.handling.mode=string names them so (SpecialValueDecimal's names).
+    assertThat(Values.normalize("n", "NAN", "numeric").toString()).isEqualTo("\"NaN\"");
+    assertThat(Values.normalize("n", "POSITIVE_INFINITY", "numeric").toString())
+        .isEqualTo("\"Infinity\"");
+    assertThat(Values.normalize("a", List.of("NEGATIVE_INFINITY", "1.50"), "numeric[]").toString())
+        .isEqualTo("[\"-Infinity\",1.5]");
     String huge = "1" + "0".repeat(400) + ".000000000000000000001";
     assertThat(Values.normalize("n", huge, "numeric").toString()).isEqualTo(huge);
     assertThat(Values.normalize("f", "NaN", "double precision").toString()).isEqualTo("\"NaN\"");
