@@ -150,6 +150,9 @@ final class DefinitionApply {
     } else {
       out.println("resuming the apply of " + documents + " (generation " + name(latest) + ")");
     }
+    if (old != null) {
+      awaitNewTables(old, latest);
+    }
     awaitCaughtUp(latest, "building");
     if (old != null) {
       out.println("caught up: stopping generation " + name(old) + " (job " + old.id() + ")");
@@ -211,23 +214,21 @@ final class DefinitionApply {
 
   /**
    * Makes the capture carry every table the new documents read: restarted from a savepoint on its
-   * files and the new one, it reads the snapshot of the tables it did not capture, alone. Waits
-   * until each new table's change topic holds at least the rows the table had before.
+   * files and the new one, it reads the snapshot of the tables it did not capture, alone. A capture
+   * this command stopped and could not start again (an interrupted run) is started from the
+   * savepoint it stopped with.
    */
   private void widenCapture(WeirConfig next, List<DocumentPlan> plans, String documents)
       throws Exception {
-    Map<String, Map<String, List<String>>> needed = Definitions.tablesByDatabase(plans);
-    Optional<Job> capture = jobs(CAPTURE).stream().filter(Job::active).reduce((a, b) -> b);
-    Map<String, Map<String, List<String>>> captured =
-        capture.isPresent()
-            ? Definitions.tablesByDatabase(Definitions.plans(capture.get().config()))
-            : Map.of();
-    Map<String, List<String>> missing = new LinkedHashMap<>();
-    needed.forEach(
-        (database, tables) ->
-            tables.keySet().stream()
-                .filter(t -> !captured.getOrDefault(database, Map.of()).containsKey(t))
-                .forEach(t -> missing.computeIfAbsent(database, d -> new ArrayList<>()).add(t)));
+    List<Job> captures = jobs(CAPTURE);
+    Optional<Job> capture = captures.stream().filter(Job::active).reduce((a, b) -> b);
+    Optional<String> stopped = Optional.empty();
+    if (capture.isEmpty() && !captures.isEmpty()) {
+      Job last = captures.stream().max(Comparator.comparingLong(Job::startTime)).get();
+      stopped = flink.savepointOf(last.id());
+      capture = stopped.map(savepoint -> last);
+    }
+    Map<String, List<String>> missing = missing(plans, capture);
     if (missing.isEmpty()) {
       return;
     }
@@ -236,24 +237,6 @@ final class DefinitionApply {
           "the new documents read tables no cdc-catalog of this deployment captures ("
               + missing
               + "): capture them first (nothing was changed)");
-    }
-    Map<String, Long> rows = new LinkedHashMap<>();
-    for (var database : missing.entrySet()) {
-      try (Connection c =
-          PostgresConnectionProvider.open(next, Definitions.databaseUrl(next, database.getKey()))) {
-        for (String table : database.getValue()) {
-          try (ResultSet r = c.createStatement().executeQuery("SELECT count(*) FROM " + table)) {
-            r.next();
-            String topic =
-                ChangeTopicNames.of(next)
-                    .topic(
-                        database.getKey(),
-                        table.substring(0, table.indexOf('.')),
-                        table.substring(table.indexOf('.') + 1));
-            rows.put(topic, r.getLong(1));
-          }
-        }
-      }
     }
     Job cdc = capture.get();
     if (cdc.documents().isEmpty()) {
@@ -265,9 +248,15 @@ final class DefinitionApply {
               + missing
               + ")");
     }
-    out.printf("capture: adding %s (cdc-catalog job %s, from a savepoint)%n", missing, cdc.id());
-    out.flush();
-    String savepoint = flink.stopWithSavepoint(cdc.id());
+    String savepoint;
+    if (stopped.isPresent()) {
+      savepoint = stopped.get();
+      out.printf("capture: starting cdc-catalog again from %s, with %s%n", savepoint, missing);
+    } else {
+      out.printf("capture: adding %s (cdc-catalog job %s, from a savepoint)%n", missing, cdc.id());
+      out.flush();
+      savepoint = flink.stopWithSavepoint(cdc.id());
+    }
     Map<String, String> settings = new LinkedHashMap<>(cdc.settings());
     settings.remove("job");
     settings.put(DocumentOptions.DOCUMENTS.key(), captureFiles(cdc, documents));
@@ -276,6 +265,53 @@ final class DefinitionApply {
     String id = flink.submit(jar, "dev.weir.common.job.JobRunner", args, null, savepoint);
     out.printf("capture: cdc-catalog job %s reads the new tables' snapshot%n", id);
     out.flush();
+  }
+
+  /** The tables {@code plans} read that {@code capture} does not capture, by database. */
+  private static Map<String, List<String>> missing(
+      List<DocumentPlan> plans, Optional<Job> capture) {
+    Map<String, Map<String, List<String>>> captured =
+        capture.isPresent()
+            ? Definitions.tablesByDatabase(Definitions.plans(capture.get().config()))
+            : Map.of();
+    Map<String, List<String>> missing = new LinkedHashMap<>();
+    Definitions.tablesByDatabase(plans)
+        .forEach(
+            (database, tables) ->
+                tables.keySet().stream()
+                    .filter(t -> !captured.getOrDefault(database, Map.of()).containsKey(t))
+                    .forEach(
+                        t -> missing.computeIfAbsent(database, d -> new ArrayList<>()).add(t)));
+    return missing;
+  }
+
+  /**
+   * Waits until the change topic of each table the new generation reads and the old one does not
+   * holds at least the rows the table has now: its snapshot is written (on every run, so that a
+   * resumed apply never swaps before it).
+   */
+  private void awaitNewTables(Job old, Job next) throws Exception {
+    WeirConfig c = next.config();
+    Map<String, List<String>> added = missing(Definitions.plans(c), Optional.of(old));
+    Map<String, Long> rows = new LinkedHashMap<>();
+    for (var database : added.entrySet()) {
+      try (Connection connection =
+          PostgresConnectionProvider.open(c, Definitions.databaseUrl(c, database.getKey()))) {
+        for (String table : database.getValue()) {
+          try (ResultSet r =
+              connection.createStatement().executeQuery("SELECT count(*) FROM " + table)) {
+            r.next();
+            String topic =
+                ChangeTopicNames.of(c)
+                    .topic(
+                        database.getKey(),
+                        table.substring(0, table.indexOf('.')),
+                        table.substring(table.indexOf('.') + 1));
+            rows.put(topic, r.getLong(1));
+          }
+        }
+      }
+    }
     try (GroupProgress progress = new GroupProgress(config)) {
       long deadline = System.nanoTime() + timeout.toNanos();
       for (var table : rows.entrySet()) {
@@ -292,7 +328,9 @@ final class DefinitionApply {
         }
       }
     }
-    out.println("capture: the new tables' snapshot is written");
+    if (!rows.isEmpty()) {
+      out.println("capture: the new tables' snapshot is written (" + rows.keySet() + ")");
+    }
   }
 
   /**

@@ -463,6 +463,14 @@ public final class FlinkCluster {
         : Optional.empty();
   }
 
+  /** The savepoint the job last took or stopped with, if any. */
+  public Optional<String> savepointOf(String jobId) throws IOException {
+    JsonNode savepoint = get("/jobs/" + jobId + "/checkpoints").path("latest").path("savepoint");
+    return savepoint.hasNonNull("external_path")
+        ? Optional.of(savepoint.get("external_path").asText())
+        : Optional.empty();
+  }
+
   /** Stops the job with a savepoint (into the cluster's savepoint folder); returns its path. */
   public String stopWithSavepoint(String jobId) throws IOException {
     String trigger =
