@@ -11,11 +11,9 @@ import java.util.UUID;
  * precision, NaN and ±Infinity, dates past 9999, infinity, intervals, JSON of every shape, arrays,
  * enums, bytea, keys with any characters), as SQL literals.
  *
- * <p>Numeric NaN and ±Infinity (in arrays too), BC dates and timestamps, a time's microseconds and
- * 24:00:00 are in, through the snapshot and the stream. Left out, each a value Debezium 1.9
- * (cdc-catalog's capture) does not carry as PostgreSQL holds it: a timetz's offset (it arrives in
- * UTC, which weir writes as such, and {@link SqlDocuments} expects so); subnormal floats (Java 17
- * writes 1.4E-45 for PostgreSQL's 1e-45, one float).
+ * <p>Numeric NaN and ±Infinity, BC dates and timestamps, a time's microseconds and 24:00:00, a
+ * timetz's offset are in, alone and in arrays, through the snapshot and the stream. Left out:
+ * subnormal floats (Java 17 writes 1.4E-45 for PostgreSQL's 1e-45, one float).
  */
 final class EveryType {
 
@@ -29,7 +27,8 @@ final class EveryType {
             f4 real, f8 double precision, b boolean,
             d date, t time, tz timetz, ts timestamp, tstz timestamptz, iv interval,
             u uuid, j json, jb jsonb, e mood, by bytea, tx text,
-            a_int integer[], a_text text[], a_num numeric[], a_tstz timestamptz[], a_jb jsonb[])
+            a_int integer[], a_text text[], a_num numeric[], a_tstz timestamptz[], a_jb jsonb[],
+            a_d date[], a_t time[], a_tz timetz[], a_ts timestamp[])
           """);
 
   static final String DEFINITION =
@@ -39,7 +38,8 @@ final class EveryType {
 
   private static final String[] COLUMNS = {
     "id", "i2", "i4", "i8", "n", "n4", "f4", "f8", "b", "d", "t", "tz", "ts", "tstz", "iv", "u",
-    "j", "jb", "e", "by", "tx", "a_int", "a_text", "a_num", "a_tstz", "a_jb"
+    "j", "jb", "e", "by", "tx", "a_int", "a_text", "a_num", "a_tstz", "a_jb", "a_d", "a_t", "a_tz",
+    "a_ts"
   };
 
   private final Random random;
@@ -176,8 +176,30 @@ final class EveryType {
             "'{123456789012345678901234567890}'",
             "'{}'",
             "'{NaN,Infinity,-Infinity,NULL,2.5}'"));
-    values.add(pick("'{\"2024-01-01 00:00:00+00\",\"infinity\"}'", "'{}'", "'{NULL}'"));
+    values.add(
+        pick(
+            "'{\"2024-01-01 00:00:00+00\",\"infinity\"}'",
+            "'{}'",
+            "'{NULL}'",
+            "'{\"0100-01-01 00:00:00.000001+00 BC\",\"2000-06-15 12:00:00.654321-07:30\"}'"));
     values.add(pick("ARRAY['{\"a\": 1}', '\"s\"', '[1, 2]', 'null']::jsonb[]", "'{}'"));
+    values.add(
+        pick(
+            "'{2024-02-29,\"0044-03-15 BC\",infinity,NULL}'",
+            "'{12345-06-07,-infinity,0001-01-01}'",
+            "'{}'"));
+    values.add(
+        pick(
+            "'{13:14:15.123456,24:00:00,NULL}'",
+            "'{00:00:00,10:11:12.000001,08:30:00.5}'",
+            "'{}'"));
+    values.add(
+        pick("'{13:14:15+02,00:00:00.5-05:30}'", "'{23:59:59.999999+00,NULL,08:30:00.123456-03}'"));
+    values.add(
+        pick(
+            "'{\"2024-01-01 10:00:00.123456\",\"0044-03-15 12:30:00.5 BC\",infinity}'",
+            "'{\"12345-01-01 00:00:00\",-infinity,NULL,\"1970-01-01 00:00:00.000001\"}'",
+            "'{}'"));
     // A column left null now and then: null is a value of every type.
     for (int i = 1; i < values.size(); i++) {
       if (!inTurn && random.nextInt(12) == 0) {

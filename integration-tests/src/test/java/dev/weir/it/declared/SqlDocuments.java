@@ -90,7 +90,7 @@ final class SqlDocuments {
     }
     if (node.pathStep()) {
       // The values up the chain, root first, then this row's.
-      String own = "jsonb_build_array(" + field(node, t, node.fields().get(0).column()) + ")";
+      String own = "jsonb_build_array(" + field(t, node.fields().get(0).column()) + ")";
       if (node.children().isEmpty()) {
         return own;
       }
@@ -104,17 +104,12 @@ final class SqlDocuments {
           + ")";
     }
     if (node.scalar()) {
-      return field(node, t, node.fields().get(0).column());
+      return field(t, node.fields().get(0).column());
     }
     StringBuilder object = new StringBuilder("jsonb_build_object(");
     String sep = "";
     for (DocumentPlan.Field f : node.fields()) {
-      object
-          .append(sep)
-          .append('\'')
-          .append(f.name())
-          .append("', ")
-          .append(field(node, t, f.column()));
+      object.append(sep).append('\'').append(f.name()).append("', ").append(field(t, f.column()));
       sep = ", ";
     }
     for (int id : node.children()) {
@@ -188,16 +183,7 @@ final class SqlDocuments {
         + " || ']'";
   }
 
-  private String field(DocumentPlan.Node node, String t, String column) {
-    String pgType = plan.source(node).columns().get(column);
-    if (pgType != null && ValueType.of(pgType) == ValueType.TIMETZ && !ValueType.isArray(pgType)) {
-      // Debezium sends a timetz in UTC (its offset is gone): weir writes it so, with Z.
-      return "COALESCE(to_jsonb(regexp_replace(("
-          + t
-          + "."
-          + column
-          + " AT TIME ZONE 'UTC')::text, '\\+00$', 'Z')), 'null'::jsonb)";
-    }
+  private String field(String t, String column) {
     return "COALESCE(to_jsonb(" + t + "." + column + "), 'null'::jsonb)";
   }
 

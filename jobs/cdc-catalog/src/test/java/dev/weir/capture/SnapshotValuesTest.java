@@ -25,36 +25,33 @@ class SnapshotValuesTest {
   /** PostgreSQL's calendar is the proleptic Gregorian one, as java.time's: 44 BC is year -43. */
   @Test
   void aBcDateKeepsItsEraAndItsDay() {
-    assertThat(SnapshotValues.fromText(PgOid.DATE, "0044-03-15 BC"))
-        .isEqualTo(LocalDate.of(-43, 3, 15));
-    assertThat(SnapshotValues.fromText(PgOid.DATE, "2024-02-29"))
-        .isEqualTo(LocalDate.of(2024, 2, 29));
-    assertThat(SnapshotValues.fromText(PgOid.DATE, "12345-06-07"))
-        .isEqualTo(LocalDate.of(12345, 6, 7));
-    assertThat(SnapshotValues.fromText(PgOid.DATE, "infinity"))
+    assertThat(TemporalText.value(PgOid.DATE, "0044-03-15 BC")).isEqualTo(LocalDate.of(-43, 3, 15));
+    assertThat(TemporalText.value(PgOid.DATE, "2024-02-29")).isEqualTo(LocalDate.of(2024, 2, 29));
+    assertThat(TemporalText.value(PgOid.DATE, "12345-06-07")).isEqualTo(LocalDate.of(12345, 6, 7));
+    assertThat(TemporalText.value(PgOid.DATE, "infinity"))
         .isEqualTo(PostgresValueConverter.POSITIVE_INFINITY_LOCAL_DATE);
   }
 
   @Test
   void aTimestampKeepsItsEraAndItsMicroseconds() {
-    assertThat(SnapshotValues.fromText(PgOid.TIMESTAMP, "0044-03-15 12:30:00.5 BC"))
+    assertThat(TemporalText.value(PgOid.TIMESTAMP, "0044-03-15 12:30:00.5 BC"))
         .isEqualTo(Instant.parse("-0043-03-15T12:30:00.500Z"));
-    assertThat(SnapshotValues.fromText(PgOid.TIMESTAMP, "1970-01-01 00:00:00.000001"))
+    assertThat(TemporalText.value(PgOid.TIMESTAMP, "1970-01-01 00:00:00.000001"))
         .isEqualTo(Instant.parse("1970-01-01T00:00:00.000001Z"));
-    assertThat(SnapshotValues.fromText(PgOid.TIMESTAMP, "-infinity"))
+    assertThat(TemporalText.value(PgOid.TIMESTAMP, "-infinity"))
         .isEqualTo(PostgresValueConverter.NEGATIVE_INFINITY_INSTANT);
   }
 
   @Test
   void aTimestamptzIsItsInstantInUtc() {
-    assertThat(SnapshotValues.fromText(PgOid.TIMESTAMPTZ, "2024-01-01 10:00:00.123456+02"))
+    assertThat(TemporalText.value(PgOid.TIMESTAMPTZ, "2024-01-01 10:00:00.123456+02"))
         .isEqualTo(OffsetDateTime.of(2024, 1, 1, 8, 0, 0, 123_456_000, ZoneOffset.UTC));
-    assertThat(SnapshotValues.fromText(PgOid.TIMESTAMPTZ, "0100-01-01 00:00:00+00 BC"))
+    assertThat(TemporalText.value(PgOid.TIMESTAMPTZ, "0100-01-01 00:00:00+00 BC"))
         .isEqualTo(OffsetDateTime.of(-99, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC));
     // A zone's local mean time before its standard time: an offset with seconds.
-    assertThat(SnapshotValues.fromText(PgOid.TIMESTAMPTZ, "1850-01-01 00:00:00+00:53:28"))
+    assertThat(TemporalText.value(PgOid.TIMESTAMPTZ, "1850-01-01 00:00:00+00:53:28"))
         .isEqualTo(OffsetDateTime.of(1849, 12, 31, 23, 6, 32, 0, ZoneOffset.UTC));
-    assertThat(SnapshotValues.fromText(PgOid.TIMESTAMPTZ, "infinity"))
+    assertThat(TemporalText.value(PgOid.TIMESTAMPTZ, "infinity"))
         .isEqualTo(PostgresValueConverter.POSITIVE_INFINITY_OFFSET_DATE_TIME);
   }
 

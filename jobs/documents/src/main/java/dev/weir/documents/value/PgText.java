@@ -204,21 +204,39 @@ final class PgText {
     return time(t.toNanoOfDay() / 1000);
   }
 
-  /** A time with time zone, in UTC: {@code 11:14:15.123Z}. */
+  /**
+   * A time with time zone at its own offset, as {@code to_jsonb} writes it: {@code
+   * 13:14:15.123+02}, {@code -05:30}, {@code +00} for UTC (a number, Kafka Connect's Time, is UTC).
+   */
   static String timetz(Object raw) {
     if (raw instanceof Number n) {
-      return time(Math.floorMod(n.longValue(), MICROS_PER_DAY)) + "Z";
+      return time(Math.floorMod(n.longValue(), MICROS_PER_DAY)) + "+00";
     }
-    String s = raw.toString().trim();
+    OffsetTime t = offsetTime(raw.toString().trim());
+    return time(t.toLocalTime().toNanoOfDay() / 1000) + offset(t.getOffset());
+  }
+
+  /** An offset as PostgreSQL writes it: {@code +02}, {@code -05:30}, {@code +05:30:15}. */
+  private static String offset(ZoneOffset offset) {
+    int seconds = Math.abs(offset.getTotalSeconds());
+    StringBuilder out = new StringBuilder(9).append(offset.getTotalSeconds() < 0 ? '-' : '+');
+    out.append(String.format("%02d", seconds / 3600));
+    if (seconds % 3600 != 0) {
+      out.append(String.format(":%02d", seconds / 60 % 60));
+      if (seconds % 60 != 0) {
+        out.append(String.format(":%02d", seconds % 60));
+      }
+    }
+    return out.toString();
+  }
+
+  /** A time with time zone's text, its offset as {@code Z}, {@code +02}, {@code +02:00}. */
+  static OffsetTime offsetTime(String s) {
     Matcher m = SHORT_OFFSET.matcher(s);
     if (m.find()) {
       s = s.substring(0, m.start()) + m.group(1) + m.group(2) + ":00"; // +02 → +02:00
     }
-    OffsetTime t = OffsetTime.parse(s);
-    long micros = t.toLocalTime().toNanoOfDay() / 1000;
-    return time(
-            Math.floorMod(micros - t.getOffset().getTotalSeconds() * 1_000_000L, MICROS_PER_DAY))
-        + "Z";
+    return OffsetTime.parse(s);
   }
 
   private static final Pattern SHORT_OFFSET = Pattern.compile("([+-])(\\d{2})$");

@@ -99,7 +99,10 @@ public final class ValueOrder {
   }
 
   private static long utcMicros(String time) {
-    return OffsetTime.parse(time).toLocalTime().toNanoOfDay() / 1000;
+    OffsetTime t = PgText.offsetTime(time);
+    return Math.floorMod(
+        t.toLocalTime().toNanoOfDay() / 1000 - t.getOffset().getTotalSeconds() * 1_000_000L,
+        86_400_000_000L);
   }
 
   private static final Pattern PART = Pattern.compile("(-?[\\d.]+)([YMDHS])");

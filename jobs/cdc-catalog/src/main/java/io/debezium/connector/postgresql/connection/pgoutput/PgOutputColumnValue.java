@@ -5,8 +5,8 @@
  */
 package io.debezium.connector.postgresql.connection.pgoutput;
 
-import dev.weir.capture.NumericArrays;
-import io.debezium.connector.postgresql.PgOid;
+import dev.weir.capture.TemporalText;
+import dev.weir.capture.TextArrays;
 import io.debezium.connector.postgresql.PostgresStreamingChangeEventSource.PgConnectionSupplier;
 import io.debezium.connector.postgresql.PostgresType;
 import io.debezium.connector.postgresql.PostgresValueConverter;
@@ -14,16 +14,19 @@ import io.debezium.connector.postgresql.connection.AbstractColumnValue;
 import io.debezium.data.SpecialValueDecimal;
 import io.debezium.util.Strings;
 import java.math.BigDecimal;
+import java.time.OffsetTime;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * Debezium 1.9.8's class, in its place, with two changes. {@link #asDecimal} is Debezium 2.3.3's
+ * Debezium 1.9.8's class, in its place, with three changes. {@link #asDecimal} is Debezium 2.3.3's
  * (DBZ-6758): a numeric {@code Infinity} or {@code -Infinity} from pgoutput is the special value,
- * as {@code NaN} is, not a {@code BigDecimal} that fails the stream. {@link #asArray} reads a
- * {@code numeric[]} with weir's {@link NumericArrays}, as cdc-catalog's snapshot does: pgjdbc's
- * array refuses those elements. Flink CDC 3.5 puts its own copies of Debezium's classes first the
- * same way; the shaded jar leaves Debezium's copy of this one out (jobs/dist/pom.xml).
+ * as {@code NaN} is, not a {@code BigDecimal} that fails the stream. {@link #asArray} reads arrays
+ * of numerics, dates and times with weir's {@link TextArrays}, as cdc-catalog's snapshot does:
+ * pgjdbc's arrays refuse a numeric's special values and lose a date's era and a time's
+ * microseconds. {@link #asOffsetTimeUtc} keeps a timetz's offset. Flink CDC 3.5 puts its own copies
+ * of Debezium's classes first the same way; the shaded jar leaves Debezium's copy of this one out
+ * (jobs/dist/pom.xml).
  *
  * @author Chris Cranford
  */
@@ -84,13 +87,16 @@ class PgOutputColumnValue extends AbstractColumnValue<String> {
   @Override
   public Object asArray(
       String columnName, PostgresType type, String fullType, PgConnectionSupplier connection) {
-    if (type.getOid() == PgOid.NUMERIC_ARRAY) {
-      Optional<List<SpecialValueDecimal>> elements = NumericArrays.elements(value);
-      if (elements.isPresent()) {
-        return elements.get();
-      }
-    }
-    return super.asArray(columnName, type, fullType, connection);
+    Optional<List<Object>> elements = TextArrays.elements(type.getOid(), value);
+    return elements.isPresent()
+        ? elements.get()
+        : super.asArray(columnName, type, fullType, connection);
+  }
+
+  /** At the value's own offset, not in UTC (weir's change): Debezium's converter keeps it. */
+  @Override
+  public OffsetTime asOffsetTimeUtc() {
+    return TemporalText.timetz(value);
   }
 
   @Override

@@ -7,6 +7,10 @@ import io.debezium.connector.postgresql.PostgresType;
 import io.debezium.data.SpecialValueDecimal;
 import java.math.BigDecimal;
 import java.sql.Types;
+import java.time.LocalDate;
+import java.time.LocalTime;
+import java.time.OffsetTime;
+import java.time.ZoneOffset;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
@@ -38,5 +42,21 @@ class PgOutputColumnValueTest {
                 SpecialValueDecimal.NOT_A_NUMBER,
                 new SpecialValueDecimal(new BigDecimal("1.50")),
                 null));
+  }
+
+  @Test
+  void aDateArrayFromPgoutputKeepsItsEra() {
+    PostgresType dateArray =
+        new PostgresType.Builder(null, "_date", PgOid.DATE_ARRAY, Types.ARRAY, 0, null).build();
+    assertThat(
+            new PgOutputColumnValue("{\"0044-03-15 BC\",NULL}")
+                .asArray("a", dateArray, "date[]", null))
+        .isEqualTo(Arrays.asList(LocalDate.of(-43, 3, 15), null));
+  }
+
+  @Test
+  void aTimetzFromPgoutputKeepsItsOffset() {
+    assertThat(new PgOutputColumnValue("13:14:15.5+02").asOffsetTimeUtc())
+        .isEqualTo(OffsetTime.of(LocalTime.of(13, 14, 15, 500_000_000), ZoneOffset.ofHours(2)));
   }
 }
