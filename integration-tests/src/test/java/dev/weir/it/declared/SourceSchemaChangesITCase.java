@@ -1,6 +1,7 @@
 package dev.weir.it.declared;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -9,9 +10,12 @@ import dev.weir.capture.CatalogCaptureJob;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.JobRunner;
+import dev.weir.common.kafka.KafkaTopics;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.connector.elasticsearch.SearchCluster;
+import dev.weir.documents.Definitions;
 import dev.weir.documents.DocumentOptions;
+import dev.weir.documents.definition.DefinitionException;
 import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.it.Await;
 import dev.weir.it.Kafka;
@@ -130,6 +134,51 @@ class SourceSchemaChangesITCase {
     awaitDocument(alias, "2", "oak desk", "wood");
     assertThat(indexer.getJobStatus().get()).isEqualTo(JobStatus.RUNNING);
     assertThat(capture.getJobStatus().get()).isEqualTo(JobStatus.RUNNING);
+  }
+
+  @Test
+  void aNewTableIsIgnoredAndADroppedDeclaredTableKeepsItsRowsUntilTheNextStartRefusesIt()
+      throws Exception {
+    String alias = "it-schema-tables-" + run;
+    String database = "it_schema_tables_" + run;
+    setUp(
+        database,
+        """
+        [{"database": "%s", "index": "%s",
+          "nodes": {"table": "item", "columns": ["id", "name"],
+            "children": [{"table": "tag", "label": "tags", "columns": ["label"],
+              "relationship": {"type": "one_to_many", "variant": "scalar",
+                "foreign_key": {"parent": ["id"], "child": ["item_id"]}}}]}}]
+        """
+            .formatted(database, alias));
+    change(
+        "INSERT INTO item VALUES (1, 'lamp'), (2, 'desk')",
+        "INSERT INTO tag VALUES (10, 1, 'light'), (20, 2, 'wood')");
+    capture = JobRunner.start(new CatalogCaptureJob(), env(), config);
+    indexer = JobRunner.start(new SearchIndexJob(), env(), config);
+    awaitDocument(alias, "1", "lamp", "light");
+
+    // A table the definition does not name: created and written, nothing reads it.
+    change(
+        "CREATE TABLE shelf (id bigint PRIMARY KEY, label text)",
+        "INSERT INTO shelf VALUES (1, 'top')");
+    change("UPDATE item SET name = 'desk lamp' WHERE id = 1");
+    awaitDocument(alias, "1", "desk lamp", "light");
+
+    // A declared table dropped: no change comes for it any more, the documents keep its rows,
+    // and the other table's changes still reach them.
+    change("DROP TABLE tag");
+    change("UPDATE item SET name = 'oak desk' WHERE id = 2");
+    awaitDocument(alias, "2", "oak desk", "wood");
+    assertThat(KafkaTopics.endOffsets(config, config.get(WeirOptions.DLQ_TOPIC)))
+        .as("dead letters")
+        .isZero();
+    assertThat(indexer.getJobStatus().get()).isEqualTo(JobStatus.RUNNING);
+    assertThat(capture.getJobStatus().get()).isEqualTo(JobStatus.RUNNING);
+    // The next start refuses the definition, naming the table.
+    assertThatThrownBy(() -> Definitions.plans(config))
+        .isInstanceOf(DefinitionException.class)
+        .hasMessageContaining("tag");
   }
 
   /** Waits until the document has the name and its one tag; returns it. */
