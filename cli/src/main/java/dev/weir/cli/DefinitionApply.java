@@ -456,6 +456,7 @@ final class DefinitionApply {
    * aliases {@code writeAliases} names, unless an alias searches read is on them.
    */
   private void drop(Job job, List<String> writeAliases) throws Exception {
+    Set<String> liveCopyTables = liveCopyTables();
     Map<String, DocumentSpec> searched = job.searched();
     try (Connection copy = PostgresConnectionProvider.open(config);
         SearchCluster cluster = ElasticsearchConnection.cluster(config);
@@ -474,7 +475,7 @@ final class DefinitionApply {
             }
           }
         }
-        if (!written.copyTable().equals(servedCopyTable(document.getKey()))) {
+        if (!liveCopyTables.contains(written.copyTable())) {
           copy.createStatement()
               .execute(
                   "DROP TABLE IF EXISTS \"" + written.copyTable().replace("\"", "\"\"") + "\"");
@@ -485,14 +486,15 @@ final class DefinitionApply {
     }
   }
 
-  /** The copy table of the generation that serves {@code alias} now, or null. */
-  private String servedCopyTable(String alias) throws Exception {
+  /** The copy tables of the generations running now. */
+  private Set<String> liveCopyTables() throws Exception {
+    Set<String> tables = new LinkedHashSet<>();
     for (Job j : jobs(SEARCH_INDEX)) {
-      if (j.active() && j.searched().containsKey(alias)) {
-        return j.searched().get(alias).copyTable();
+      if (j.active()) {
+        j.written().forEach(d -> tables.add(d.copyTable()));
       }
     }
-    return null;
+    return tables;
   }
 
   private boolean swapped(Job job) throws Exception {

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.connector.elasticsearch.SearchCluster;
-import dev.weir.connector.elasticsearch.SearchException;
 import dev.weir.documents.DocumentChange;
 import dev.weir.documents.definition.DocumentPlan;
 import dev.weir.documents.index.ElasticsearchConnection;
@@ -114,22 +113,12 @@ final class RootSweep {
       if (hit.path("_version").asLong() >= version) {
         continue;
       }
-      String routing = hit.path("_routing").asText(null);
-      try {
-        cluster.delete(
-            "/"
-                + hit.path("_index").asText()
-                + "/_doc/"
-                + SearchCluster.encode(hit.path("_id").asText())
-                + "?version_type=external&version="
-                + version
-                + (routing == null ? "" : "&routing=" + SearchCluster.encode(routing)));
-      } catch (SearchException e) {
-        // A later version is there (the job wrote or deleted it meanwhile): nothing to sweep.
-        if (e.status() != 409 && e.status() != 404) {
-          throw e;
-        }
-      }
+      // False where the job wrote or deleted it meanwhile, at a later version: nothing to sweep.
+      cluster.deleteBelow(
+          hit.path("_index").asText(),
+          hit.path("_id").asText(),
+          hit.path("_routing").asText(null),
+          version);
     }
   }
 }

@@ -85,24 +85,7 @@ class SourceSchemaChangesITCase {
   @Test
   void anUndeclaredColumnIsIgnoredAndARenamedDeclaredOneIsDeadLetteredNotEmptied()
       throws Exception {
-    String alias = "it-schema-" + run;
-    String database = "it_schema_" + run;
-    setUp(
-        database,
-        """
-        [{"database": "%s", "index": "%s",
-          "nodes": {"table": "item", "columns": ["id", "name"],
-            "children": [{"table": "tag", "label": "tags", "columns": ["label"],
-              "relationship": {"type": "one_to_many", "variant": "scalar",
-                "foreign_key": {"parent": ["id"], "child": ["item_id"]}}}]}}]
-        """
-            .formatted(database, alias));
-    change(
-        "INSERT INTO item VALUES (1, 'lamp'), (2, 'desk')",
-        "INSERT INTO tag VALUES (10, 1, 'light'), (20, 2, 'wood')");
-    capture = JobRunner.start(new CatalogCaptureJob(), env(), config);
-    indexer = JobRunner.start(new SearchIndexJob(), env(), config);
-    awaitDocument(alias, "1", "lamp", "light");
+    String alias = startItemsAndTags("it-schema-" + run, "it_schema_" + run);
     awaitDocument(alias, "2", "desk", "wood");
 
     // A column the definition does not declare: added, written, ignored.
@@ -139,24 +122,7 @@ class SourceSchemaChangesITCase {
   @Test
   void aNewTableIsIgnoredAndADroppedDeclaredTableKeepsItsRowsUntilTheNextStartRefusesIt()
       throws Exception {
-    String alias = "it-schema-tables-" + run;
-    String database = "it_schema_tables_" + run;
-    setUp(
-        database,
-        """
-        [{"database": "%s", "index": "%s",
-          "nodes": {"table": "item", "columns": ["id", "name"],
-            "children": [{"table": "tag", "label": "tags", "columns": ["label"],
-              "relationship": {"type": "one_to_many", "variant": "scalar",
-                "foreign_key": {"parent": ["id"], "child": ["item_id"]}}}]}}]
-        """
-            .formatted(database, alias));
-    change(
-        "INSERT INTO item VALUES (1, 'lamp'), (2, 'desk')",
-        "INSERT INTO tag VALUES (10, 1, 'light'), (20, 2, 'wood')");
-    capture = JobRunner.start(new CatalogCaptureJob(), env(), config);
-    indexer = JobRunner.start(new SearchIndexJob(), env(), config);
-    awaitDocument(alias, "1", "lamp", "light");
+    String alias = startItemsAndTags("it-schema-tables-" + run, "it_schema_tables_" + run);
 
     // A table the definition does not name: created and written, nothing reads it.
     change(
@@ -179,6 +145,30 @@ class SourceSchemaChangesITCase {
     assertThatThrownBy(() -> Definitions.plans(config))
         .isInstanceOf(DefinitionException.class)
         .hasMessageContaining("tag");
+  }
+
+  /**
+   * Items with their tags (two of each) on a database of their own, captured and indexed behind
+   * {@code alias}; returns the alias once item 1 is indexed.
+   */
+  private String startItemsAndTags(String alias, String database) throws Exception {
+    setUp(
+        database,
+        """
+        [{"database": "%s", "index": "%s",
+          "nodes": {"table": "item", "columns": ["id", "name"],
+            "children": [{"table": "tag", "label": "tags", "columns": ["label"],
+              "relationship": {"type": "one_to_many", "variant": "scalar",
+                "foreign_key": {"parent": ["id"], "child": ["item_id"]}}}]}}]
+        """
+            .formatted(database, alias));
+    change(
+        "INSERT INTO item VALUES (1, 'lamp'), (2, 'desk')",
+        "INSERT INTO tag VALUES (10, 1, 'light'), (20, 2, 'wood')");
+    capture = JobRunner.start(new CatalogCaptureJob(), env(), config);
+    indexer = JobRunner.start(new SearchIndexJob(), env(), config);
+    awaitDocument(alias, "1", "lamp", "light");
+    return alias;
   }
 
   /** Waits until the document has the name and its one tag; returns it. */

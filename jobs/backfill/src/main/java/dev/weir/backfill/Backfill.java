@@ -272,7 +272,7 @@ public final class Backfill {
             page.forEach(hit -> held.put(hit.id(), hit));
             for (String id : copy.missing(c, held.keySet())) {
               SearchCluster.Hit hit = held.get(id);
-              if (TargetIndex.delete(es, target, hit, hit.version() + 1)) {
+              if (es.deleteBelow(target, hit.id(), hit.routing(), hit.version() + 1)) {
                 deleted[0]++;
               }
             }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.connector.elasticsearch.SearchCluster;
-import dev.weir.connector.elasticsearch.SearchException;
 import dev.weir.documents.definition.DocumentPlan;
 import dev.weir.schema.Json;
 import java.io.IOException;
@@ -157,30 +156,5 @@ final class TargetIndex {
       actions.add(SearchCluster.aliasAction("add", target, a));
     }
     cluster.updateAliases(actions);
-  }
-
-  /**
-   * Deletes a document (at its routing) unless a version at least {@code version} is there: then it
-   * stays, and the answer is false.
-   */
-  static boolean delete(SearchCluster cluster, String index, SearchCluster.Hit held, long version)
-      throws IOException {
-    String endpoint =
-        "/"
-            + index
-            + "/_doc/"
-            + SearchCluster.encode(held.id())
-            + "?version_type=external&version="
-            + version
-            + (held.routing() == null ? "" : "&routing=" + SearchCluster.encode(held.routing()));
-    try {
-      cluster.delete(endpoint);
-      return true;
-    } catch (SearchException e) {
-      if (e.status() == 409 || e.status() == 404) {
-        return false; // a newer version is there, or the document is gone already
-      }
-      throw e;
-    }
   }
 }

@@ -184,6 +184,31 @@ public final class SearchCluster implements Closeable {
     return indices;
   }
 
+  /**
+   * Deletes a document at an external version, at its routing, unless a version at least {@code
+   * version} is there or it is gone already: then it stays, and the answer is false.
+   */
+  public boolean deleteBelow(String index, String id, String routing, long version)
+      throws IOException {
+    String endpoint =
+        "/"
+            + index
+            + "/_doc/"
+            + encode(id)
+            + "?version_type=external&version="
+            + version
+            + (routing == null ? "" : "&routing=" + encode(routing));
+    try {
+      delete(endpoint);
+      return true;
+    } catch (SearchException e) {
+      if (e.status() == 409 || e.status() == 404) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
   /** The aliases of {@code index}. */
   public Set<String> aliasesOf(String index) throws IOException {
     Set<String> aliases = new LinkedHashSet<>();
