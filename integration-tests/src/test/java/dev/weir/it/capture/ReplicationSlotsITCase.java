@@ -39,10 +39,12 @@ class ReplicationSlotsITCase {
       assertThat(fresh.active()).isFalse();
       assertThat(fresh.database()).isEqualTo(c.getCatalog());
 
+      // The local stack runs with synchronous_commit off: the WAL a commit wrote may not be flushed
+      // yet, and a slot is only fed up to the flushed position. Flushing at commit makes the
+      // written position the one a consumer can reach.
+      s.execute("SET synchronous_commit TO on");
       s.execute("CREATE TABLE written (id int PRIMARY KEY, v text)");
       s.execute("INSERT INTO written SELECT g, repeat('x', 500) FROM generate_series(1, 4000) g");
-      // The server's written WAL position trails its commits by up to the WAL writer's delay
-      // (the local stack runs with synchronous_commit off).
       Slot behind =
           Await.until(
               Duration.ofSeconds(10),
