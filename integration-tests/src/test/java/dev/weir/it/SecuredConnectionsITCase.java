@@ -167,7 +167,8 @@ class SecuredConnectionsITCase {
     WeirConfig untrusted =
         config.with(
             DocumentOptions.CATALOG_URL,
-            catalogUrl.replace(LocalStackExtension.stack().tls().caPem().toString(), otherCa()));
+            catalogUrl.replace(
+                LocalStackExtension.stack().tls().caPem().toString(), UntrustedCa.pem(secrets)));
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     JobRunner.configure(env, untrusted);
     assertThat(catchThrowable(() -> new CatalogCaptureJob().build(env, untrusted)))
@@ -315,50 +316,6 @@ class SecuredConnectionsITCase {
       t = t.getCause();
     }
     return t.toString();
-  }
-
-  /**
-   * The PEM of a CA of its own (made with the JDK's keytool), which signed nothing of the stack.
-   */
-  private String otherCa() throws Exception {
-    Path store = secrets.resolve("other-ca.p12");
-    Path pem = secrets.resolve("other-ca.pem");
-    String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
-    for (List<String> command :
-        List.of(
-            List.of(
-                keytool,
-                "-genkeypair",
-                "-alias",
-                "other",
-                "-keyalg",
-                "EC",
-                "-dname",
-                "CN=other CA",
-                "-ext",
-                "bc:c",
-                "-keystore",
-                store.toString(),
-                "-storepass",
-                "changeit"),
-            List.of(
-                keytool,
-                "-exportcert",
-                "-rfc",
-                "-alias",
-                "other",
-                "-keystore",
-                store.toString(),
-                "-storepass",
-                "changeit",
-                "-file",
-                pem.toString()))) {
-      Process keytoolRun = new ProcessBuilder(command).redirectErrorStream(true).start();
-      String output =
-          new String(keytoolRun.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertThat(keytoolRun.waitFor()).as(output).isZero();
-    }
-    return pem.toString();
   }
 
   private String secret(String value) throws Exception {

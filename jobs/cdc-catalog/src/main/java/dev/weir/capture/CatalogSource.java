@@ -7,14 +7,19 @@ import java.io.Serial;
 import java.io.Serializable;
 import java.net.URI;
 import java.net.URLDecoder;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.StringJoiner;
 import java.util.TreeMap;
+import org.apache.flink.cdc.connectors.base.config.JdbcSourceConfig;
 import org.apache.flink.cdc.connectors.base.options.StartupOptions;
+import org.apache.flink.cdc.connectors.base.relational.connection.JdbcConnectionPoolFactory;
 import org.apache.flink.cdc.connectors.base.source.meta.split.SourceSplitBase;
 import org.apache.flink.cdc.connectors.base.source.reader.external.FetchTask;
+import org.apache.flink.cdc.connectors.postgres.source.PostgresConnectionPoolFactory;
 import org.apache.flink.cdc.connectors.postgres.source.PostgresDialect;
 import org.apache.flink.cdc.connectors.postgres.source.PostgresSourceBuilder.PostgresIncrementalSource;
 import org.apache.flink.cdc.connectors.postgres.source.config.PostgresSourceConfig;
@@ -153,6 +158,11 @@ final class CatalogSource {
     }
 
     @Override
+    public JdbcConnectionPoolFactory getPooledDataSourceFactory() {
+      return new VerifiedPool();
+    }
+
+    @Override
     public FetchTask<SourceSplitBase> createFetchTask(SourceSplitBase split) {
       return split.isSnapshotSplit()
           ? new SnapshotScan(split.asSnapshotSplit())
@@ -163,6 +173,31 @@ final class CatalogSource {
     private Object writeReplace() {
       return new SerializedDialect(factory);
     }
+  }
+
+  /**
+   * Flink CDC's pool of JDBC connections (table discovery, chunk splitting, the snapshot's reads),
+   * on a URL with the catalog URL's TLS parameters. Flink CDC's own URL has host, port and database
+   * only: the driver would then speak TLS when the server offers it ("prefer") but take any
+   * server's certificate, whatever {@code sslmode=verify-full} the catalog URL asks for.
+   */
+  static final class VerifiedPool extends PostgresConnectionPoolFactory {
+    @Override
+    public String getJdbcUrl(JdbcSourceConfig sourceConfig) {
+      return super.getJdbcUrl(sourceConfig) + tlsQuery(sourceConfig.getDbzProperties());
+    }
+  }
+
+  /** The TLS parameters among Debezium's {@code database.*} properties, as a URL's query. */
+  static String tlsQuery(Properties debezium) {
+    StringJoiner query = new StringJoiner("&", "?", "").setEmptyValue("");
+    for (String parameter : TLS_PARAMETERS) {
+      String value = debezium.getProperty("database." + parameter);
+      if (value != null) {
+        query.add(parameter + "=" + URLEncoder.encode(value, StandardCharsets.UTF_8));
+      }
+    }
+    return query.toString();
   }
 
   private record SerializedDialect(ConfigFactory factory) implements Serializable {

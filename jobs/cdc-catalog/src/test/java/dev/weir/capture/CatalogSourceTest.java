@@ -112,4 +112,39 @@ class CatalogSourceTest {
         .containsEntry("decimal.handling.mode", "string")
         .containsEntry("plugin.name", "pgoutput");
   }
+
+  @Test
+  void flinkCdcsConnectionPoolConnectsWithTheCatalogUrlsTlsParameters() {
+    WeirConfig config =
+        WeirConfig.from(
+            Map.of(
+                "catalog.postgres.url",
+                "jdbc:postgresql://db:6543/shop?sslmode=verify-full&sslrootcert=/etc/weir/tls/ca%20file.crt"),
+            Map.of("PGPASSWORD", "secret-4711", "PGUSER", "capture"));
+    CatalogSource.ConfigFactory factory =
+        CatalogSource.configFactory(
+            config, "library", "weir_library", List.of("public.product"), new Properties());
+
+    String poolUrl =
+        new CatalogSource.Dialect(factory)
+            .getPooledDataSourceFactory()
+            .getJdbcUrl(factory.create(0));
+
+    assertThat(poolUrl)
+        .isEqualTo(
+            "jdbc:postgresql://db:6543/library?sslmode=verify-full"
+                + "&sslrootcert=%2Fetc%2Fweir%2Ftls%2Fca+file.crt");
+    WeirConfig plain =
+        WeirConfig.from(
+            Map.of("catalog.postgres.url", "jdbc:postgresql://db/shop"),
+            Map.of("PGPASSWORD", "secret-4711"));
+    CatalogSource.ConfigFactory noTls =
+        CatalogSource.configFactory(
+            plain, "shop", "weir_shop", List.of("public.product"), new Properties());
+    assertThat(
+            new CatalogSource.Dialect(noTls)
+                .getPooledDataSourceFactory()
+                .getJdbcUrl(noTls.create(0)))
+        .isEqualTo("jdbc:postgresql://db:5432/shop");
+  }
 }
