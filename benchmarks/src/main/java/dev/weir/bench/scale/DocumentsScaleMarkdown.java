@@ -94,8 +94,9 @@ public final class DocumentsScaleMarkdown {
             + ScaleCluster.CONFIGURATION
             + ") with fresh topics, slot, copy database and index; timed until the last index"
             + " operation of the sync was applied (every document searchable, and no operation for"
-            + " 20 s after it: a document is counted from its first version and written again as"
-            + " the rows of its lines reach the job). The raw bulk sends the same documents (read from"
+            + " 20 s after it: a document is counted from its first version, and one written"
+            + " before the rows of its children reached the job is written again as they do)."
+            + " The raw bulk sends the same documents (read from"
             + " the copy the job wrote, with their versions; from a file of ready bulk bodies) into a"
             + " fresh index with the job's mapping, one loader per core, timed until a search counts"
             + " every one.\n\n");

@@ -67,8 +67,8 @@ final class ScaleSync {
    *     (every document complete; searchable within the index's refresh interval)
    * @param searchableSeconds from the first submission until a search counted every document (some
    *     of them not complete yet)
-   * @param indexOperations the index operations the sync applied (a document written again as the
-   *     rows of its lines reached the job after it)
+   * @param indexOperations the index operations the sync applied (a document written before the
+   *     rows of its children reached the job is written again as they do)
    * @param indexRunningSeconds from the first submission until both jobs ran every task
    * @param timeline seconds since the first submission when a search counted each tenth of the
    *     documents
@@ -172,8 +172,8 @@ final class ScaleSync {
           CountTimeline operations = new CountTimeline(() -> IndexWork.read(es, alias).indexed())) {
         long lastLog = System.nanoTime();
         // Done once every document is searchable and no index operation came for a while: a
-        // document is counted from its first version, and as its lines' rows reach the job after
-        // it, it is written again.
+        // document is counted from its first version, and one written before the rows of its
+        // children reached the job is written again as they do.
         while (searchable.latest() < documents || !quiet(operations)) {
           Thread.sleep(1000);
           captureCheckpoints.poll();

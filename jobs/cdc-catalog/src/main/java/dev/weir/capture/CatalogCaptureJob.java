@@ -224,7 +224,8 @@ public final class CatalogCaptureJob implements WeirJob {
     @Override
     public ProducerRecord<byte[], byte[]> serialize(
         String json, KafkaSinkContext context, Long timestamp) {
-      ProducerRecord<byte[], byte[]> record = record(topics, keyColumns, json, snapshotLsn);
+      ProducerRecord<byte[], byte[]> record =
+          record(topics, keyColumns, json, snapshotLsn, System.currentTimeMillis());
       if (truncates != null && isTruncate(record)) {
         truncates.inc();
       }
@@ -260,18 +261,26 @@ public final class CatalogCaptureJob implements WeirJob {
    * started reading. That is after every change an earlier capture of the same server saw, so a new
    * snapshot's rows win over the versions they replace (a copy or index kept from before a lost
    * slot), and before every change the stream emits for a row after its snapshot chunk, which win
-   * over the read.
+   * over the read. It also comes without a time ({@code source.ts_ms} 0): it gets {@code readAtMs},
+   * as Debezium's own snapshot stamps its reads, so that search-index, which holds what it
+   * assembled until it has read what was captured before, writes a document once its children's
+   * rows, read first ({@link dev.weir.documents.definition.SnapshotOrder}), are in.
    */
   static ProducerRecord<byte[], byte[]> record(
       ChangeTopicNames topics,
       Map<String, Map<String, List<String>>> keyColumns,
       String json,
-      long snapshotLsn) {
+      long snapshotLsn,
+      long readAtMs) {
     try {
       JsonNode event = Json.mapper().readTree(json);
       String op = event.path("op").asText();
       if (op.equals("r") && event.path("source").path("lsn").asLong(0) <= 0) {
-        ((ObjectNode) event.path("source")).put("lsn", snapshotLsn);
+        ObjectNode source = (ObjectNode) event.path("source");
+        source.put("lsn", snapshotLsn);
+        if (source.path("ts_ms").asLong(0) <= 0) {
+          source.put("ts_ms", readAtMs);
+        }
         json = Json.mapper().writeValueAsString(event);
       }
       JsonNode row = op.equals("d") ? event.path("before") : event.path("after");

@@ -3,12 +3,15 @@ package dev.weir.capture;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.documents.DocumentOptions;
+import io.debezium.relational.TableId;
 import java.io.Serial;
 import java.io.Serializable;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -155,6 +158,24 @@ final class CatalogSource {
     Dialect(ConfigFactory factory) {
       super(factory.create(0));
       this.factory = factory;
+    }
+
+    /**
+     * The captured tables in the order of the table list ({@link
+     * dev.weir.documents.Definitions#tablesByDatabase}, children before parents): Flink CDC reads
+     * their snapshots in the order it discovers them.
+     */
+    @Override
+    public List<TableId> discoverDataCollections(JdbcSourceConfig sourceConfig) {
+      List<String> order = sourceConfig.getTableList();
+      List<TableId> tables = new ArrayList<>(super.discoverDataCollections(sourceConfig));
+      tables.sort(
+          Comparator.comparingInt(
+              t -> {
+                int at = order.indexOf(t.schema() + "." + t.table());
+                return at < 0 ? Integer.MAX_VALUE : at;
+              }));
+      return tables;
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.weir.capture;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.weir.documents.ChangeTopicNames;
 import dev.weir.schema.Json;
 import java.nio.charset.StandardCharsets;
@@ -12,6 +13,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 
 class CatalogCaptureJobTest {
+
+  private static final long READ_AT = 1_795_924_702_313L;
 
   private static final ChangeTopicNames TOPICS = new ChangeTopicNames("cdc.", "shop");
 
@@ -28,7 +31,8 @@ class CatalogCaptureJobTest {
             KEYS,
             "{\"op\":\"d\",\"before\":{\"book_isbn\":\"b-1\",\"author_id\":\"a-1\"},\"after\":null,"
                 + "\"source\":{\"schema\":\"public\",\"table\":\"book_author\",\"lsn\":7}}",
-            1000);
+            1000,
+            READ_AT);
     assertThat(record.topic()).isEqualTo("cdc.book_author");
     assertThat(new String(record.key(), StandardCharsets.UTF_8))
         .isEqualTo("{\"book_isbn\":\"b-1\",\"author_id\":\"a-1\"}");
@@ -44,7 +48,8 @@ class CatalogCaptureJobTest {
             "{\"op\":\"c\",\"after\":{\"book_id\":1,\"author_id\":2,\"x\":3},"
                 + "\"source\":{\"db\":\"library\",\"schema\":\"public\","
                 + "\"table\":\"book_author\",\"lsn\":7}}",
-            1000);
+            1000,
+            READ_AT);
     assertThat(record.topic()).isEqualTo("cdc.library.public.book_author");
     assertThat(new String(record.key(), StandardCharsets.UTF_8))
         .isEqualTo("{\"book_id\":1,\"author_id\":2}");
@@ -62,34 +67,47 @@ class CatalogCaptureJobTest {
             KEYS,
             "{\"before\":null,\"after\":null,\"source\":{\"schema\":\"library\","
                 + "\"table\":\"book_author\",\"lsn\":9},\"op\":\"t\",\"ts_ms\":1}",
-            1000);
+            1000,
+            READ_AT);
     assertThat(record.topic()).isEqualTo("cdc.library.book_author");
     assertThat(new String(record.key(), StandardCharsets.UTF_8))
         .isEqualTo("\"TRUNCATE library.book_author\"");
   }
 
   /**
-   * Flink CDC's incremental snapshot writes its reads with no log position: each gets the WAL
-   * position the capture started from, so that it wins over what an earlier capture indexed and
-   * loses to the stream's later changes; a change keeps its own.
+   * Flink CDC's incremental snapshot writes its reads with no log position and no time: each gets
+   * the WAL position the capture started from, so that it wins over what an earlier capture indexed
+   * and loses to the stream's later changes, and the time it was written; a change keeps its own.
    */
   @Test
   void aSnapshotReadGetsTheCapturesStartingPositionAndAChangeKeepsItsOwn() throws Exception {
     String read =
         "{\"op\":\"r\",\"before\":null,\"after\":{\"book_isbn\":\"b-1\",\"author_id\":\"a-1\"},"
             + "\"source\":{\"schema\":\"public\",\"table\":\"book_author\",\"lsn\":0,"
-            + "\"snapshot\":\"false\"}}";
+            + "\"ts_ms\":0,\"snapshot\":\"false\"}}";
     String change =
         read.replace("\"op\":\"r\"", "\"op\":\"u\"").replace("\"lsn\":0", "\"lsn\":5000");
 
-    assertThat(lsn(CatalogCaptureJob.record(TOPICS, KEYS, read, 4242))).isEqualTo(4242);
-    assertThat(lsn(CatalogCaptureJob.record(TOPICS, KEYS, change, 4242))).isEqualTo(5000);
-    assertThat(new String(CatalogCaptureJob.record(TOPICS, KEYS, change, 4242).value(), UTF_8))
+    assertThat(lsn(CatalogCaptureJob.record(TOPICS, KEYS, read, 4242, READ_AT))).isEqualTo(4242);
+    assertThat(
+            source(CatalogCaptureJob.record(TOPICS, KEYS, read, 4242, READ_AT))
+                .path("ts_ms")
+                .asLong())
+        .as("a read is stamped with the time the capture wrote it")
+        .isEqualTo(READ_AT);
+    assertThat(lsn(CatalogCaptureJob.record(TOPICS, KEYS, change, 4242, READ_AT))).isEqualTo(5000);
+    assertThat(
+            new String(
+                CatalogCaptureJob.record(TOPICS, KEYS, change, 4242, READ_AT).value(), UTF_8))
         .as("a change is sent as it came")
         .isEqualTo(change);
   }
 
   private static long lsn(ProducerRecord<byte[], byte[]> record) throws Exception {
-    return Json.mapper().readTree(record.value()).path("source").path("lsn").asLong();
+    return source(record).path("lsn").asLong();
+  }
+
+  private static JsonNode source(ProducerRecord<byte[], byte[]> record) throws Exception {
+    return Json.mapper().readTree(record.value()).path("source");
   }
 }

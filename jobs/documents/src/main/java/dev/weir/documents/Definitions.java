@@ -12,6 +12,7 @@ import dev.weir.documents.definition.DocumentPlan;
 import dev.weir.documents.definition.DocumentPlanner;
 import dev.weir.documents.definition.DocumentSpec;
 import dev.weir.documents.definition.PostgresCatalog;
+import dev.weir.documents.definition.SnapshotOrder;
 import dev.weir.schema.Json;
 import java.io.IOException;
 import java.io.InputStream;
@@ -199,7 +200,8 @@ public final class Definitions {
 
   /**
    * The tables the plans read, for the capture, by database: {@code schema.table} → its key columns
-   * (those of every node that reads it).
+   * (those of every node that reads it), in the order a snapshot reads them ({@link
+   * SnapshotOrder}).
    */
   public static Map<String, Map<String, List<String>>> tablesByDatabase(List<DocumentPlan> plans) {
     Map<String, Map<String, List<String>>> databases = new LinkedHashMap<>();
@@ -212,6 +214,14 @@ public final class Definitions {
         }
       }
     }
+    databases.replaceAll(
+        (database, tables) -> {
+          Map<String, List<String>> ordered = new LinkedHashMap<>();
+          for (String table : SnapshotOrder.childrenFirst(plans, tables.keySet())) {
+            ordered.put(table, tables.get(table));
+          }
+          return ordered;
+        });
     return databases;
   }
 

@@ -17,6 +17,22 @@ import org.junit.jupiter.api.Test;
  */
 class DocumentPlannerTest {
 
+  /** PGSync's book example (examples/book/schema.json), its plugins left out. */
+  private static final String PGSYNC_BOOK =
+      """
+      [{"database": "book", "index": "book", "setting": {}, "plugins": [],
+        "nodes": [{"table": "book", "columns": ["isbn", "title"],
+          "transform": {"rename": {"isbn": "book_isbn"}},
+          "children": [
+            {"table": "publisher", "columns": ["name"],
+             "relationship": {"variant": "object", "type": "one_to_one"}},
+            {"table": "review", "label": "reviews",
+             "relationship": {"variant": "object", "type": "one_to_many"}},
+            {"table": "author", "label": "authors", "columns": ["name"],
+             "relationship": {"type": "one_to_many", "variant": "scalar",
+                              "through_tables": ["book_author"]}}]}]}]
+      """;
+
   private final Map<String, TableInfo> tables = new LinkedHashMap<>();
 
   DocumentPlannerTest() {
@@ -54,21 +70,7 @@ class DocumentPlannerTest {
 
   @Test
   void pgsyncsBookExampleResolvesWithKeysAndForeignKeysFromTheCatalog() {
-    DocumentPlan plan =
-        plan(
-            """
-            [{"database": "book", "index": "book", "setting": {}, "plugins": [],
-              "nodes": [{"table": "book", "columns": ["isbn", "title"],
-                "transform": {"rename": {"isbn": "book_isbn"}},
-                "children": [
-                  {"table": "publisher", "columns": ["name"],
-                   "relationship": {"variant": "object", "type": "one_to_one"}},
-                  {"table": "review", "label": "reviews",
-                   "relationship": {"variant": "object", "type": "one_to_many"}},
-                  {"table": "author", "label": "authors", "columns": ["name"],
-                   "relationship": {"type": "one_to_many", "variant": "scalar",
-                                    "through_tables": ["book_author"]}}]}]}]
-            """);
+    DocumentPlan plan = plan(PGSYNC_BOOK);
     assertThat(plan.copyTable()).isEqualTo("book_document");
     DocumentPlan.Node book = plan.root();
     assertThat(book.keyColumns()).containsExactly("isbn");
@@ -103,6 +105,53 @@ class DocumentPlannerTest {
     assertThat(plan.documentFields())
         .extracting(DocumentPlan.DocumentField::name)
         .containsExactly("book_isbn", "title", "publisher", "reviews", "authors");
+  }
+
+  /**
+   * A snapshot reads every table before the tables of its parent nodes, the root last: then the
+   * join writes each document once, complete. A second document on the same tables with the parent
+   * and child the other way round makes a cycle, broken deepest first; a tree of a table joined to
+   * itself is one table.
+   */
+  @Test
+  void aSnapshotReadsEveryTableBeforeItsParents() {
+    DocumentPlan books = plan(PGSYNC_BOOK);
+    List<String> tables =
+        List.of(
+            "public.book",
+            "public.publisher",
+            "public.review",
+            "public.book_author",
+            "public.author");
+
+    assertThat(SnapshotOrder.childrenFirst(List.of(books), tables))
+        .containsExactly(
+            "public.author",
+            "public.book_author",
+            "public.publisher",
+            "public.review",
+            "public.book");
+
+    DocumentPlan reviews =
+        plan(
+            """
+            [{"database": "book", "index": "reviews",
+              "nodes": [{"table": "review", "columns": ["id", "stars"],
+                "children": [
+                  {"table": "book", "columns": ["title"],
+                   "relationship": {"variant": "object", "type": "one_to_one"},
+                   "children": [
+                     {"table": "publisher", "columns": ["name"],
+                      "relationship": {"variant": "object", "type": "one_to_one"}}]}]}]}]
+            """);
+    assertThat(SnapshotOrder.childrenFirst(List.of(books, reviews), tables))
+        .as("book and review are each other's parent: broken by depth, then by name")
+        .containsExactly(
+            "public.author",
+            "public.publisher",
+            "public.book_author",
+            "public.book",
+            "public.review");
   }
 
   @Test
