@@ -184,7 +184,9 @@ public final class DocumentsScaleBenchmark {
         int changeRate =
             (int)
                 Math.max(10, Math.min(options.changeRate(), first.documentsPerSecondRunning() / 2));
-        fanOut = ScaleFanOut.run(sync, storeUrl, options.roots(), hot, changeRate, log);
+        fanOut =
+            ScaleFanOut.run(
+                sync, storeUrl, options.roots(), hot, changeRate, cluster.processes(stack), log);
         stepSeconds.put("fan-out", seconds(start));
       }
       cluster.cancel(first.indexJob());

@@ -3,6 +3,7 @@ package dev.weir.bench.scale;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.weir.bench.support.CpuUse;
 import dev.weir.bench.support.PacedInput;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.postgres.PostgresConnectionProvider;
@@ -37,6 +38,8 @@ final class ScaleFanOut {
   /**
    * @param before the order changes committed in the warm-up before the rename
    * @param during those committed from the rename's commit until every document showed it
+   * @param cpu the CPU seconds of each process from the rename's commit until every document showed
+   *     it (the other order changes' share included)
    */
   record Result(
       long documents,
@@ -44,7 +47,8 @@ final class ScaleFanOut {
       int changeRate,
       long changesSent,
       PacedInput.Latency before,
-      PacedInput.Latency during) {
+      PacedInput.Latency during,
+      Map<String, Double> cpu) {
     double documentsPerSecond() {
       return documents / seconds;
     }
@@ -70,6 +74,7 @@ final class ScaleFanOut {
       long roots,
       long hotDocuments,
       int changeRate,
+      Map<String, Long> processes,
       Consumer<String> log)
       throws Exception {
     String alias = config.get(DocumentOptions.ALIAS);
@@ -77,6 +82,7 @@ final class ScaleFanOut {
         OrderChanges changes = new OrderChanges(config, storeUrl, roots, changeRate, es, alias)) {
       Thread.sleep(WARM_UP.toMillis());
       String name = "Renamed brand " + System.nanoTime();
+      CpuUse cpu = CpuUse.start(processes);
       long renamed;
       try (Connection c = PostgresConnectionProvider.open(config, storeUrl);
           PreparedStatement rename = c.prepareStatement("UPDATE brand SET name = ? WHERE id = ?")) {
@@ -95,6 +101,7 @@ final class ScaleFanOut {
         Thread.sleep(100);
       }
       long shown = System.nanoTime();
+      Map<String, Double> cpuSeconds = cpu.seconds();
       log.accept(
           String.format("fan-out: every document shows it after %.1f s", (shown - renamed) / 1e9));
       changes.stopAndDrain(Duration.ofMinutes(5));
@@ -104,7 +111,8 @@ final class ScaleFanOut {
           changeRate,
           changes.sent(),
           changes.latency(renamed - WARM_UP.toNanos() / 2, renamed),
-          changes.latency(renamed, shown));
+          changes.latency(renamed, shown),
+          cpuSeconds);
     }
   }
 
