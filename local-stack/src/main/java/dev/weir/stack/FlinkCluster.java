@@ -501,13 +501,11 @@ public final class FlinkCluster {
       String name, String mainClass, String resourceParams, String... dynamicProperties) {
     List<Path> classPath = setup.classPath();
     String cp = classPath.stream().map(Path::toString).collect(Collectors.joining(":"));
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Path conf = dir.resolve("conf");
     // The JVM sizes and the dynamic memory settings Flink's own start scripts compute.
     List<String> results =
         OsProcesses.capture(
-                List.of(
-                    java,
+                settings.java(
                     "-cp",
                     cp,
                     "org.apache.flink.runtime.util.bash.BashJavaUtils",
@@ -522,8 +520,7 @@ public final class FlinkCluster {
       throw new StackException(
           "Flink " + name + ": cannot compute its memory settings: " + results);
     }
-    List<String> command = new ArrayList<>(List.of(java));
-    command.addAll(Arrays.asList(results.get(0).split("\\s+")));
+    List<String> command = settings.java(results.get(0).split("\\s+"));
     command.addAll(FlinkClusterSetup.JAVA_17_OPENS);
     command.add("-Dlog.file=" + log(name));
     command.add("-Dlog4j.configurationFile=file:" + conf.resolve("log4j.properties"));

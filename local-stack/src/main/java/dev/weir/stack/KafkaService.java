@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -112,13 +111,11 @@ final class KafkaService implements LocalService {
               "log4j.logger.org.apache.kafka.storage=WARN",
               ""));
       String cp = classPath.stream().map(Path::toString).collect(Collectors.joining(":"));
-      String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
       if (!Files.exists(dir.resolve("data").resolve("meta.properties"))) {
         // Format the storage once; with static controller voters, without --standalone.
         OsProcesses.run(
             name(),
-            List.of(
-                java,
+            settings.java(
                 "-cp",
                 cp,
                 "kafka.tools.StorageTool",
@@ -134,7 +131,7 @@ final class KafkaService implements LocalService {
             Duration.ofSeconds(60));
       }
       long logStart = Files.exists(log()) ? Files.size(log()) : 0;
-      List<String> command = new ArrayList<>(List.of(java, "-Xms256m", "-Xmx512m", "-XX:+UseG1GC"));
+      List<String> command = settings.java("-Xms256m", "-Xmx512m", "-XX:+UseG1GC");
       command.add("-Dlog4j.configuration=file:" + log4j);
       command.addAll(List.of("-cp", cp, "kafka.Kafka", properties.toString()));
       Process process = OsProcesses.startDetached(command, dir, Map.of(), log());
@@ -148,8 +145,7 @@ final class KafkaService implements LocalService {
       // The secured listener's user, as an operator adds one (kafka-configs on the plain port).
       OsProcesses.run(
           name(),
-          List.of(
-              java,
+          settings.java(
               "-cp",
               cp,
               "kafka.admin.ConfigCommand",

@@ -181,7 +181,9 @@ final class SearchService implements LocalService {
       Files.deleteIfExists(pidFile());
       Map<String, String> env = new HashMap<>();
       env.put(engine.javaHomeVariable(), javaHome.toString());
-      env.put(engine.javaOptionsVariable(), "-Xms512m -Xmx1g");
+      env.put(
+          engine.javaOptionsVariable(),
+          String.join(" ", settings.javaOptions()) + " -Xms512m -Xmx1g");
       env.put(engine.tmpDirVariable(), dir.resolve("tmp").toString());
       env.put("HOME", dir.resolve("home").toString());
       List<String> engineSettings = new ArrayList<>();

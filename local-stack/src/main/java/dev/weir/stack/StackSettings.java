@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -22,6 +24,7 @@ import java.util.Properties;
  *   <tr><td>Spanner emulator port (gRPC)</td><td>weir.spanner.port</td><td>WEIR_SPANNER_PORT</td><td>19010 (REST +10)</td></tr>
  *   <tr><td>user for PostgreSQL and Elasticsearch when run as root</td><td>weir.service.user</td><td>WEIR_SERVICE_USER</td><td>nobody</td></tr>
  *   <tr><td>Maven repository to fetch from</td><td>weir.maven.remote</td><td>WEIR_MAVEN_REMOTE</td><td>Maven Central</td></tr>
+ *   <tr><td>extra options of every Java service (Kafka, ZooKeeper, the search engine, Flink)</td><td>weir.stack.java-options</td><td>WEIR_STACK_JAVA_OPTIONS</td><td>none</td></tr>
  * </table>
  */
 public record StackSettings(
@@ -34,7 +37,8 @@ public record StackSettings(
     Path mavenLocalRepository,
     String mavenRemoteRepository,
     Versions versions,
-    Optional<SearchEngine> searchEngine) {
+    Optional<SearchEngine> searchEngine,
+    List<String> javaOptions) {
 
   public static final String HOST = "127.0.0.1";
 
@@ -79,7 +83,8 @@ public record StackSettings(
             "https://repo.maven.apache.org/maven2/"),
         loadVersions(),
         Optional.ofNullable(setting(properties, env, "weir.search", "WEIR_SEARCH", null))
-            .map(SearchEngine::of));
+            .map(SearchEngine::of),
+        words(setting(properties, env, "weir.stack.java-options", "WEIR_STACK_JAVA_OPTIONS", "")));
   }
 
   /** These settings with the search engine chosen (e.g. by {@code stack up --search}). */
@@ -94,7 +99,8 @@ public record StackSettings(
         mavenLocalRepository,
         mavenRemoteRepository,
         versions,
-        Optional.of(engine));
+        Optional.of(engine),
+        javaOptions);
   }
 
   public int kafkaControllerPort() {
@@ -131,6 +137,19 @@ public record StackSettings(
       value = env.get(variable);
     }
     return value == null || value.isBlank() ? fallback : value.trim();
+  }
+
+  /** A command that starts a Java process: this JVM's java, the stack's options, then these. */
+  List<String> java(String... options) {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(javaOptions);
+    command.addAll(List.of(options));
+    return command;
+  }
+
+  private static List<String> words(String value) {
+    return value.isBlank() ? List.of() : List.of(value.trim().split("\\s+"));
   }
 
   private static int port(String value) {

@@ -103,11 +103,9 @@ final class ZooKeeperService implements LocalService {
               "log4j.appender.stdout.layout.ConversionPattern=[%d] %p %m (%c)%n",
               "log4j.logger.org.apache.zookeeper.server.ZooKeeperServerMain=INFO",
               ""));
-      String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
       Process process =
           OsProcesses.startDetached(
-              List.of(
-                  java,
+              settings.java(
                   "-Xms64m",
                   "-Xmx256m",
                   "-Dlog4j.configuration=file:" + log4j,

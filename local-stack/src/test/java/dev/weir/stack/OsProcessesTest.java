@@ -126,4 +126,19 @@ class OsProcessesTest {
             () -> StackSettings.from(new Properties(), Map.of("WEIR_KAFKA_PORT", "http")))
         .hasMessageContaining("port must be a number");
   }
+
+  @Test
+  void everyJavaServiceStartsWithTheStacksJavaOptions() {
+    Properties p = new Properties();
+    p.setProperty("weir.stack.java-options", " -XX:TieredStopAtLevel=1  -Dx=y ");
+    List<String> command = StackSettings.from(p, Map.of()).java("-Xmx256m", "-cp", "a.jar");
+    assertThat(command.get(0)).endsWith("/bin/java");
+    assertThat(command.subList(1, command.size()))
+        .containsExactly("-XX:TieredStopAtLevel=1", "-Dx=y", "-Xmx256m", "-cp", "a.jar");
+    assertThat(
+            StackSettings.from(new Properties(), Map.of("WEIR_STACK_JAVA_OPTIONS", "-Da=b"))
+                .javaOptions())
+        .containsExactly("-Da=b");
+    assertThat(StackSettings.from(new Properties(), Map.of()).java("-cp", "a.jar")).hasSize(3);
+  }
 }
