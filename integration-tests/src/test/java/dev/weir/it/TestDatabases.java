@@ -6,7 +6,9 @@ import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.postgres.Migrations;
 import dev.weir.common.postgres.PostgresConnectionProvider;
+import dev.weir.documents.DocumentOptions;
 import dev.weir.search.SearchIndexOptions;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -54,6 +56,37 @@ public final class TestDatabases {
             .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
     CatalogLoader.createTables(config, catalogUrl);
     return config;
+  }
+
+  /** A source database a test made for a declared document: its name and its URL. */
+  public record Source(String database, String url) {}
+
+  /** A new database {@code database} on the run's PostgreSQL, made by {@code schema}. */
+  public static Source freshSource(WeirConfig config, String database, String... schema)
+      throws SQLException {
+    LocalStackExtension.stack().ensurePostgresDatabase(database);
+    Source source =
+        new Source(database, LocalStackExtension.connections().postgresJdbcUrl(database));
+    execute(config, source.url(), schema);
+    return source;
+  }
+
+  /**
+   * {@code base} capturing {@code source} for the definition {@code file} (which names that
+   * database), with its own slot, change topics and DLQ named after {@code prefix} (e.g. {@code
+   * it.declared}) and {@code run}.
+   */
+  public static WeirConfig declaring(
+      WeirConfig base, Source source, Path file, String prefix, String run) {
+    return CaptureOptions.ownCatalog(
+            base,
+            source.url(),
+            prefix.replace('.', '_') + "_" + run,
+            prefix + "." + run,
+            "it-unused-" + run)
+        .with(DocumentOptions.DOCUMENTS, file.toString())
+        .with(WeirOptions.DLQ_TOPIC, prefix + ".dlq." + run)
+        .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
   }
 
   /** A second fresh database, as the archive of {@code config}. */

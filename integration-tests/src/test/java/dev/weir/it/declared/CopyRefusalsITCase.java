@@ -3,20 +3,19 @@ package dev.weir.it.declared;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.weir.capture.CaptureOptions;
 import dev.weir.capture.CatalogCaptureJob;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.JobRunner;
 import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.documents.Definitions;
-import dev.weir.documents.DocumentOptions;
 import dev.weir.documents.definition.DocumentPlan;
 import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.it.Await;
 import dev.weir.it.Kafka;
 import dev.weir.it.LocalStackExtension;
 import dev.weir.it.TestDatabases;
+import dev.weir.it.TestDatabases.Source;
 import dev.weir.schema.Json;
 import dev.weir.search.SearchIndexJob;
 import java.nio.file.Files;
@@ -166,23 +165,16 @@ class CopyRefusalsITCase {
 
   private void start(String... rows) throws Exception {
     WeirConfig base = TestDatabases.fresh(LocalStackExtension.config(), "it_refusals");
-    String database = "it_items_" + run;
-    LocalStackExtension.stack().ensurePostgresDatabase(database);
-    sourceUrl = LocalStackExtension.connections().postgresJdbcUrl(database);
-    TestDatabases.execute(base, sourceUrl, SCHEMA);
+    Source source = TestDatabases.freshSource(base, "it_items_" + run, SCHEMA);
+    sourceUrl = source.url();
     TestDatabases.execute(base, sourceUrl, rows);
     Path file =
         Files.writeString(
             dir.resolve("items.json"),
             DEFINITION
-                .replace("\"database\": \"items\"", "\"database\": \"" + database + "\"")
+                .replace("\"database\": \"items\"", "\"database\": \"" + source.database() + "\"")
                 .replace("\"index\": \"items\"", "\"index\": \"it-items-" + run + "\""));
-    config =
-        CaptureOptions.ownCatalog(
-                base, sourceUrl, "it_refusals_" + run, "it.refusals." + run, "it-unused-" + run)
-            .with(DocumentOptions.DOCUMENTS, file.toString())
-            .with(WeirOptions.DLQ_TOPIC, "it.refusals.dlq." + run)
-            .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
+    config = TestDatabases.declaring(base, source, file, "it.refusals", run);
     plan = Definitions.plans(config).get(0);
     es = ElasticsearchConnection.cluster(config);
     capture = JobRunner.start(new CatalogCaptureJob(), env(), config);

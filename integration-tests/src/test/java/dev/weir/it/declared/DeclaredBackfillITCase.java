@@ -5,15 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.weir.backfill.Backfill;
 import dev.weir.backfill.BackfillOptions;
-import dev.weir.capture.CaptureOptions;
 import dev.weir.capture.CatalogCaptureJob;
 import dev.weir.common.config.WeirConfig;
-import dev.weir.common.config.WeirOptions;
 import dev.weir.common.job.JobRunner;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.documents.Definitions;
-import dev.weir.documents.DocumentOptions;
 import dev.weir.documents.copy.DocumentCopy;
 import dev.weir.documents.definition.DocumentPlan;
 import dev.weir.documents.index.ElasticsearchConnection;
@@ -21,6 +18,7 @@ import dev.weir.it.Await;
 import dev.weir.it.LocalStackExtension;
 import dev.weir.it.SearchDocuments;
 import dev.weir.it.TestDatabases;
+import dev.weir.it.TestDatabases.Source;
 import dev.weir.search.SearchIndexJob;
 import java.io.InputStream;
 import java.math.BigDecimal;
@@ -209,23 +207,19 @@ class DeclaredBackfillITCase {
 
   private void start() throws Exception {
     WeirConfig base = TestDatabases.fresh(LocalStackExtension.config(), "it_declared_backfill");
-    String libraryDb = "it_library_backfill_" + run;
-    LocalStackExtension.stack().ensurePostgresDatabase(libraryDb);
-    libraryUrl = LocalStackExtension.connections().postgresJdbcUrl(libraryDb);
-    TestDatabases.execute(base, libraryUrl, resource("weir/schemas/documents/library.sql"));
+    Source library =
+        TestDatabases.freshSource(
+            base, "it_library_backfill_" + run, resource("weir/schemas/documents/library.sql"));
+    libraryUrl = library.url();
     alias = "it-bf-books-" + run;
     Path definition = dir.resolve("library.json");
     Files.writeString(
         definition,
         resource("weir/schemas/documents/library.json")
-            .replace("\"database\": \"library\"", "\"database\": \"" + libraryDb + "\"")
+            .replace("\"database\": \"library\"", "\"database\": \"" + library.database() + "\"")
             .replace("\"index\": \"books\"", "\"index\": \"" + alias + "\""));
     config =
-        CaptureOptions.ownCatalog(
-                base, libraryUrl, "it_dbf_" + run, "it.dbf." + run, "it-unused-" + run)
-            .with(DocumentOptions.DOCUMENTS, definition.toString())
-            .with(WeirOptions.DLQ_TOPIC, "it.dbf.dlq." + run)
-            .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s")
+        TestDatabases.declaring(base, library, definition, "it.dbf", run)
             .with(BackfillOptions.SPLIT_SIZE, "37")
             .with(BackfillOptions.SETTLE, "3 s");
     plan = Definitions.plans(config).get(0);

@@ -26,6 +26,7 @@ import dev.weir.it.Kafka;
 import dev.weir.it.LocalStackExtension;
 import dev.weir.it.SearchDocuments;
 import dev.weir.it.TestDatabases;
+import dev.weir.it.TestDatabases.Source;
 import dev.weir.schema.Json;
 import dev.weir.search.SearchIndexJob;
 import java.io.InputStream;
@@ -678,22 +679,17 @@ class DeclaredDocumentsITCase {
   private void start(String definition, List<String> schema, String... statements)
       throws Exception {
     WeirConfig base = TestDatabases.fresh(LocalStackExtension.config(), "it_declared");
-    String libraryDb = "it_library_" + run;
-    LocalStackExtension.stack().ensurePostgresDatabase(libraryDb);
-    libraryUrl = LocalStackExtension.connections().postgresJdbcUrl(libraryDb);
-    TestDatabases.execute(base, libraryUrl, schema.toArray(String[]::new));
+    Source library =
+        TestDatabases.freshSource(base, "it_library_" + run, schema.toArray(String[]::new));
+    libraryUrl = library.url();
     file = dir.resolve("definition.json");
     Files.writeString(
         file,
         definition
-            .replaceFirst("\"database\"\\s*:\\s*\"[^\"]*\"", "\"database\": \"" + libraryDb + "\"")
+            .replaceFirst(
+                "\"database\"\\s*:\\s*\"[^\"]*\"", "\"database\": \"" + library.database() + "\"")
             .replaceFirst("\"index\"\\s*:\\s*\"([^\"]*)\"", "\"index\": \"it-$1-" + run + "\""));
-    config =
-        CaptureOptions.ownCatalog(
-                base, libraryUrl, "it_declared_" + run, "it.declared." + run, "it-unused-" + run)
-            .with(DocumentOptions.DOCUMENTS, file.toString())
-            .with(WeirOptions.DLQ_TOPIC, "it.declared.dlq." + run)
-            .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
+    config = TestDatabases.declaring(base, library, file, "it.declared", run);
     plan = Definitions.plans(config).get(0);
     es = ElasticsearchConnection.cluster(config);
     if (statements.length > 0) {

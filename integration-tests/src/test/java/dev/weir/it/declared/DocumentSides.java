@@ -13,10 +13,13 @@ import dev.weir.documents.definition.DocumentPlan;
 import dev.weir.it.SearchDocuments;
 import dev.weir.schema.Json;
 import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.client.program.rest.RestClusterClient;
+import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.core.execution.JobClient;
 
 /**
@@ -26,6 +29,16 @@ import org.apache.flink.core.execution.JobClient;
 final class DocumentSides {
 
   private DocumentSides() {}
+
+  /** The command line's options that give each of {@code options} its value in {@code config}. */
+  static List<String> cliOptions(WeirConfig config, ConfigOption<?>... options) {
+    List<String> args = new ArrayList<>();
+    for (ConfigOption<?> option : options) {
+      args.add("--" + option.key());
+      args.add(String.valueOf(config.get(option)));
+    }
+    return args;
+  }
 
   /** Every document of {@code index} (an index or an alias), by id. */
   static Map<String, JsonNode> indexed(SearchCluster es, String index) throws Exception {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.weir.capture.CaptureOptions;
 import dev.weir.cli.WeirCli;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
@@ -18,6 +17,7 @@ import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.it.Await;
 import dev.weir.it.LocalStackExtension;
 import dev.weir.it.TestDatabases;
+import dev.weir.it.TestDatabases.Source;
 import dev.weir.schema.Json;
 import dev.weir.stack.FlinkCluster;
 import dev.weir.stack.LocalStack;
@@ -255,10 +255,11 @@ class DocumentsApplyITCase {
 
   private Deployment deploy(String name) throws Exception {
     WeirConfig base = TestDatabases.fresh(LocalStackExtension.config(), "it_" + name);
-    String database = "it_" + name + "_" + run;
-    LocalStackExtension.stack().ensurePostgresDatabase(database);
-    String url = LocalStackExtension.connections().postgresJdbcUrl(database);
-    TestDatabases.execute(base, url, resource("weir/schemas/documents/library.sql"));
+    Source source =
+        TestDatabases.freshSource(
+            base, "it_" + name + "_" + run, resource("weir/schemas/documents/library.sql"));
+    String database = source.database();
+    String url = source.url();
     TestDatabases.transaction(
         base,
         url,
@@ -282,12 +283,8 @@ class DocumentsApplyITCase {
     Files.writeString(oldFile, definition(database, alias, copyTable, false));
     Files.writeString(newFile, definition(database, alias, copyTable, true));
     WeirConfig config =
-        CaptureOptions.ownCatalog(
-                base, url, "it_" + name + "_" + run, "it." + name + "." + run, "it-unused-" + run)
-            .with(DocumentOptions.DOCUMENTS, oldFile.toString())
-            .with(WeirOptions.DEPLOYMENT_ID, name + "-" + run)
-            .with(WeirOptions.DLQ_TOPIC, "it." + name + ".dlq." + run)
-            .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
+        TestDatabases.declaring(base, source, oldFile, "it." + name, run)
+            .with(WeirOptions.DEPLOYMENT_ID, name + "-" + run);
     submit("cdc-catalog", config);
     String searchIndex = submit("search-index", config);
     return new Deployment(config, url, alias, oldFile, newFile, searchIndex);
@@ -415,15 +412,14 @@ class DocumentsApplyITCase {
             "--jar",
             FlinkCluster.jobsJar(Path.of("..")).toString(),
             "--timeout",
-            timeout,
-            "--" + WeirOptions.DEPLOYMENT_ID.key(),
-            config.get(WeirOptions.DEPLOYMENT_ID),
-            "--" + WeirOptions.POSTGRES_URL.key(),
-            config.get(WeirOptions.POSTGRES_URL),
-            "--" + WeirOptions.ELASTICSEARCH_URL.key(),
-            config.get(WeirOptions.ELASTICSEARCH_URL),
-            "--" + WeirOptions.KAFKA_BOOTSTRAP_SERVERS.key(),
-            config.get(WeirOptions.KAFKA_BOOTSTRAP_SERVERS)));
+            timeout));
+    args.addAll(
+        DocumentSides.cliOptions(
+            config,
+            WeirOptions.DEPLOYMENT_ID,
+            WeirOptions.POSTGRES_URL,
+            WeirOptions.ELASTICSEARCH_URL,
+            WeirOptions.KAFKA_BOOTSTRAP_SERVERS));
     return args;
   }
 

@@ -19,6 +19,7 @@ import dev.weir.it.Kafka;
 import dev.weir.it.LocalStackExtension;
 import dev.weir.it.SearchDocuments;
 import dev.weir.it.TestDatabases;
+import dev.weir.it.TestDatabases.Source;
 import dev.weir.search.SearchIndexJob;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -67,13 +68,13 @@ class DocumentsDropITCase {
     String alias = "it-drop-" + run;
     String database = "it_drop_" + run;
     WeirConfig base = TestDatabases.fresh(LocalStackExtension.config(), "it_drop");
-    LocalStackExtension.stack().ensurePostgresDatabase(database);
-    String catalogUrl = LocalStackExtension.connections().postgresJdbcUrl(database);
-    TestDatabases.execute(
-        base,
-        catalogUrl,
-        "CREATE TABLE item (id bigint PRIMARY KEY, name text)",
-        "INSERT INTO item VALUES (1, 'lamp')");
+    Source source =
+        TestDatabases.freshSource(
+            base,
+            database,
+            "CREATE TABLE item (id bigint PRIMARY KEY, name text)",
+            "INSERT INTO item VALUES (1, 'lamp')");
+    String catalogUrl = source.url();
     Path file = dir.resolve("drop.json");
     Files.writeString(
         file,
@@ -81,13 +82,8 @@ class DocumentsDropITCase {
         [{"database": "%s", "index": "%s", "nodes": {"table": "item", "columns": ["id", "name"]}}]
         """
             .formatted(database, alias));
-    String slot = "it_drop_" + run;
-    String prefix = "it.drop." + run + ".";
-    WeirConfig config =
-        CaptureOptions.ownCatalog(base, catalogUrl, slot, prefix, "it-unused-" + run)
-            .with(DocumentOptions.DOCUMENTS, file.toString())
-            .with(WeirOptions.DLQ_TOPIC, "it.drop.dlq." + run)
-            .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
+    WeirConfig config = TestDatabases.declaring(base, source, file, "it.drop", run);
+    String slot = config.get(CaptureOptions.CATALOG_SLOT);
     List<String> topics = Definitions.topics(config, Definitions.plans(config));
     String copyTable = Definitions.plans(config).get(0).copyTable();
 
@@ -99,21 +95,15 @@ class DocumentsDropITCase {
       List<String> args =
           new ArrayList<>(List.of("documents", "drop", file.toString(), "--topics"));
       args.addAll(
-          List.of(
-              "--" + DocumentOptions.CATALOG_URL.key(),
-              config.get(DocumentOptions.CATALOG_URL),
-              "--" + CaptureOptions.CATALOG_SLOT.key(),
-              slot,
-              "--" + CaptureOptions.CATALOG_PUBLICATION.key(),
-              slot,
-              "--" + DocumentOptions.CDC_TOPIC_PREFIX.key(),
-              config.get(DocumentOptions.CDC_TOPIC_PREFIX),
-              "--" + WeirOptions.POSTGRES_URL.key(),
-              config.get(WeirOptions.POSTGRES_URL),
-              "--" + WeirOptions.ELASTICSEARCH_URL.key(),
-              config.get(WeirOptions.ELASTICSEARCH_URL),
-              "--" + WeirOptions.KAFKA_BOOTSTRAP_SERVERS.key(),
-              config.get(WeirOptions.KAFKA_BOOTSTRAP_SERVERS)));
+          DocumentSides.cliOptions(
+              config,
+              DocumentOptions.CATALOG_URL,
+              CaptureOptions.CATALOG_SLOT,
+              CaptureOptions.CATALOG_PUBLICATION,
+              DocumentOptions.CDC_TOPIC_PREFIX,
+              WeirOptions.POSTGRES_URL,
+              WeirOptions.ELASTICSEARCH_URL,
+              WeirOptions.KAFKA_BOOTSTRAP_SERVERS));
       StringWriter err = new StringWriter();
       assertThat(cli(args, new StringWriter(), err))
           .as("refused while the capture runs")

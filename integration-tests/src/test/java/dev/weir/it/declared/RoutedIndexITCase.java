@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.weir.backfill.Backfill;
 import dev.weir.backfill.BackfillOptions;
-import dev.weir.capture.CaptureOptions;
 import dev.weir.capture.CatalogCaptureJob;
 import dev.weir.cli.WeirCli;
 import dev.weir.common.config.WeirConfig;
@@ -23,6 +22,7 @@ import dev.weir.it.Kafka;
 import dev.weir.it.LocalStackExtension;
 import dev.weir.it.SearchDocuments;
 import dev.weir.it.TestDatabases;
+import dev.weir.it.TestDatabases.Source;
 import dev.weir.schema.Json;
 import dev.weir.search.SearchIndexJob;
 import java.io.PrintWriter;
@@ -280,21 +280,15 @@ class RoutedIndexITCase {
   /** A source database with the item table, the definition in a file, the configuration. */
   private Path setUp(String definition) throws Exception {
     WeirConfig base = TestDatabases.fresh(LocalStackExtension.config(), "it_routed");
-    String database = "it_routed_" + run;
-    LocalStackExtension.stack().ensurePostgresDatabase(database);
-    catalogUrl = LocalStackExtension.connections().postgresJdbcUrl(database);
-    TestDatabases.execute(
-        base,
-        catalogUrl,
-        "CREATE TABLE IF NOT EXISTS item (id bigint PRIMARY KEY, owner text, name text)");
+    Source source =
+        TestDatabases.freshSource(
+            base,
+            "it_routed_" + run,
+            "CREATE TABLE IF NOT EXISTS item (id bigint PRIMARY KEY, owner text, name text)");
+    catalogUrl = source.url();
     Path file = dir.resolve("routed.json");
     Files.writeString(file, inOwnDatabase(definition));
-    config =
-        CaptureOptions.ownCatalog(
-                base, catalogUrl, "it_routed_" + run, "it.routed." + run, "it-unused-" + run)
-            .with(DocumentOptions.DOCUMENTS, file.toString())
-            .with(WeirOptions.DLQ_TOPIC, "it.routed.dlq." + run)
-            .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
+    config = TestDatabases.declaring(base, source, file, "it.routed", run);
     es = ElasticsearchConnection.cluster(config);
     return file;
   }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.weir.capture.CaptureOptions;
 import dev.weir.capture.CatalogCaptureJob;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.common.config.WeirOptions;
@@ -14,7 +13,6 @@ import dev.weir.common.kafka.KafkaTopics;
 import dev.weir.common.postgres.PostgresConnectionProvider;
 import dev.weir.connector.elasticsearch.SearchCluster;
 import dev.weir.documents.Definitions;
-import dev.weir.documents.DocumentOptions;
 import dev.weir.documents.definition.DefinitionException;
 import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.it.Await;
@@ -22,6 +20,7 @@ import dev.weir.it.Kafka;
 import dev.weir.it.LocalStackExtension;
 import dev.weir.it.SearchDocuments;
 import dev.weir.it.TestDatabases;
+import dev.weir.it.TestDatabases.Source;
 import dev.weir.schema.Json;
 import dev.weir.search.SearchIndexJob;
 import java.nio.file.Files;
@@ -190,21 +189,16 @@ class SourceSchemaChangesITCase {
 
   private void setUp(String database, String definition) throws Exception {
     WeirConfig base = TestDatabases.fresh(LocalStackExtension.config(), "it_schema");
-    LocalStackExtension.stack().ensurePostgresDatabase(database);
-    catalogUrl = LocalStackExtension.connections().postgresJdbcUrl(database);
-    TestDatabases.execute(
-        base,
-        catalogUrl,
-        "CREATE TABLE item (id bigint PRIMARY KEY, name text)",
-        "CREATE TABLE tag (id bigint PRIMARY KEY, item_id bigint REFERENCES item (id), label text)");
+    Source source =
+        TestDatabases.freshSource(
+            base,
+            database,
+            "CREATE TABLE item (id bigint PRIMARY KEY, name text)",
+            "CREATE TABLE tag (id bigint PRIMARY KEY, item_id bigint REFERENCES item (id), label text)");
+    catalogUrl = source.url();
     Path file = dir.resolve("schema.json");
     Files.writeString(file, definition);
-    config =
-        CaptureOptions.ownCatalog(
-                base, catalogUrl, "it_schema_" + run, "it.schema." + run, "it-unused-" + run)
-            .with(DocumentOptions.DOCUMENTS, file.toString())
-            .with(WeirOptions.DLQ_TOPIC, "it.schema.dlq." + run)
-            .with(WeirOptions.CHECKPOINT_INTERVAL, "1 s");
+    config = TestDatabases.declaring(base, source, file, "it.schema", run);
     es = ElasticsearchConnection.cluster(config);
   }
 
