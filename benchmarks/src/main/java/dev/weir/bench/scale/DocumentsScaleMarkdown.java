@@ -397,6 +397,9 @@ public final class DocumentsScaleMarkdown {
               restart.checkpointId(),
               restart.checkpointTriggeredAtSeconds()));
     }
+    double lost =
+        (k.seconds() - k.indexRunningSeconds())
+            - (r.sync().seconds() - r.sync().indexRunningSeconds());
     md.append(
         f(
             "- Every document searchable %.1f s after both jobs ran, against %.1f s without the"
@@ -404,10 +407,26 @@ public final class DocumentsScaleMarkdown {
                 + " jobs' start-up varies with the machine's load).%n",
             k.seconds() - k.indexRunningSeconds(),
             r.sync().seconds() - r.sync().indexRunningSeconds(),
-            (k.seconds() - k.indexRunningSeconds())
-                - (r.sync().seconds() - r.sync().indexRunningSeconds()),
+            lost,
             k.seconds(),
             r.sync().seconds()));
+    if (restart != null) {
+      double down = restart.runningAgainSeconds() - restart.killedAtSeconds();
+      double redone = restart.killedAtSeconds() - restart.checkpointTriggeredAtSeconds();
+      md.append(
+          f(
+              "- The kill's cost within this run: %.1f s from the kill until search-index ran"
+                  + " again, and %.1f s of work done again (from the checkpoint it restored to the"
+                  + " kill): %.1f s.%s%n",
+              down,
+              redone,
+              down + redone,
+              lost < down + redone
+                  ? " The difference between the two syncs is smaller than that: the run without"
+                      + " the kill went slower (the machine's other work, the cores' speed), so it"
+                      + " measures the machine, not the kill."
+                  : ""));
+    }
     if (k.verification() != null) {
       md.append("- Against the documents SQL builds: ").append(verified(k)).append(".\n\n");
     }
