@@ -14,14 +14,12 @@ import java.util.Random;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * The sections of {@code weir demo} that show identity and backfill, each run as the demo runs it
  * (its own MiniClusters, the real stack): they must show what they say, and say so in their result,
  * which is the demo's exit code.
  */
-@Isolated
 @ExtendWith(LocalStackExtension.class)
 class DemoSectionsITCase {
 

@@ -23,9 +23,7 @@ import java.util.Map;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.parallel.Isolated;
 
-@Isolated
 @ExtendWith(LocalStackExtension.class)
 class LocalStackITCase {
 

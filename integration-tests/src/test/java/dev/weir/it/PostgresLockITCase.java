@@ -29,13 +29,11 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * A row of the job's table locked by another session for longer than the lock timeout: the write
  * waits no longer than the timeout, says why, retries, and lands once the lock goes.
  */
-@Isolated
 @ExtendWith(LocalStackExtension.class)
 class PostgresLockITCase {
 

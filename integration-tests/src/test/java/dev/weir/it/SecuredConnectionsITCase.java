@@ -43,7 +43,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * Each job against a secured service of the local stack, as production clusters are set up:
@@ -51,7 +50,6 @@ import org.junit.jupiter.api.parallel.Isolated;
  * over TLS, Elasticsearch with security on (HTTPS, basic auth). With the right credentials the job
  * runs; with a wrong password it fails at once, naming the reason, instead of hanging or retrying.
  */
-@Isolated
 @ExtendWith(LocalStackExtension.class)
 class SecuredConnectionsITCase {
 

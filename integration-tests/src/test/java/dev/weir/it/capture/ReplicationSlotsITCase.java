@@ -14,14 +14,12 @@ import java.sql.Statement;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * A slot's lag and the WAL it keeps, as the capture's metrics and {@code weir stack status} read
  * them, on the real PostgreSQL: a slot nobody consumes falls behind by what is written, and catches
  * up when its changes are consumed.
  */
-@Isolated
 @ExtendWith(LocalStackExtension.class)
 class ReplicationSlotsITCase {
 

@@ -34,7 +34,6 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.parallel.Isolated;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -47,7 +46,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  * target/failover-results.md}. {@code -Dweir.cluster.keep=true} leaves the cluster up afterwards,
  * to look into its processes.
  */
-@Isolated
 @ExtendWith(LocalStackExtension.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterFailoverITCase {

@@ -39,7 +39,6 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /**
  * identity on Cloud Spanner's emulator, end to end, as deployed: the deployable jar submitted to a
@@ -48,7 +47,6 @@ import org.junit.jupiter.api.parallel.Isolated;
  * the DLQ, column-only writes read back, a row deleted behind the job, commits the emulator aborts,
  * a restart from a checkpoint, and, once it is cancelled, nothing of its clients left open.
  */
-@Isolated
 @ExtendWith(LocalStackExtension.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SpannerIdentityITCase {
