@@ -3,27 +3,41 @@ package dev.weir.it;
 import dev.weir.common.config.WeirConfig;
 import dev.weir.stack.Connections;
 import dev.weir.stack.LocalStack;
+import dev.weir.stack.StackSettings;
 import java.util.Map;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * Starts the local stack (real Kafka, PostgreSQL, a search engine) once per test run, shared by
- * every ITCase, and stops what it started when the run ends. Set {@code -Dweir.stack.keep=true} to
- * leave it running for the next run. The search engine is Elasticsearch 8 unless {@code
- * -Dweir.search=elasticsearch9|opensearch2} (or {@code WEIR_SEARCH}) says otherwise; a stack left
- * running with another engine is refused, not replaced.
+ * Starts the local stack (real Kafka, PostgreSQL, a search engine) once per test JVM, shared by
+ * every ITCase it runs, and stops what it started when the JVM exits. Set {@code
+ * -Dweir.stack.keep=true} to leave it running for the next run. The search engine is Elasticsearch
+ * 8 unless {@code -Dweir.search=elasticsearch9|opensearch2} (or {@code WEIR_SEARCH}) says
+ * otherwise; a stack left running with another engine is refused, not replaced.
+ *
+ * <p>Failsafe runs the ITCase classes in two JVMs at once ({@code forkCount}); each fork runs a
+ * stack of its own, so that two classes never share a database, topic, index or service that one of
+ * them restarts. The first fork's stack is the configured one ({@code .weir/}, the default ports);
+ * fork <i>n</i>'s lives in {@code .weir-n/} on ports {@value #FORK_PORT_STEP}·(<i>n</i>−1) higher
+ * ({@code weir.it.fork} is Surefire's fork number).
  */
 public final class LocalStackExtension implements BeforeAllCallback {
 
-  private static final String KEY = "weir-local-stack";
+  /**
+   * Apart enough that a fork's ports and their neighbours (+1..+3, +10, +100) clear the other
+   * fork's, and the second stack LocalStackITCase starts (+50).
+   */
+  static final int FORK_PORT_STEP = 20;
+
+  static {
+    // Before anything in this JVM reads the stack's settings: the CLI and jobs run in-process
+    // read them from the system properties too.
+    moveToThisForksStack(Integer.getInteger("weir.it.fork", 1));
+  }
 
   @Override
   public void beforeAll(ExtensionContext context) {
-    context
-        .getRoot()
-        .getStore(ExtensionContext.Namespace.GLOBAL)
-        .getOrComputeIfAbsent(KEY, k -> new Running(), Running.class);
+    Running.ensureUp();
   }
 
   /** The connection settings of the running stack. */
@@ -40,10 +54,35 @@ public final class LocalStackExtension implements BeforeAllCallback {
     return Running.instance.stack;
   }
 
-  private static final class Running implements ExtensionContext.Store.CloseableResource {
+  private static void moveToThisForksStack(int fork) {
+    if (fork <= 1) {
+      return;
+    }
+    StackSettings configured = StackSettings.fromEnvironment();
+    int shift = FORK_PORT_STEP * (fork - 1);
+    System.setProperty("weir.home", configured.home() + "-" + fork);
+    System.setProperty("weir.kafka.port", Integer.toString(configured.kafkaPort() + shift));
+    System.setProperty("weir.postgres.port", Integer.toString(configured.postgresPort() + shift));
+    System.setProperty(
+        "weir.elasticsearch.port", Integer.toString(configured.elasticsearchPort() + shift));
+    System.setProperty("weir.spanner.port", Integer.toString(configured.spannerPort() + shift));
+  }
+
+  /**
+   * Up once per JVM and stopped when it exits, not when a test plan ends: with more than one fork,
+   * Surefire runs each class a fork takes as a test plan of its own.
+   */
+  private static final class Running {
     static Running instance;
     final LocalStack stack = LocalStack.fromEnvironment();
     final Connections connections;
+
+    static synchronized void ensureUp() {
+      if (instance == null) {
+        Running running = new Running();
+        Runtime.getRuntime().addShutdownHook(new Thread(running::stop, "stop the local stack"));
+      }
+    }
 
     Running() {
       long start = System.nanoTime();
@@ -63,8 +102,7 @@ public final class LocalStackExtension implements BeforeAllCallback {
       }
     }
 
-    @Override
-    public void close() {
+    void stop() {
       if (!Boolean.getBoolean("weir.stack.keep")) {
         stack.stopStartedHere();
       }
