@@ -22,6 +22,7 @@ import dev.weir.documents.copy.DocumentCopyStore;
 import dev.weir.documents.definition.DocumentPlan;
 import dev.weir.documents.index.DocumentIndex;
 import dev.weir.documents.index.ElasticsearchConnection;
+import dev.weir.it.engines.EverySearchEngine;
 import dev.weir.schema.Json;
 import dev.weir.search.SearchIndexJob;
 import java.math.BigDecimal;
@@ -50,6 +51,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * a writer does what the streaming job's two sinks do (the copy through {@link DocumentCopyStore},
  * the alias with external versions).
  */
+@EverySearchEngine
 @ExtendWith(LocalStackExtension.class)
 class BackfillITCase {
 

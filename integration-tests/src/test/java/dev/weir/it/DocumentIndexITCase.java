@@ -9,6 +9,7 @@ import dev.weir.documents.DocumentChange;
 import dev.weir.documents.definition.DocumentPlan;
 import dev.weir.documents.index.DocumentIndex;
 import dev.weir.documents.index.ElasticsearchConnection;
+import dev.weir.it.engines.EverySearchEngine;
 import dev.weir.schema.Json;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * mapping, it takes a document with a value of every kind as the job sends it, and each value is
  * searchable as its type says.
  */
+@EverySearchEngine
 @ExtendWith(LocalStackExtension.class)
 class DocumentIndexITCase {
 

@@ -2,9 +2,14 @@ package dev.weir.it;
 
 import dev.weir.common.config.WeirConfig;
 import dev.weir.stack.Connections;
+import dev.weir.stack.LocalService;
 import dev.weir.stack.LocalStack;
+import dev.weir.stack.SearchEngine;
 import dev.weir.stack.StackSettings;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -15,6 +20,11 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * 8 unless {@code -Dweir.search=elasticsearch9|opensearch2} (or {@code WEIR_SEARCH}) says
  * otherwise; a stack left running with another engine is refused, not replaced.
  *
+ * <p>A suite names the engine its classes run on with the configuration parameter {@value
+ * #SEARCH_ENGINE} (see {@code SearchOnElasticsearch9}): a class asking for another engine than the
+ * one this JVM's stack runs gets it in its place, if this JVM started the one running (the other
+ * services stay up).
+ *
  * <p>Failsafe runs the ITCase classes in two JVMs at once ({@code forkCount}); each fork runs a
  * stack of its own, so that two classes never share a database, topic, index or service that one of
  * them restarts. The first fork's stack is the configured one ({@code .weir/}, the default ports);
@@ -22,6 +32,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * ({@code weir.it.fork} is Surefire's fork number).
  */
 public final class LocalStackExtension implements BeforeAllCallback {
+
+  /** The search engine a class runs on: a configuration parameter, or the system property. */
+  public static final String SEARCH_ENGINE = "weir.search";
 
   /**
    * Apart enough that a fork's ports and their neighbours (+1..+3, +10, +100) clear the other
@@ -37,7 +50,7 @@ public final class LocalStackExtension implements BeforeAllCallback {
 
   @Override
   public void beforeAll(ExtensionContext context) {
-    Running.ensureUp();
+    Running.ensureUp(context.getConfigurationParameter(SEARCH_ENGINE).map(SearchEngine::of));
   }
 
   /** The connection settings of the running stack. */
@@ -74,14 +87,26 @@ public final class LocalStackExtension implements BeforeAllCallback {
    */
   private static final class Running {
     static Running instance;
+
+    /** Each stack brought up in this JVM, the latest last: one more per search engine replaced. */
+    private static final List<Running> BROUGHT_UP = new ArrayList<>();
+
     final LocalStack stack = LocalStack.fromEnvironment();
     final Connections connections;
 
-    static synchronized void ensureUp() {
-      if (instance == null) {
-        Running running = new Running();
-        Runtime.getRuntime().addShutdownHook(new Thread(running::stop, "stop the local stack"));
+    /** Brings the stack up with this search engine, or with the configured one when empty. */
+    static synchronized void ensureUp(Optional<SearchEngine> engine) {
+      if (instance != null && engine.map(e -> e == instance.stack.searchEngine()).orElse(true)) {
+        return;
       }
+      if (instance != null) {
+        instance.stopSearchEngineFor(engine.get());
+      }
+      engine.ifPresent(e -> System.setProperty(SEARCH_ENGINE, e.key()));
+      if (BROUGHT_UP.isEmpty()) {
+        Runtime.getRuntime().addShutdownHook(new Thread(Running::stopAll, "stop the local stack"));
+      }
+      BROUGHT_UP.add(new Running());
     }
 
     Running() {
@@ -102,9 +127,25 @@ public final class LocalStackExtension implements BeforeAllCallback {
       }
     }
 
-    void stop() {
+    /** Stops this stack's search engine, so that {@code next} can take its port. */
+    private void stopSearchEngineFor(SearchEngine next) {
+      LocalService node = stack.elasticsearch();
+      if (!stack.startedHere().contains(node)) {
+        throw new IllegalStateException(
+            String.format(
+                "a test asks for %s, but %s runs on the stack in %s and this JVM did not start it:"
+                    + " stop it first (bin/weir stack down)",
+                next.key(), stack.searchEngine().key(), stack.settings().home()));
+      }
+      node.stop();
+    }
+
+    /** The latest first: its search engine, then what the first one started. */
+    private static synchronized void stopAll() {
       if (!Boolean.getBoolean("weir.stack.keep")) {
-        stack.stopStartedHere();
+        for (int i = BROUGHT_UP.size() - 1; i >= 0; i--) {
+          BROUGHT_UP.get(i).stack.stopStartedHere();
+        }
       }
     }
   }

@@ -13,6 +13,7 @@ import dev.weir.documents.definition.DocumentPlan;
 import dev.weir.documents.index.DocumentIndex;
 import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.documents.index.SearchContract;
+import dev.weir.it.engines.EverySearchEngine;
 import dev.weir.schema.Json;
 import java.math.BigDecimal;
 import java.nio.file.Files;
@@ -29,19 +30,21 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * DocumentIndex#document}) in an index with the mapping the job derives from the bundled products
  * definition, through an alias.
  */
+@EverySearchEngine
 @ExtendWith(LocalStackExtension.class)
 class SearchContractITCase {
 
-  private static final String RUN = UUID.randomUUID().toString().substring(0, 8);
   private static String alias;
   private static DocumentPlan plan;
   private static SearchCluster es;
 
   @BeforeAll
   static void indexSomeProducts() throws Exception {
+    // Each run its own topics: a JVM may run this class once per search engine.
+    String run = UUID.randomUUID().toString().substring(0, 8);
     WeirConfig config =
         TestDatabases.withFreshCatalog(
-            TestDatabases.fresh(LocalStackExtension.config(), "it_contract"), "it.contract", RUN);
+            TestDatabases.fresh(LocalStackExtension.config(), "it_contract"), "it.contract", run);
     alias = config.get(DocumentOptions.ALIAS);
     plan = Definitions.plans(config).get(0);
     DocumentIndex index = new DocumentIndex(plan);

@@ -27,6 +27,7 @@ import dev.weir.it.LocalStackExtension;
 import dev.weir.it.SearchDocuments;
 import dev.weir.it.TestDatabases;
 import dev.weir.it.TestDatabases.Source;
+import dev.weir.it.engines.EverySearchEngine;
 import dev.weir.schema.Json;
 import dev.weir.search.SearchIndexJob;
 import java.io.InputStream;
@@ -545,6 +546,7 @@ class DeclaredDocumentsITCase {
    * (src/test/resources/pgsync), the documents PGSync gives, written out here, each at its routing;
    * and after changes at every depth, the documents PGSync gives then.
    */
+  @EverySearchEngine
   @Test
   void pgsyncsBookExampleGivesPgsyncsDocuments() throws Exception {
     ObjectNode example =

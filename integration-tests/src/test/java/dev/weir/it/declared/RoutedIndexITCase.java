@@ -23,6 +23,7 @@ import dev.weir.it.LocalStackExtension;
 import dev.weir.it.SearchDocuments;
 import dev.weir.it.TestDatabases;
 import dev.weir.it.TestDatabases.Source;
+import dev.weir.it.engines.EverySearchEngine;
 import dev.weir.schema.Json;
 import dev.weir.search.SearchIndexJob;
 import java.io.PrintWriter;
@@ -62,6 +63,7 @@ import picocli.CommandLine;
  * once, found by {@code GET /_doc/{id}?routing=}; a backfill of the copy makes an index that does
  * too. A setting the engine refuses, or a pipeline it does not have, stops the start naming it.
  */
+@EverySearchEngine
 @ExtendWith(LocalStackExtension.class)
 class RoutedIndexITCase {
 

@@ -1,0 +1,18 @@
+package dev.weir.it.engines;
+
+import dev.weir.it.LocalStackExtension;
+import org.junit.platform.suite.api.ConfigurationParameter;
+import org.junit.platform.suite.api.IncludeClassNamePatterns;
+import org.junit.platform.suite.api.IncludeTags;
+import org.junit.platform.suite.api.SelectPackages;
+import org.junit.platform.suite.api.Suite;
+import org.junit.platform.suite.api.SuiteDisplayName;
+
+/** The ITCases marked {@link EverySearchEngine}, on Elasticsearch 9. */
+@Suite
+@SuiteDisplayName("search ITCases on Elasticsearch 9")
+@SelectPackages("dev.weir")
+@IncludeClassNamePatterns(".*ITCase")
+@IncludeTags(EverySearchEngine.TAG)
+@ConfigurationParameter(key = LocalStackExtension.SEARCH_ENGINE, value = "elasticsearch9")
+public class SearchOnElasticsearch9 {}
