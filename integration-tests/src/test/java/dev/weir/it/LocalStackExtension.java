@@ -6,6 +6,7 @@ import dev.weir.stack.LocalService;
 import dev.weir.stack.LocalStack;
 import dev.weir.stack.SearchEngine;
 import dev.weir.stack.StackSettings;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -72,13 +73,9 @@ public final class LocalStackExtension implements BeforeAllCallback {
       return;
     }
     StackSettings configured = StackSettings.fromEnvironment();
-    int shift = FORK_PORT_STEP * (fork - 1);
-    System.setProperty("weir.home", configured.home() + "-" + fork);
-    System.setProperty("weir.kafka.port", Integer.toString(configured.kafkaPort() + shift));
-    System.setProperty("weir.postgres.port", Integer.toString(configured.postgresPort() + shift));
-    System.setProperty(
-        "weir.elasticsearch.port", Integer.toString(configured.elasticsearchPort() + shift));
-    System.setProperty("weir.spanner.port", Integer.toString(configured.spannerPort() + shift));
+    configured
+        .besideAt(Path.of(configured.home() + "-" + fork), FORK_PORT_STEP * (fork - 1))
+        .forEach(System::setProperty);
   }
 
   /**

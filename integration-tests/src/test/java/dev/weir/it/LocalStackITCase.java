@@ -174,11 +174,7 @@ class LocalStackITCase {
     // on other port offsets at the same time do not collide.
     StackSettings shared = LocalStackExtension.stack().settings();
     Properties p = new Properties();
-    p.setProperty("weir.home", home.toString());
-    p.setProperty("weir.kafka.port", Integer.toString(shared.kafkaPort() + 50));
-    p.setProperty("weir.postgres.port", Integer.toString(shared.postgresPort() + 50));
-    p.setProperty("weir.elasticsearch.port", Integer.toString(shared.elasticsearchPort() + 50));
-    p.setProperty("weir.spanner.port", Integer.toString(shared.spannerPort() + 50));
+    p.putAll(shared.besideAt(home, 50));
     LocalStack second = new LocalStack(settings(p));
     try {
       second.up();

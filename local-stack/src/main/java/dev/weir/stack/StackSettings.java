@@ -87,6 +87,19 @@ public record StackSettings(
         words(setting(properties, env, "weir.stack.java-options", "WEIR_STACK_JAVA_OPTIONS", "")));
   }
 
+  /**
+   * The properties that put another stack in {@code home}, on each of this stack's ports plus
+   * {@code portShift}: a second stack beside this one.
+   */
+  public Map<String, String> besideAt(Path home, int portShift) {
+    return Map.of(
+        "weir.home", home.toString(),
+        "weir.kafka.port", Integer.toString(kafkaPort + portShift),
+        "weir.postgres.port", Integer.toString(postgresPort + portShift),
+        "weir.elasticsearch.port", Integer.toString(elasticsearchPort + portShift),
+        "weir.spanner.port", Integer.toString(spannerPort + portShift));
+  }
+
   /** These settings with the search engine chosen (e.g. by {@code stack up --search}). */
   public StackSettings withSearchEngine(SearchEngine engine) {
     return new StackSettings(
