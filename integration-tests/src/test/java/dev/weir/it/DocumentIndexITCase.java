@@ -11,6 +11,7 @@ import dev.weir.documents.index.DocumentIndex;
 import dev.weir.documents.index.ElasticsearchConnection;
 import dev.weir.it.engines.EverySearchEngine;
 import dev.weir.schema.Json;
+import dev.weir.stack.SearchEngine;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -39,6 +40,15 @@ class DocumentIndexITCase {
   @AfterEach
   void close() throws Exception {
     es.close();
+  }
+
+  /**
+   * The cluster on the stack's search port is the engine the class asked for: in the suites of
+   * dev.weir.it.engines, the one the suite names, which a JVM's stack may have had to swap in.
+   */
+  @Test
+  void theClusterAnsweringIsTheEngineAskedFor(SearchEngine asked) throws Exception {
+    assertThat(es.engine().key()).isEqualTo(asked.key());
   }
 
   @Test

@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.ParameterContext;
+import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
  * Starts the local stack (real Kafka, PostgreSQL, a search engine) once per test JVM, shared by
@@ -24,7 +26,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * <p>A suite names the engine its classes run on with the configuration parameter {@value
  * #SEARCH_ENGINE} (see {@code SearchOnElasticsearch9}): a class asking for another engine than the
  * one this JVM's stack runs gets it in its place, if this JVM started the one running (the other
- * services stay up).
+ * services stay up). A test method takes the engine its class asked for as a {@link SearchEngine}
+ * parameter.
  *
  * <p>Failsafe runs the ITCase classes in two JVMs at once ({@code forkCount}); each fork runs a
  * stack of its own, so that two classes never share a database, topic, index or service that one of
@@ -32,7 +35,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * fork <i>n</i>'s lives in {@code .weir-n/} on ports {@value #FORK_PORT_STEP}·(<i>n</i>−1) higher
  * ({@code weir.it.fork} is Surefire's fork number).
  */
-public final class LocalStackExtension implements BeforeAllCallback {
+public final class LocalStackExtension implements BeforeAllCallback, ParameterResolver {
 
   /** The search engine a class runs on: a configuration parameter, or the system property. */
   public static final String SEARCH_ENGINE = "weir.search";
@@ -51,7 +54,22 @@ public final class LocalStackExtension implements BeforeAllCallback {
 
   @Override
   public void beforeAll(ExtensionContext context) {
-    Running.ensureUp(context.getConfigurationParameter(SEARCH_ENGINE).map(SearchEngine::of));
+    Running.ensureUp(askedEngine(context));
+  }
+
+  @Override
+  public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+    return parameter.getParameter().getType() == SearchEngine.class;
+  }
+
+  /** The engine the class asked for, else the one the stack runs. */
+  @Override
+  public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+    return askedEngine(context).orElseGet(() -> stack().searchEngine());
+  }
+
+  private static Optional<SearchEngine> askedEngine(ExtensionContext context) {
+    return context.getConfigurationParameter(SEARCH_ENGINE).map(SearchEngine::of);
   }
 
   /** The connection settings of the running stack. */
