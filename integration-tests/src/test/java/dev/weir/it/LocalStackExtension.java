@@ -74,7 +74,7 @@ public final class LocalStackExtension implements BeforeAllCallback, ParameterRe
 
   /** The connection settings of the running stack. */
   public static Connections connections() {
-    return Running.instance.connections;
+    return Running.current().connections;
   }
 
   /** A job configuration pointing at the running stack. */
@@ -83,7 +83,7 @@ public final class LocalStackExtension implements BeforeAllCallback, ParameterRe
   }
 
   public static LocalStack stack() {
-    return Running.instance.stack;
+    return Running.current().stack;
   }
 
   private static void moveToThisForksStack(int fork) {
@@ -101,9 +101,10 @@ public final class LocalStackExtension implements BeforeAllCallback, ParameterRe
    * Surefire runs each class a fork takes as a test plan of its own.
    */
   private static final class Running {
-    static Running instance;
-
-    /** Each stack brought up in this JVM, the latest last: one more per search engine replaced. */
+    /**
+     * Each stack brought up in this JVM, the latest last: the one in use. One more per search
+     * engine swapped in.
+     */
     private static final List<Running> BROUGHT_UP = new ArrayList<>();
 
     final LocalStack stack = LocalStack.fromEnvironment();
@@ -111,17 +112,25 @@ public final class LocalStackExtension implements BeforeAllCallback, ParameterRe
 
     /** Brings the stack up with this search engine, or with the configured one when empty. */
     static synchronized void ensureUp(Optional<SearchEngine> engine) {
-      if (instance != null && engine.map(e -> e == instance.stack.searchEngine()).orElse(true)) {
-        return;
-      }
-      if (instance != null) {
-        instance.stopSearchEngineFor(engine.get());
+      if (!BROUGHT_UP.isEmpty()) {
+        Running current = current();
+        if (engine.map(e -> e == current.stack.searchEngine()).orElse(true)) {
+          return;
+        }
+        current.stopSearchEngineFor(engine.get());
       }
       engine.ifPresent(e -> System.setProperty(SEARCH_ENGINE, e.key()));
-      if (BROUGHT_UP.isEmpty()) {
+      Running running = new Running();
+      BROUGHT_UP.add(running);
+      if (BROUGHT_UP.size() == 1) {
         Runtime.getRuntime().addShutdownHook(new Thread(Running::stopAll, "stop the local stack"));
       }
-      BROUGHT_UP.add(new Running());
+      running.removeEarlierTestRunsLeftovers();
+    }
+
+    /** The stack in use. */
+    static synchronized Running current() {
+      return BROUGHT_UP.get(BROUGHT_UP.size() - 1);
     }
 
     Running() {
@@ -132,7 +141,9 @@ public final class LocalStackExtension implements BeforeAllCallback, ParameterRe
           (System.nanoTime() - start) / 1e9,
           stack.searchEngine().key(),
           stack.startedHere().stream().map(s -> s.name()).toList());
-      instance = this;
+    }
+
+    private void removeEarlierTestRunsLeftovers() {
       try {
         System.out.println(
             EarlierTestRuns.removeLeftovers(config(), connections.postgresJdbcUrl("postgres")));
